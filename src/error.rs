@@ -1,0 +1,197 @@
+//! The one error type of the library, with a stable machine-readable code.
+//!
+//! Every failure the library reports is an [`Error`]: a [`Code`] that never changes between
+//! versions (JS sees it as `error.code`), a human message, and — when a host callback failed —
+//! the host's own error as [`Error::cause`], handed back to the caller unchanged.
+
+use std::any::Any;
+use std::fmt;
+use std::rc::Rc;
+
+/// Stable error codes. The JS `code` property is [`Code::as_str`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// An argument or option bag had the wrong shape or an out-of-range value.
+    InvalidInput,
+    /// A memory name, filename or type was rejected.
+    InvalidMemory,
+    /// The memory file named does not exist.
+    NotFound,
+    /// A memory with that file already exists and the call did not ask to replace it.
+    AlreadyExists,
+    /// A host filesystem call failed; `cause` holds the host's error.
+    HostFs,
+    /// The host LLM callback failed or answered something unusable; `cause` holds the host's error.
+    HostLlm,
+    /// An HTTP adapter or transport answered with an error status.
+    Http,
+    /// The lock on the memory directory could not be taken in time.
+    LockTimeout,
+    /// The caller's `AbortSignal` fired.
+    Aborted,
+    /// A host call took longer than its timeout.
+    Timeout,
+    /// The write would put a secret into memory; the message lists rule labels, never the secret.
+    SecretDetected,
+    /// The configured mode forbids the write (`off` or `read-only`).
+    WriteForbidden,
+    /// Path key contains a NUL byte.
+    PathNullByte,
+    /// Path key hides `..` or `/` behind URL encoding.
+    PathUrlEncodedTraversal,
+    /// Path key hides traversal behind Unicode normalisation (NFKC).
+    PathUnicodeTraversal,
+    /// Path key contains a backslash.
+    PathBackslash,
+    /// Path key is absolute.
+    PathAbsolute,
+    /// Path resolves outside the directory it must stay in.
+    PathEscapes,
+    /// Path escapes its directory through a symlink.
+    PathSymlinkEscape,
+    /// Path crosses a symlink whose target does not exist.
+    PathDanglingSymlink,
+    /// Path crosses a symlink loop.
+    PathSymlinkLoop,
+    /// Containment could not be verified (the host's realpath/lstat failed); fail closed.
+    PathUnverifiable,
+    /// A capability the call needs is missing from the host object.
+    Unsupported,
+}
+
+impl Code {
+    /// The stable string JS sees as `error.code`.
+    ///
+    /// ```
+    /// assert_eq!(memdir::Code::NotFound.as_str(), "NOT_FOUND");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidInput => "INVALID_INPUT",
+            Code::InvalidMemory => "INVALID_MEMORY",
+            Code::NotFound => "NOT_FOUND",
+            Code::AlreadyExists => "ALREADY_EXISTS",
+            Code::HostFs => "HOST_FS",
+            Code::HostLlm => "HOST_LLM",
+            Code::Http => "HTTP",
+            Code::LockTimeout => "LOCK_TIMEOUT",
+            Code::Aborted => "ABORTED",
+            Code::Timeout => "TIMEOUT",
+            Code::SecretDetected => "SECRET_DETECTED",
+            Code::WriteForbidden => "WRITE_FORBIDDEN",
+            Code::PathNullByte => "PATH_NULL_BYTE",
+            Code::PathUrlEncodedTraversal => "PATH_URL_ENCODED_TRAVERSAL",
+            Code::PathUnicodeTraversal => "PATH_UNICODE_TRAVERSAL",
+            Code::PathBackslash => "PATH_BACKSLASH",
+            Code::PathAbsolute => "PATH_ABSOLUTE",
+            Code::PathEscapes => "PATH_ESCAPES",
+            Code::PathSymlinkEscape => "PATH_SYMLINK_ESCAPE",
+            Code::PathDanglingSymlink => "PATH_DANGLING_SYMLINK",
+            Code::PathSymlinkLoop => "PATH_SYMLINK_LOOP",
+            Code::PathUnverifiable => "PATH_UNVERIFIABLE",
+            Code::Unsupported => "UNSUPPORTED",
+        }
+    }
+}
+
+/// An error reported by a host callback (filesystem, LLM, transport).
+///
+/// `code` is the host's own code when it had one (`"ENOENT"`, `"EISDIR"` …); `payload` carries the
+/// original host value (on wasm, the thrown JS value) so it can be returned as `cause` unchanged.
+#[derive(Clone)]
+pub struct HostError {
+    /// The host's error code, e.g. `ENOENT`, when it gave one.
+    pub code: Option<String>,
+    /// The host's message.
+    pub message: String,
+    /// The original error value, opaque to the core.
+    pub payload: Option<Rc<dyn Any>>,
+}
+
+impl HostError {
+    /// A host error with a code and a message and no payload.
+    ///
+    /// ```
+    /// let e = memdir::HostError::new(Some("ENOENT"), "no such file");
+    /// assert!(e.is_not_found());
+    /// ```
+    pub fn new(code: Option<&str>, message: impl Into<String>) -> Self {
+        HostError { code: code.map(str::to_owned), message: message.into(), payload: None }
+    }
+
+    /// The error an optional capability reports when the host object lacks it.
+    pub fn unsupported(capability: &str) -> Self {
+        HostError::new(Some("UNSUPPORTED"), format!("the host does not provide `{capability}`"))
+    }
+
+    /// True when the host code says the file or directory does not exist.
+    pub fn is_not_found(&self) -> bool {
+        self.code.as_deref() == Some("ENOENT")
+    }
+
+    /// True when the host code equals `code`.
+    pub fn has_code(&self, code: &str) -> bool {
+        self.code.as_deref() == Some(code)
+    }
+}
+
+impl fmt::Debug for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HostError").field("code", &self.code).field("message", &self.message).finish()
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.code {
+            Some(code) => write!(f, "{code}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// The library's error: a stable [`Code`], a message, and the host's error when one caused it.
+#[derive(Clone, Debug)]
+pub struct Error {
+    /// The stable code.
+    pub code: Code,
+    /// What went wrong, for people. Never contains a secret.
+    pub message: String,
+    /// The host error behind this one, if any.
+    pub cause: Option<HostError>,
+    /// An HTTP status, when an adapter or transport answered with one.
+    pub status: Option<u16>,
+}
+
+impl Error {
+    /// An error with a code and a message.
+    ///
+    /// ```
+    /// let e = memdir::Error::new(memdir::Code::InvalidInput, "limit must be positive");
+    /// assert_eq!(e.code.as_str(), "INVALID_INPUT");
+    /// ```
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Error { code, message: message.into(), cause: None, status: None }
+    }
+
+    /// An error caused by a host failure; the host error is kept as `cause`.
+    pub fn host(code: Code, context: impl fmt::Display, cause: HostError) -> Self {
+        Error { code, message: format!("{context}: {cause}"), cause: Some(cause), status: None }
+    }
+
+    /// A filesystem host failure during `action` on `path`.
+    pub fn fs(action: &str, path: &str, cause: HostError) -> Self {
+        Error::host(Code::HostFs, format_args!("{action} {path}"), cause)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code.as_str())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

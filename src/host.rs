@@ -1,0 +1,239 @@
+//! The doors to the outside world. The core never touches `std::fs`, the network, timers or the
+//! clock: the host supplies them through these traits (on wasm, JS objects adapted in
+//! `src/wasm/`). Traits are async and single-threaded (no `Send`), and taken as generics.
+//!
+//! Paths are POSIX strings (`/` separators); the memory directory is absolute.
+
+#![allow(async_fn_in_trait)]
+
+use crate::error::HostError;
+use serde::{Deserialize, Serialize};
+
+/// Result of a host call.
+pub type HostResult<T> = Result<T, HostError>;
+
+/// What a directory entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Dir,
+    /// A symbolic link (as reported by `readDir`/`lstat`; `stat` follows it).
+    Symlink,
+}
+
+/// One entry of a directory listing (one level).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirEntry {
+    /// The entry's name, no separators.
+    pub name: String,
+    /// Its kind, not following symlinks.
+    pub kind: EntryKind,
+}
+
+/// File metadata.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileStat {
+    /// The kind (`stat` follows symlinks; `lstat` does not).
+    pub kind: EntryKind,
+    /// Size in bytes.
+    pub size: f64,
+    /// Modification time, milliseconds since the epoch (may be fractional).
+    pub mtime_ms: f64,
+}
+
+/// Which optional methods a host filesystem provides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FsCapabilities {
+    /// `rename(from, to)`: atomic replace.
+    pub rename: bool,
+    /// `realpath(path)`.
+    pub realpath: bool,
+    /// `lstat(path)`.
+    pub lstat: bool,
+    /// `appendFile(path, data)`.
+    pub append_file: bool,
+    /// `createExclusive(path, data)`: create only if absent (lock files).
+    pub create_exclusive: bool,
+    /// `readHead(path, maxBytes)`: read only the first bytes.
+    pub read_head: bool,
+    /// `lock(name)`: host-provided mutual exclusion (e.g. Web Locks in browsers).
+    pub lock: bool,
+}
+
+/// A lock held through the host's `lock` capability; released when dropped.
+pub struct HostLock {
+    release: Option<Box<dyn FnOnce()>>,
+}
+
+impl HostLock {
+    /// A lock released by calling `release` once.
+    pub fn new(release: impl FnOnce() + 'static) -> Self {
+        HostLock { release: Some(Box::new(release)) }
+    }
+}
+
+impl Drop for HostLock {
+    fn drop(&mut self) {
+        if let Some(release) = self.release.take() {
+            release();
+        }
+    }
+}
+
+impl std::fmt::Debug for HostLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HostLock")
+    }
+}
+
+/// A host filesystem. Errors carry the host's code (`ENOENT`, `EISDIR`, `ELOOP`, …).
+pub trait FileSystem {
+    /// Read a whole file as UTF-8 (invalid sequences become U+FFFD).
+    async fn read_file(&self, path: &str) -> HostResult<String>;
+    /// Create or replace a file.
+    async fn write_file(&self, path: &str, data: &str) -> HostResult<()>;
+    /// List one directory level.
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>>;
+    /// Metadata, following symlinks.
+    async fn stat(&self, path: &str) -> HostResult<FileStat>;
+    /// Create a directory and its parents; succeeds if it exists.
+    async fn mkdir(&self, path: &str) -> HostResult<()>;
+    /// Remove a file.
+    async fn remove(&self, path: &str) -> HostResult<()>;
+
+    /// Which optional methods below are real.
+    fn capabilities(&self) -> FsCapabilities {
+        FsCapabilities::default()
+    }
+    /// Atomically replace `to` with `from`.
+    async fn rename(&self, _from: &str, _to: &str) -> HostResult<()> {
+        Err(HostError::unsupported("rename"))
+    }
+    /// Resolve every symlink in `path`.
+    async fn realpath(&self, _path: &str) -> HostResult<String> {
+        Err(HostError::unsupported("realpath"))
+    }
+    /// Metadata without following a final symlink.
+    async fn lstat(&self, _path: &str) -> HostResult<FileStat> {
+        Err(HostError::unsupported("lstat"))
+    }
+    /// Append to a file, creating it if needed.
+    async fn append_file(&self, _path: &str, _data: &str) -> HostResult<()> {
+        Err(HostError::unsupported("appendFile"))
+    }
+    /// Create `path` with `data` only if it does not exist; `false` if it does.
+    async fn create_exclusive(&self, _path: &str, _data: &str) -> HostResult<bool> {
+        Err(HostError::unsupported("createExclusive"))
+    }
+    /// The first `max_bytes` bytes of a file (fewer if it is shorter).
+    async fn read_head(&self, _path: &str, _max_bytes: usize) -> HostResult<Vec<u8>> {
+        Err(HostError::unsupported("readHead"))
+    }
+    /// Take the host lock called `name`, waiting for it; released when the guard drops.
+    async fn lock(&self, _name: &str) -> HostResult<HostLock> {
+        Err(HostError::unsupported("lock"))
+    }
+}
+
+/// Why the library is calling the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmPurpose {
+    /// Selecting relevant memories for a query.
+    Recall,
+    /// Extracting memories from a conversation.
+    Extract,
+    /// Consolidating the memory directory.
+    Consolidate,
+}
+
+/// Who said a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user.
+    User,
+    /// The assistant.
+    Assistant,
+}
+
+/// One message of an LLM request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LlmMessage {
+    /// Who said it.
+    pub role: Role,
+    /// Its text.
+    pub content: String,
+}
+
+/// What the library asks of the host's model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LlmRequest {
+    /// Why.
+    pub purpose: LlmPurpose,
+    /// The system prompt.
+    pub system: String,
+    /// The conversation.
+    pub messages: Vec<LlmMessage>,
+    /// Output token budget.
+    pub max_tokens: u32,
+    /// JSON Schema (as JSON text) the reply must follow, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_schema: Option<String>,
+}
+
+/// A host LLM. The reply is the model's text (the first text block).
+pub trait Llm {
+    /// Run one request. Dropping the future cancels it (the adapter aborts the request's signal).
+    async fn complete(&self, request: &LlmRequest) -> HostResult<String>;
+}
+
+/// A telemetry field value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum FieldValue {
+    /// Text (never a secret, never memory content).
+    Str(String),
+    /// A number.
+    Num(f64),
+    /// A flag.
+    Bool(bool),
+}
+
+/// A host telemetry sink. Fire-and-forget: it cannot fail the library.
+pub trait Telemetry {
+    /// Record one event.
+    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]);
+}
+
+/// A host clock and timer.
+pub trait Clock {
+    /// Milliseconds since the epoch.
+    fn now_ms(&self) -> f64;
+    /// Resolve after `ms` milliseconds.
+    async fn sleep(&self, ms: u32);
+}
+
+/// Telemetry that records nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTelemetry;
+
+impl Telemetry for NoTelemetry {
+    fn emit(&self, _event: &str, _fields: &[(&str, FieldValue)]) {}
+}
+
+/// An LLM that is never configured (use `Option::<NoLlm>::None`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoLlm;
+
+impl Llm for NoLlm {
+    async fn complete(&self, _request: &LlmRequest) -> HostResult<String> {
+        Err(HostError::unsupported("llm"))
+    }
+}

@@ -1,0 +1,1 @@
+//! (placeholder; owner fills in)

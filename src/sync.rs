@@ -1,0 +1,1 @@
+//! Team memory sync (reference §11). OWNER: team helper.

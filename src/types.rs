@@ -1,0 +1,96 @@
+//! Data types shared across the core.
+
+use serde::{Deserialize, Serialize};
+
+/// File name of the index in every memory directory.
+pub const ENTRYPOINT_NAME: &str = "MEMORY.md";
+/// Index line cap.
+pub const MAX_ENTRYPOINT_LINES: usize = 200;
+/// Index size cap, in UTF-16 code units (the reference compares JS `.length`).
+pub const MAX_ENTRYPOINT_UNITS: usize = 25_000;
+/// Most memory files a scan returns.
+pub const MAX_MEMORY_FILES: usize = 200;
+/// Lines of each file a scan reads for its frontmatter.
+pub const FRONTMATTER_MAX_LINES: usize = 30;
+/// Most memories recall selects.
+pub const MAX_SELECTED: usize = 5;
+/// Lines of a surfaced memory file.
+pub const MAX_SURFACED_LINES: usize = 200;
+/// UTF-8 bytes of a surfaced memory file.
+pub const MAX_SURFACED_BYTES: usize = 4096;
+/// Surfaced content per session, in UTF-16 units, after which recall stops.
+pub const MAX_SESSION_UNITS: usize = 61_440;
+/// Milliseconds in a day, for ages.
+pub const DAY_MS: f64 = 86_400_000.0;
+
+/// The four kinds of memory. Parsing is case-sensitive: `User` is not a type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryType {
+    /// Who the user is: role, goals, knowledge.
+    User,
+    /// Corrections and confirmations of how to work.
+    Feedback,
+    /// Ongoing work, goals, incidents not derivable from code.
+    Project,
+    /// Pointers to external systems.
+    Reference,
+}
+
+impl MemoryType {
+    /// All types, in the reference's order.
+    pub const ALL: [MemoryType; 4] =
+        [MemoryType::User, MemoryType::Feedback, MemoryType::Project, MemoryType::Reference];
+
+    /// Parse exactly `user`, `feedback`, `project` or `reference`.
+    ///
+    /// ```
+    /// use memdir::MemoryType;
+    /// assert_eq!(MemoryType::parse("user"), Some(MemoryType::User));
+    /// assert_eq!(MemoryType::parse("User"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<MemoryType> {
+        match s {
+            "user" => Some(MemoryType::User),
+            "feedback" => Some(MemoryType::Feedback),
+            "project" => Some(MemoryType::Project),
+            "reference" => Some(MemoryType::Reference),
+            _ => None,
+        }
+    }
+
+    /// The type's name as written in frontmatter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryType::User => "user",
+            MemoryType::Feedback => "feedback",
+            MemoryType::Project => "project",
+            MemoryType::Reference => "reference",
+        }
+    }
+}
+
+/// What a scan knows of one memory file (reference §5.1).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryHeader {
+    /// Path relative to the scanned directory, `/`-separated (e.g. `team/api.md`).
+    pub filename: String,
+    /// Absolute path.
+    pub file_path: String,
+    /// Modification time in ms since the epoch (may be fractional).
+    pub mtime_ms: f64,
+    /// The description as the reference's manifest prints it (non-strings stringified as JS
+    /// would; falsy values are `None`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The memory type, if it is exactly one of the four.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub memory_type: Option<MemoryType>,
+    /// The `name` field, if it is a string.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The body text within the scanned head (after the frontmatter); used by the ranker.
+    #[serde(skip)]
+    pub body_head: String,
+}
