@@ -14,7 +14,10 @@ pub struct TruncateOptions {
 
 impl Default for TruncateOptions {
     fn default() -> Self {
-        TruncateOptions { max_lines: MAX_ENTRYPOINT_LINES, max_units: MAX_ENTRYPOINT_UNITS }
+        TruncateOptions {
+            max_lines: MAX_ENTRYPOINT_LINES,
+            max_units: MAX_ENTRYPOINT_UNITS,
+        }
     }
 }
 

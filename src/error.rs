@@ -116,12 +116,19 @@ impl HostError {
     /// assert!(e.is_not_found());
     /// ```
     pub fn new(code: Option<&str>, message: impl Into<String>) -> Self {
-        HostError { code: code.map(str::to_owned), message: message.into(), payload: None }
+        HostError {
+            code: code.map(str::to_owned),
+            message: message.into(),
+            payload: None,
+        }
     }
 
     /// The error an optional capability reports when the host object lacks it.
     pub fn unsupported(capability: &str) -> Self {
-        HostError::new(Some("UNSUPPORTED"), format!("the host does not provide `{capability}`"))
+        HostError::new(
+            Some("UNSUPPORTED"),
+            format!("the host does not provide `{capability}`"),
+        )
     }
 
     /// True when the host code says the file or directory does not exist.
@@ -137,7 +144,10 @@ impl HostError {
 
 impl fmt::Debug for HostError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HostError").field("code", &self.code).field("message", &self.message).finish()
+        f.debug_struct("HostError")
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .finish()
     }
 }
 
@@ -171,12 +181,22 @@ impl Error {
     /// assert_eq!(e.code.as_str(), "INVALID_INPUT");
     /// ```
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        Error { code, message: message.into(), cause: None, status: None }
+        Error {
+            code,
+            message: message.into(),
+            cause: None,
+            status: None,
+        }
     }
 
     /// An error caused by a host failure; the host error is kept as `cause`.
     pub fn host(code: Code, context: impl fmt::Display, cause: HostError) -> Self {
-        Error { code, message: format!("{context}: {cause}"), cause: Some(cause), status: None }
+        Error {
+            code,
+            message: format!("{context}: {cause}"),
+            cause: Some(cause),
+            status: None,
+        }
     }
 
     /// A filesystem host failure during `action` on `path`.

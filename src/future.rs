@@ -39,7 +39,8 @@ pub async fn race<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Outp
 
 /// Run every future to completion, concurrently, keeping input order in the output.
 pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut slots: Vec<(Pin<Box<F>>, Option<F::Output>)> = futures.into_iter().map(|f| (Box::pin(f), None)).collect();
+    let mut slots: Vec<(Pin<Box<F>>, Option<F::Output>)> =
+        futures.into_iter().map(|f| (Box::pin(f), None)).collect();
     std::future::poll_fn(move |cx| {
         let mut pending = false;
         for (fut, out) in slots.iter_mut() {
@@ -53,7 +54,12 @@ pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
         if pending {
             Poll::Pending
         } else {
-            Poll::Ready(slots.iter_mut().filter_map(|(_, out)| out.take()).collect::<Vec<_>>())
+            Poll::Ready(
+                slots
+                    .iter_mut()
+                    .filter_map(|(_, out)| out.take())
+                    .collect::<Vec<_>>(),
+            )
         }
     })
     .await

@@ -73,7 +73,9 @@ pub struct HostLock {
 impl HostLock {
     /// A lock released by calling `release` once.
     pub fn new(release: impl FnOnce() + 'static) -> Self {
-        HostLock { release: Some(Box::new(release)) }
+        HostLock {
+            release: Some(Box::new(release)),
+        }
     }
 }
 

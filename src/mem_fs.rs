@@ -66,7 +66,10 @@ impl MemFs {
     pub fn new() -> Self {
         let mut nodes = BTreeMap::new();
         nodes.insert("/".to_owned(), Node::Dir { mtime_ms: 0.0 });
-        MemFs { nodes: RefCell::new(nodes), clock: Cell::new(1_700_000_000_000.0) }
+        MemFs {
+            nodes: RefCell::new(nodes),
+            clock: Cell::new(1_700_000_000_000.0),
+        }
     }
 
     /// Set the time stamped on the next write.
@@ -85,12 +88,20 @@ impl MemFs {
         let path = normalize(path);
         self.mkdir_sync(parent_of(&path));
         let mtime_ms = self.tick();
-        self.nodes.borrow_mut().insert(path, Node::File { data: data.as_ref().to_vec(), mtime_ms });
+        self.nodes.borrow_mut().insert(
+            path,
+            Node::File {
+                data: data.as_ref().to_vec(),
+                mtime_ms,
+            },
+        );
     }
 
     /// Set a file's modification time.
     pub fn set_mtime(&self, path: &str, mtime_ms: f64) {
-        if let Some(Node::File { mtime_ms: m, .. }) = self.nodes.borrow_mut().get_mut(&normalize(path)) {
+        if let Some(Node::File { mtime_ms: m, .. }) =
+            self.nodes.borrow_mut().get_mut(&normalize(path))
+        {
             *m = mtime_ms;
         }
     }
@@ -99,7 +110,12 @@ impl MemFs {
     pub fn symlink(&self, target: &str, path: &str) {
         let path = normalize(path);
         self.mkdir_sync(parent_of(&path));
-        self.nodes.borrow_mut().insert(path, Node::Symlink { target: target.to_owned() });
+        self.nodes.borrow_mut().insert(
+            path,
+            Node::Symlink {
+                target: target.to_owned(),
+            },
+        );
     }
 
     /// Every regular file and its contents, sorted by path (for assertions).
@@ -123,7 +139,9 @@ impl MemFs {
             let exists = self.nodes.borrow().contains_key(&cur);
             if !exists {
                 let m = self.clock.get();
-                self.nodes.borrow_mut().insert(cur.clone(), Node::Dir { mtime_ms: m });
+                self.nodes
+                    .borrow_mut()
+                    .insert(cur.clone(), Node::Dir { mtime_ms: m });
             }
         }
     }
@@ -131,26 +149,48 @@ impl MemFs {
     /// Resolve symlinks in `path`; the final component too when `follow_last`.
     fn resolve(&self, path: &str, follow_last: bool) -> HostResult<String> {
         let nodes = self.nodes.borrow();
-        let mut pending: Vec<String> =
-            normalize(path).split('/').filter(|s| !s.is_empty()).rev().map(str::to_owned).collect();
+        let mut pending: Vec<String> = normalize(path)
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .rev()
+            .map(str::to_owned)
+            .collect();
         let mut cur = String::from("/");
         let mut hops = 0;
         while let Some(seg) = pending.pop() {
-            let next = if cur == "/" { format!("/{seg}") } else { format!("{cur}/{seg}") };
+            let next = if cur == "/" {
+                format!("/{seg}")
+            } else {
+                format!("{cur}/{seg}")
+            };
             let is_last = pending.is_empty();
             match nodes.get(&next) {
                 None => {
                     // A missing final component is fine for callers that create it.
-                    return if is_last { Ok(next) } else { Err(err("ENOENT", path)) };
+                    return if is_last {
+                        Ok(next)
+                    } else {
+                        Err(err("ENOENT", path))
+                    };
                 }
                 Some(Node::Symlink { target }) if follow_last || !is_last => {
                     hops += 1;
                     if hops > MAX_LINK_HOPS {
                         return Err(err("ELOOP", path));
                     }
-                    let joined = if target.starts_with('/') { target.clone() } else { format!("{cur}/{target}") };
+                    let joined = if target.starts_with('/') {
+                        target.clone()
+                    } else {
+                        format!("{cur}/{target}")
+                    };
                     // Re-walk the link target from the root, then the rest of the path.
-                    pending.extend(normalize(&joined).split('/').filter(|s| !s.is_empty()).rev().map(str::to_owned));
+                    pending.extend(
+                        normalize(&joined)
+                            .split('/')
+                            .filter(|s| !s.is_empty())
+                            .rev()
+                            .map(str::to_owned),
+                    );
                     cur = String::from("/");
                 }
                 Some(Node::File { .. }) if !is_last => return Err(err("ENOTDIR", path)),
@@ -167,11 +207,21 @@ impl MemFs {
     fn stat_of(&self, real: &str, path: &str) -> HostResult<FileStat> {
         match self.get(real) {
             None => Err(err("ENOENT", path)),
-            Some(Node::File { data, mtime_ms }) => {
-                Ok(FileStat { kind: EntryKind::File, size: data.len() as f64, mtime_ms })
-            }
-            Some(Node::Dir { mtime_ms }) => Ok(FileStat { kind: EntryKind::Dir, size: 0.0, mtime_ms }),
-            Some(Node::Symlink { .. }) => Ok(FileStat { kind: EntryKind::Symlink, size: 0.0, mtime_ms: 0.0 }),
+            Some(Node::File { data, mtime_ms }) => Ok(FileStat {
+                kind: EntryKind::File,
+                size: data.len() as f64,
+                mtime_ms,
+            }),
+            Some(Node::Dir { mtime_ms }) => Ok(FileStat {
+                kind: EntryKind::Dir,
+                size: 0.0,
+                mtime_ms,
+            }),
+            Some(Node::Symlink { .. }) => Ok(FileStat {
+                kind: EntryKind::Symlink,
+                size: 0.0,
+                mtime_ms: 0.0,
+            }),
         }
     }
 
@@ -202,7 +252,9 @@ impl MemFs {
             _ => {}
         }
         let mtime_ms = self.tick();
-        self.nodes.borrow_mut().insert(real, Node::File { data, mtime_ms });
+        self.nodes
+            .borrow_mut()
+            .insert(real, Node::File { data, mtime_ms });
         Ok(())
     }
 }
@@ -223,7 +275,11 @@ impl FileSystem for MemFs {
             Some(_) => return Err(err("ENOTDIR", path)),
             None => return Err(err("ENOENT", path)),
         }
-        let prefix = if real == "/" { "/".to_owned() } else { format!("{real}/") };
+        let prefix = if real == "/" {
+            "/".to_owned()
+        } else {
+            format!("{real}/")
+        };
         let nodes = self.nodes.borrow();
         Ok(nodes
             .range(prefix.clone()..)

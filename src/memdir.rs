@@ -44,7 +44,13 @@ pub struct Memdir<F: FileSystem, C: Clock, L: Llm = NoLlm, T: Telemetry = NoTele
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// A memdir over `fs` rooted at `config.dir`.
     pub fn new(fs: F, clock: C, llm: Option<L>, telemetry: T, config: MemdirConfig) -> Self {
-        Memdir { fs, clock, llm, telemetry, config }
+        Memdir {
+            fs,
+            clock,
+            llm,
+            telemetry,
+            config,
+        }
     }
 
     /// The memory directory (ends with `/`).

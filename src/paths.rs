@@ -4,7 +4,11 @@
 
 /// Join POSIX path segments (`a` + `b/c` → `a/b/c`), without normalising.
 pub fn join(base: &str, rel: &str) -> String {
-    if base.ends_with('/') { format!("{base}{rel}") } else { format!("{base}/{rel}") }
+    if base.ends_with('/') {
+        format!("{base}{rel}")
+    } else {
+        format!("{base}/{rel}")
+    }
 }
 
 /// The project slug (reference §2.5).

@@ -39,8 +39,12 @@ pub enum MemoryType {
 
 impl MemoryType {
     /// All types, in the reference's order.
-    pub const ALL: [MemoryType; 4] =
-        [MemoryType::User, MemoryType::Feedback, MemoryType::Project, MemoryType::Reference];
+    pub const ALL: [MemoryType; 4] = [
+        MemoryType::User,
+        MemoryType::Feedback,
+        MemoryType::Project,
+        MemoryType::Reference,
+    ];
 
     /// Parse exactly `user`, `feedback`, `project` or `reference`.
     ///
