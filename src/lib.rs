@@ -35,7 +35,8 @@ pub mod sync;
 pub mod types;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+#[doc(hidden)]
+pub mod wasm;
 
 pub use age::{memory_age, memory_age_days, memory_freshness_text, memory_header};
 pub use entrypoint::{truncate_entrypoint, EntrypointTruncation, TruncateOptions};

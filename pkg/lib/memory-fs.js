@@ -1,0 +1,121 @@
+// An in-memory MemoryFs: a Map of absolute POSIX paths to files and directories.
+import { hostError, normalize, parentOf } from "./paths.js";
+
+/**
+ * An in-memory filesystem implementing `MemoryFs`, with the optional capabilities (atomic
+ * rename, exclusive create, append, head reads, an in-process lock). For tests, demos, and hosts
+ * that keep memory elsewhere and load it in.
+ *
+ * @param {Record<string, string>} [files] initial files: absolute path → content
+ * @example
+ * const fs = memoryFs({ "/mem/MEMORY.md": "- [Role](user_role.md) — Senior Go dev\n" });
+ * const memdir = new Memdir({ fs, dir: "/mem/" });
+ */
+export function memoryFs(files = {}) {
+  const nodes = new Map([["/", { kind: "dir", mtimeMs: Date.now() }]]);
+  const encoder = new TextEncoder();
+  const locks = new Map();
+
+  const ensureDir = (path) => {
+    let cur = "";
+    for (const seg of normalize(path).split("/").filter(Boolean)) {
+      cur += "/" + seg;
+      const node = nodes.get(cur);
+      if (!node) nodes.set(cur, { kind: "dir", mtimeMs: Date.now() });
+      else if (node.kind !== "dir") throw hostError("ENOTDIR", cur);
+    }
+  };
+  const file = (path) => {
+    const node = nodes.get(normalize(path));
+    if (!node) throw hostError("ENOENT", path);
+    if (node.kind !== "file") throw hostError("EISDIR", path);
+    return node;
+  };
+  const put = (path, data) => {
+    const p = normalize(path);
+    const parent = nodes.get(parentOf(p));
+    if (!parent) throw hostError("ENOENT", path);
+    if (parent.kind !== "dir") throw hostError("ENOTDIR", path);
+    if (nodes.get(p)?.kind === "dir") throw hostError("EISDIR", path);
+    nodes.set(p, { kind: "file", data: String(data), mtimeMs: Date.now() });
+  };
+  const statOf = (path) => {
+    const node = nodes.get(normalize(path));
+    if (!node) throw hostError("ENOENT", path);
+    const size = node.kind === "file" ? encoder.encode(node.data).length : 0;
+    return { kind: node.kind, size, mtimeMs: node.mtimeMs };
+  };
+
+  for (const [path, data] of Object.entries(files)) {
+    ensureDir(parentOf(normalize(path)));
+    put(path, data);
+  }
+
+  return {
+    readFile: (path) => file(path).data,
+    writeFile: (path, data) => put(path, data),
+    readDir(path) {
+      const dir = normalize(path);
+      const node = nodes.get(dir);
+      if (!node) throw hostError("ENOENT", path);
+      if (node.kind !== "dir") throw hostError("ENOTDIR", path);
+      const prefix = dir === "/" ? "/" : dir + "/";
+      const out = [];
+      for (const [p, n] of nodes) {
+        if (p !== dir && p.startsWith(prefix) && !p.slice(prefix.length).includes("/")) {
+          out.push({ name: p.slice(prefix.length), kind: n.kind });
+        }
+      }
+      return out;
+    },
+    stat: statOf,
+    lstat: statOf,
+    mkdir: (path) => ensureDir(path),
+    remove(path) {
+      const p = normalize(path);
+      const node = nodes.get(p);
+      if (!node) throw hostError("ENOENT", path);
+      if (node.kind === "dir") throw hostError("EISDIR", path);
+      nodes.delete(p);
+    },
+    rename(from, to) {
+      const node = file(from);
+      put(to, node.data);
+      nodes.delete(normalize(from));
+    },
+    realpath(path) {
+      const p = normalize(path);
+      if (!nodes.has(p)) throw hostError("ENOENT", path);
+      return p;
+    },
+    appendFile(path, data) {
+      const p = normalize(path);
+      const prev = nodes.get(p)?.kind === "file" ? nodes.get(p).data : "";
+      put(p, prev + data);
+    },
+    createExclusive(path, data) {
+      if (nodes.has(normalize(path))) return false;
+      put(path, data);
+      return true;
+    },
+    readHead: (path, maxBytes) => encoder.encode(file(path).data).slice(0, maxBytes),
+    async lock(name) {
+      const previous = locks.get(name) ?? Promise.resolve();
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      const chained = previous.then(() => held);
+      locks.set(name, chained);
+      await previous;
+      return () => {
+        release();
+        if (locks.get(name) === chained) locks.delete(name);
+      };
+    },
+    /** Every file as `{ path: content }` (for tests and export). */
+    toJSON() {
+      const out = {};
+      for (const [p, n] of nodes) if (n.kind === "file") out[p] = n.data;
+      return out;
+    },
+  };
+}

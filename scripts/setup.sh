@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Install everything the build and the tests need on a fresh machine of this kind. Idempotent:
+# each step checks first, so a warm machine passes through in seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.130   # must equal the `=` pin of wasm-bindgen in Cargo.toml
+
+step() { printf '\n== setup: %s\n' "$*"; }
+
+step "rust target wasm32-unknown-unknown"
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+step "wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
+  # Not --locked: the registry mirror here lacks a crate version the lock file names.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+step "chromium + chromedriver (browser tests)"
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+fi
+# Debian's binaryen (wasm-opt 108) corrupts wasm-bindgen output; we only ever call the npm one.
+
+step "npm dev tools (binaryen, typescript, playwright-core, baselines)"
+if [ ! -f scripts/node_modules/.package-lock.json ] || [ scripts/package-lock.json -nt scripts/node_modules/.package-lock.json ]; then
+  (cd scripts && npm ci --no-audit --no-fund --loglevel=error)
+fi
+echo "setup: ok"

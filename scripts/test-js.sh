@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# JS tests against the packed package, as a user gets it: npm pack → install the tarball into a
+# fresh project → run tests/js there with node --test → type-check the .d.ts with tsc.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+tarball=$(cd pkg && npm pack --silent --pack-destination "$work" | tail -n1)
+mkdir -p "$work/app"
+cp tests/js/*.mjs tests/js/*.ts tests/js/tsconfig.json "$work/app/" 2>/dev/null || true
+cp -r tests/fixtures "$work/app/fixtures"
+cd "$work/app"
+printf '{ "name": "memdir-consumer", "private": true, "type": "module" }\n' > package.json
+npm install --no-audit --no-fund --loglevel=error "$work/$tarball" >/dev/null
+ln -s "$root/scripts/node_modules/@types" node_modules/@types
+
+MEMDIR_REPO="$root" node --test --test-reporter=tap ./*.test.mjs
+
+"$root/scripts/node_modules/.bin/tsc" -p tsconfig.json && echo "tsc: ok"

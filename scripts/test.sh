@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Every test, at every level, behind one command (what CI runs):
+#   set-up → fmt → clippy (native + wasm32) → native cargo tests → release build + size gate →
+#   wasm tests under Node and in headless Chromium → JS tests against the packed tarball →
+#   tsc on the .d.ts → browser tests of the demo app.
+# Ends with one line: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+logs=$(mktemp -d)
+passed=0
+failed=0
+broken=()
+
+run() { # run NAME CMD... : run a stage, keep its log, stop counting on a hard failure
+  local name=$1; shift
+  printf '\n== %s\n' "$name"
+  if "$@" 2>&1 | tee "$logs/$name.log"; then return 0; fi
+  broken+=("$name")
+  return 1
+}
+
+count_cargo() { # sum "test result: … N passed; M failed" lines
+  local p f
+  p=$(grep -Eo 'test result: [A-Za-z]+\. [0-9]+ passed' "$1" | awk '{s+=$4} END {print s+0}')
+  f=$(grep -Eo '[0-9]+ failed' "$1" | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + p)); failed=$((failed + f))
+}
+
+count_node() { # node --test TAP summary
+  local p f
+  p=$(grep -E '^# pass ' "$1" | awk '{s+=$3} END {print s+0}')
+  f=$(grep -E '^# fail ' "$1" | awk '{s+=$3} END {print s+0}')
+  passed=$((passed + p)); failed=$((failed + f))
+}
+
+gate() { # a check that is one test: pass or fail
+  if run "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+run setup scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+gate fmt cargo fmt --all --check
+gate clippy-native cargo clippy --all-targets -- -D warnings
+gate clippy-wasm cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+
+run cargo-test cargo test --no-fail-fast; count_cargo "$logs/cargo-test.log"
+
+gate build scripts/build.sh
+
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+run wasm-node cargo test --target wasm32-unknown-unknown --test wasm; count_cargo "$logs/wasm-node.log"
+WASM_BINDGEN_USE_BROWSER=1 run wasm-chromium cargo test --target wasm32-unknown-unknown --test wasm
+count_cargo "$logs/wasm-chromium.log"
+
+run js-packed scripts/test-js.sh; count_node "$logs/js-packed.log"
+if grep -q '^tsc: ok' "$logs/js-packed.log"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
+if [ -d tests/browser ]; then
+  run browser node --test --test-reporter=tap tests/browser/; count_node "$logs/browser.log"
+fi
+
+printf '\n== summary\n'
+[ ${#broken[@]} -eq 0 ] || echo "stages with failures: ${broken[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ ${#broken[@]} -eq 0 ]

@@ -1,0 +1,345 @@
+//! JS host objects adapted to the core's traits. Each JS method may return a value or a
+//! Promise; a throw or rejection becomes a `HostError` carrying the original value.
+
+use super::error::host_error;
+use crate::error::HostError;
+use crate::host::{
+    Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock, HostResult, Llm,
+    LlmRequest, Telemetry,
+};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn function(obj: &JsValue, key: &str) -> Option<Function> {
+    get(obj, key).dyn_into::<Function>().ok()
+}
+
+fn lying(what: &str) -> HostError {
+    HostError::new(Some("EINVAL"), format!("the host returned an invalid value from {what}"))
+}
+
+/// Await `value` if it is a Promise or a thenable; otherwise return it.
+async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
+    if let Some(promise) = value.dyn_ref::<Promise>() {
+        return JsFuture::from(promise.clone()).await;
+    }
+    if value.is_object() && get(&value, "then").is_function() {
+        return JsFuture::from(Promise::resolve(&value)).await;
+    }
+    Ok(value)
+}
+
+/// Call `obj[name](...args)` and settle the result.
+async fn call(obj: &JsValue, name: &str, args: &[JsValue]) -> HostResult<JsValue> {
+    let f = function(obj, name).ok_or_else(|| HostError::unsupported(name))?;
+    let args: Array = args.iter().collect();
+    let value = f.apply(obj, &args).map_err(host_error)?;
+    settle(value).await.map_err(host_error)
+}
+
+fn kind_of(value: &JsValue, what: &str) -> HostResult<EntryKind> {
+    match value.as_string().as_deref() {
+        Some("file") => Ok(EntryKind::File),
+        Some("dir") | Some("directory") => Ok(EntryKind::Dir),
+        Some("symlink") => Ok(EntryKind::Symlink),
+        _ => Err(lying(what)),
+    }
+}
+
+fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
+    if let Some(s) = value.as_string() {
+        return Ok(s.into_bytes());
+    }
+    if value.is_instance_of::<Uint8Array>() {
+        return Ok(Uint8Array::new(value).to_vec());
+    }
+    if value.is_instance_of::<js_sys::ArrayBuffer>() {
+        return Ok(Uint8Array::new(value).to_vec());
+    }
+    Err(lying(what))
+}
+
+/// A JS object implementing `MemoryFs`.
+pub struct JsFs {
+    obj: JsValue,
+    caps: FsCapabilities,
+}
+
+impl JsFs {
+    /// Check the required methods and detect the optional ones.
+    pub fn new(obj: JsValue) -> Result<JsFs, String> {
+        if !obj.is_object() {
+            return Err("`fs` must be an object implementing MemoryFs".into());
+        }
+        for name in ["readFile", "writeFile", "readDir", "stat", "mkdir", "remove"] {
+            if function(&obj, name).is_none() {
+                return Err(format!("`fs` is missing the method `{name}`"));
+            }
+        }
+        let has = |name: &str| function(&obj, name).is_some();
+        let caps = FsCapabilities {
+            rename: has("rename"),
+            realpath: has("realpath"),
+            lstat: has("lstat"),
+            append_file: has("appendFile"),
+            create_exclusive: has("createExclusive"),
+            read_head: has("readHead"),
+            lock: has("lock"),
+        };
+        Ok(JsFs { obj, caps })
+    }
+
+    fn stat_from(value: &JsValue, what: &str) -> HostResult<FileStat> {
+        let kind = kind_of(&get(value, "kind"), what)?;
+        let size = get(value, "size").as_f64().unwrap_or(0.0);
+        let mtime_ms = get(value, "mtimeMs").as_f64().ok_or_else(|| lying(what))?;
+        Ok(FileStat { kind, size, mtime_ms })
+    }
+}
+
+impl FileSystem for JsFs {
+    async fn read_file(&self, path: &str) -> HostResult<String> {
+        let v = call(&self.obj, "readFile", &[path.into()]).await?;
+        match v.as_string() {
+            Some(s) => Ok(s),
+            None => Ok(String::from_utf8_lossy(&bytes_of(&v, "readFile")?).into_owned()),
+        }
+    }
+
+    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+        call(&self.obj, "writeFile", &[path.into(), data.into()]).await.map(drop)
+    }
+
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+        let v = call(&self.obj, "readDir", &[path.into()]).await?;
+        let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
+        let mut out = Vec::with_capacity(array.length() as usize);
+        for entry in array.iter() {
+            let name = get(&entry, "name").as_string().ok_or_else(|| lying("readDir"))?;
+            let kind = kind_of(&get(&entry, "kind"), "readDir")?;
+            out.push(DirEntry { name, kind });
+        }
+        Ok(out)
+    }
+
+    async fn stat(&self, path: &str) -> HostResult<FileStat> {
+        let v = call(&self.obj, "stat", &[path.into()]).await?;
+        Self::stat_from(&v, "stat")
+    }
+
+    async fn mkdir(&self, path: &str) -> HostResult<()> {
+        call(&self.obj, "mkdir", &[path.into()]).await.map(drop)
+    }
+
+    async fn remove(&self, path: &str) -> HostResult<()> {
+        call(&self.obj, "remove", &[path.into()]).await.map(drop)
+    }
+
+    fn capabilities(&self) -> FsCapabilities {
+        self.caps
+    }
+
+    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+        call(&self.obj, "rename", &[from.into(), to.into()]).await.map(drop)
+    }
+
+    async fn realpath(&self, path: &str) -> HostResult<String> {
+        call(&self.obj, "realpath", &[path.into()]).await?.as_string().ok_or_else(|| lying("realpath"))
+    }
+
+    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
+        let v = call(&self.obj, "lstat", &[path.into()]).await?;
+        Self::stat_from(&v, "lstat")
+    }
+
+    async fn append_file(&self, path: &str, data: &str) -> HostResult<()> {
+        call(&self.obj, "appendFile", &[path.into(), data.into()]).await.map(drop)
+    }
+
+    async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
+        let v = call(&self.obj, "createExclusive", &[path.into(), data.into()]).await?;
+        v.as_bool().ok_or_else(|| lying("createExclusive"))
+    }
+
+    async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
+        let v = call(&self.obj, "readHead", &[path.into(), JsValue::from(max_bytes as f64)]).await?;
+        let mut bytes = bytes_of(&v, "readHead")?;
+        bytes.truncate(max_bytes);
+        Ok(bytes)
+    }
+
+    async fn lock(&self, name: &str) -> HostResult<HostLock> {
+        let release = call(&self.obj, "lock", &[name.into()]).await?;
+        let release = release.dyn_into::<Function>().map_err(|_| lying("lock"))?;
+        Ok(HostLock::new(move || {
+            // A release that throws leaves nothing for us to undo.
+            let _ = release.call0(&JsValue::UNDEFINED).map(|v| swallow_rejection(&v));
+        }))
+    }
+}
+
+thread_local! {
+    static NOOP: Closure<dyn FnMut(JsValue)> = Closure::new(|_: JsValue| {});
+}
+
+/// Attach a no-op rejection handler so a fire-and-forget Promise cannot raise an unhandled
+/// rejection.
+fn swallow_rejection(value: &JsValue) {
+    if let Some(promise) = value.dyn_ref::<Promise>() {
+        NOOP.with(|noop| {
+            let _ = promise.catch(noop);
+        });
+    }
+}
+
+/// The host LLM callback: `(request) => string | { text } | Promise<…>`.
+pub struct JsLlm {
+    callback: Function,
+}
+
+impl JsLlm {
+    /// Wrap a function; anything else is rejected.
+    pub fn new(value: JsValue) -> Result<JsLlm, String> {
+        value.dyn_into::<Function>().map(|callback| JsLlm { callback }).map_err(|_| "`llm` must be a function".into())
+    }
+}
+
+/// Aborts the request's `AbortController` when the core drops the call (timeout, abort).
+struct AbortOnDrop {
+    controller: web_sys::AbortController,
+    done: bool,
+}
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if !self.done {
+            self.controller.abort();
+        }
+    }
+}
+
+/// The model's text from whatever shape the callback returned.
+fn reply_text(value: &JsValue) -> HostResult<String> {
+    if let Some(s) = value.as_string() {
+        return Ok(s);
+    }
+    let text = get(value, "text");
+    if let Some(s) = text.as_string() {
+        return Ok(s);
+    }
+    // An Anthropic-style `{ content: [{ type: "text", text }] }` reply: the first text block.
+    if let Ok(blocks) = get(value, "content").dyn_into::<Array>() {
+        for block in blocks.iter() {
+            if get(&block, "type").as_string().as_deref() == Some("text") {
+                if let Some(s) = get(&block, "text").as_string() {
+                    return Ok(s);
+                }
+            }
+        }
+    }
+    Err(lying("llm"))
+}
+
+impl Llm for JsLlm {
+    async fn complete(&self, request: &LlmRequest) -> HostResult<String> {
+        let controller = web_sys::AbortController::new().map_err(host_error)?;
+        let mut guard = AbortOnDrop { controller, done: false };
+        let js = super::convert::to_js(request).map_err(host_error)?;
+        if let Some(schema) = &request.response_schema {
+            let parsed = js_sys::JSON::parse(schema).map_err(host_error)?;
+            let _ = Reflect::set(&js, &"responseSchema".into(), &parsed);
+        }
+        let _ = Reflect::set(&js, &"signal".into(), &guard.controller.signal());
+        let value = self.callback.call1(&JsValue::UNDEFINED, &js).map_err(host_error)?;
+        let value = settle(value).await.map_err(host_error)?;
+        guard.done = true;
+        reply_text(&value)
+    }
+}
+
+/// The host telemetry callback: `(event, fields) => void`. Throws and rejections are swallowed.
+pub struct JsTelemetry {
+    callback: Option<Function>,
+}
+
+impl JsTelemetry {
+    /// Wrap a function, or nothing.
+    pub fn new(value: JsValue) -> Result<JsTelemetry, String> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(JsTelemetry { callback: None });
+        }
+        value
+            .dyn_into::<Function>()
+            .map(|f| JsTelemetry { callback: Some(f) })
+            .map_err(|_| "`telemetry` must be a function".into())
+    }
+}
+
+impl Telemetry for JsTelemetry {
+    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
+        let Some(callback) = &self.callback else { return };
+        let obj = Object::new();
+        for (key, value) in fields {
+            let v = match value {
+                FieldValue::Str(s) => JsValue::from_str(s),
+                FieldValue::Num(n) => JsValue::from_f64(*n),
+                FieldValue::Bool(b) => JsValue::from_bool(*b),
+            };
+            let _ = Reflect::set(&obj, &JsValue::from_str(key), &v);
+        }
+        if let Ok(result) = callback.call2(&JsValue::UNDEFINED, &JsValue::from_str(event), &obj) {
+            swallow_rejection(&result);
+        }
+    }
+}
+
+/// The host clock: `now()` if given, else `Date.now()`; timers from the JS event loop.
+pub struct JsClock {
+    now: Option<Function>,
+}
+
+impl JsClock {
+    /// Wrap a `() => number` function, or nothing.
+    pub fn new(value: JsValue) -> Result<JsClock, String> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(JsClock { now: None });
+        }
+        value.dyn_into::<Function>().map(|f| JsClock { now: Some(f) }).map_err(|_| "`now` must be a function".into())
+    }
+}
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> f64 {
+        self.now
+            .as_ref()
+            .and_then(|f| f.call0(&JsValue::UNDEFINED).ok())
+            .and_then(|v| v.as_f64().or_else(|| v.dyn_ref::<js_sys::Date>().map(|d| d.get_time())))
+            .filter(|n| n.is_finite())
+            .unwrap_or_else(js_sys::Date::now)
+    }
+
+    async fn sleep(&self, ms: u32) {
+        gloo_timers::future::TimeoutFuture::new(ms).await;
+    }
+}
+
+/// A future that resolves when `signal` aborts (at once if it already has); never, without one.
+pub async fn aborted(signal: Option<web_sys::AbortSignal>) {
+    let Some(signal) = signal else {
+        std::future::pending::<()>().await;
+        return;
+    };
+    if signal.aborted() {
+        return;
+    }
+    let promise = Promise::new(&mut |resolve, _reject| {
+        let _ = signal.add_event_listener_with_callback("abort", &resolve);
+    });
+    let _ = JsFuture::from(promise).await;
+}

@@ -1,0 +1,210 @@
+//! The `Memdir` class: the core's `Memdir` over JS host objects. Each method clones the shared
+//! state into a future and returns a Promise; nothing is borrowed across an `await`, so JS may
+//! call back in while a Promise is pending.
+
+use super::convert::{from_js, from_js_or_default, to_js};
+use super::error::{throw, to_js as error_to_js};
+use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
+use crate::error::{Code, Error};
+use crate::store::{LocalDate, MemoryChanges, SaveInput};
+use js_sys::{Promise, Reflect};
+use serde::{Deserialize, Serialize};
+use std::future::Future;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct StoreOptionsIn {
+    max_lines: Option<usize>,
+    max_units: Option<usize>,
+    lock_timeout_ms: Option<u32>,
+    lock_stale_ms: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MemdirOptionsIn {
+    dir: String,
+    #[serde(default)]
+    write_mode: crate::WriteMode,
+    #[serde(default)]
+    store: StoreOptionsIn,
+}
+
+fn invalid(message: String) -> JsValue {
+    error_to_js(Error::new(Code::InvalidInput, message))
+}
+
+fn field(options: &JsValue, key: &str) -> JsValue {
+    Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Run `fut` and resolve with its serialized result (a core error rejects as a `MemdirError`).
+fn promise<T, F>(fut: F) -> Promise
+where
+    T: Serialize,
+    F: Future<Output = crate::Result<T>> + 'static,
+{
+    future_to_promise(async move { to_js(&throw(fut.await)?) })
+}
+
+/// A memory directory over a host filesystem, with an optional LLM for recall, a telemetry
+/// sink and a clock.
+///
+/// ```js
+/// import { Memdir, memoryFs } from "memdir";
+/// const memdir = new Memdir({ fs: memoryFs(), dir: "/memory/" });
+/// await memdir.save({ name: "Role", description: "Senior Go dev", type: "user", body: "…" });
+/// const headers = await memdir.scan();
+/// ```
+#[wasm_bindgen(js_name = Memdir)]
+pub struct JsMemdir {
+    inner: Rc<Core>,
+}
+
+#[wasm_bindgen(js_class = Memdir)]
+impl JsMemdir {
+    /// Open a memory directory. `fs` and `dir` are required; `llm`, `telemetry`, `now`,
+    /// `writeMode`, `store`, `prompt` and `recall` are optional.
+    #[wasm_bindgen(constructor)]
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "MemdirOptions")] options: JsValue) -> Result<JsMemdir, JsValue> {
+        if !options.is_object() {
+            return Err(invalid("new Memdir(options): options must be an object".into()));
+        }
+        let fs = JsFs::new(field(&options, "fs")).map_err(invalid)?;
+        let llm = field(&options, "llm");
+        let llm = if llm.is_undefined() || llm.is_null() { None } else { Some(JsLlm::new(llm).map_err(invalid)?) };
+        let telemetry = JsTelemetry::new(field(&options, "telemetry")).map_err(invalid)?;
+        let clock = JsClock::new(field(&options, "now")).map_err(invalid)?;
+        let given: MemdirOptionsIn = from_js(options.clone(), "Memdir options")?;
+        let mut config = crate::MemdirConfig::new(given.dir);
+        config.write_mode = given.write_mode;
+        let store = &mut config.store;
+        if let Some(n) = given.store.max_lines {
+            store.index_caps.max_lines = n;
+        }
+        if let Some(n) = given.store.max_units {
+            store.index_caps.max_units = n;
+        }
+        if let Some(n) = given.store.lock_timeout_ms {
+            store.lock_timeout_ms = n;
+        }
+        if let Some(n) = given.store.lock_stale_ms {
+            store.lock_stale_ms = n;
+        }
+        let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
+        Ok(JsMemdir { inner: Rc::new(core) })
+    }
+
+    /// The memory directory (absolute, ending with `/`).
+    #[wasm_bindgen(getter)]
+    pub fn dir(&self) -> String {
+        self.inner.dir().to_owned()
+    }
+
+    /// Every memory file's header, newest first, at most 200 (reference §5.1).
+    ///
+    /// ```js
+    /// for (const h of await memdir.scan()) console.log(h.filename, h.description);
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<MemoryHeader[]>")]
+    pub fn scan(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.scan().await })
+    }
+
+    /// The manifest of the scan: one `- [type] file (ISO time): description` line per memory.
+    ///
+    /// ```js
+    /// const manifest = await memdir.manifest();
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
+    pub fn manifest(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.manifest().await })
+    }
+
+    /// MEMORY.md as the model gets it: frontmatter and block comments stripped, caps applied.
+    ///
+    /// ```js
+    /// const { content, wasLineTruncated } = await memdir.readIndex();
+    /// ```
+    #[wasm_bindgen(js_name = readIndex, unchecked_return_type = "Promise<IndexView>")]
+    pub fn read_index(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.read_index().await })
+    }
+
+    /// Save a memory: its file and its MEMORY.md entry, atomically, under the directory lock.
+    ///
+    /// ```js
+    /// const out = await memdir.save({ name: "Testing", description: "Use the real DB", type: "feedback", body: "…" });
+    /// if (out.status === "saved" && out.indexWarning) console.warn("MEMORY.md is over its caps");
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<SaveOutcome>")]
+    pub fn save(&self, #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue) -> Result<Promise, JsValue> {
+        let input: SaveInput = from_js(input, "save input")?;
+        let inner = self.inner.clone();
+        Ok(promise(async move { inner.save(input).await }))
+    }
+
+    /// Change a memory's fields or body; its index entry follows.
+    ///
+    /// ```js
+    /// await memdir.update("feedback_testing.md", { description: "Integration tests hit the real DB" });
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<SaveOutcome>")]
+    pub fn update(
+        &self,
+        file: String,
+        #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let changes: MemoryChanges = from_js_or_default(changes, "changes")?;
+        let inner = self.inner.clone();
+        Ok(promise(async move { inner.update(&file, changes).await }))
+    }
+
+    /// Delete a memory file and its index entry.
+    ///
+    /// ```js
+    /// await memdir.delete("feedback_testing.md");
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<SaveOutcome>")]
+    pub fn delete(&self, file: String) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.delete(&file).await })
+    }
+
+    /// The index entries (private and team) and whether each file exists.
+    ///
+    /// ```js
+    /// for (const m of await memdir.list()) console.log(m.entry.title, m.exists);
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<ListedMemory[]>")]
+    pub fn list(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.list().await })
+    }
+
+    /// Append to today's daily log `logs/YYYY/MM/YYYY-MM-DD.md` (local date of `date`, default
+    /// now); resolves to the log's path.
+    ///
+    /// ```js
+    /// await memdir.appendLog("- 14:02 user prefers pnpm\n");
+    /// ```
+    #[wasm_bindgen(js_name = appendLog, unchecked_return_type = "Promise<string>")]
+    pub fn append_log(&self, text: String, date: Option<js_sys::Date>) -> Promise {
+        let date = date.unwrap_or_else(|| js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(&self.inner.clock))));
+        let local = LocalDate {
+            year: date.get_full_year().clamp(0, 9999) as u16,
+            month: (date.get_month() + 1) as u8,
+            day: date.get_date() as u8,
+        };
+        let inner = self.inner.clone();
+        promise(async move { inner.append_log(&text, local).await })
+    }
+}

@@ -1,0 +1,194 @@
+//! The pure core, exported to JS under the names of design §9. Each function converts its
+//! arguments, calls the core, and converts the result.
+
+use super::convert::{from_js, from_js_or_default, to_js};
+use crate::types::{MemoryHeader, MemoryType};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct TruncateOptionsIn {
+    max_lines: Option<usize>,
+    max_units: Option<usize>,
+}
+
+/// Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units
+/// cut at the last newline, with a warning naming why. `byteCount` is in UTF-16 units.
+///
+/// ```js
+/// const { content, wasLineTruncated } = truncateEntrypoint(indexText);
+/// const custom = truncateEntrypoint(indexText, { maxLines: 50, maxUnits: 8000 });
+/// ```
+#[wasm_bindgen(js_name = truncateEntrypoint, unchecked_return_type = "EntrypointTruncation")]
+pub fn truncate_entrypoint(
+    raw: &str,
+    #[wasm_bindgen(unchecked_param_type = "TruncateOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let given: TruncateOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
+    let defaults = crate::TruncateOptions::default();
+    let options = crate::TruncateOptions {
+        max_lines: given.max_lines.unwrap_or(defaults.max_lines),
+        max_units: given.max_units.unwrap_or(defaults.max_units),
+    };
+    to_js(&crate::truncate_entrypoint(raw, &options))
+}
+
+/// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
+///
+/// ```js
+/// formatFileSize(25000); // "24.4KB"
+/// ```
+#[wasm_bindgen(js_name = formatFileSize)]
+pub fn format_file_size(bytes: f64) -> String {
+    crate::format_file_size(bytes)
+}
+
+/// Parse a memory file's frontmatter. Never throws: problems are listed in `diagnostics`.
+///
+/// ```js
+/// const { header, body } = parseFrontmatter("---\nname: Role\ntype: user\n---\nSenior Go dev");
+/// header.type; // "user"
+/// ```
+#[wasm_bindgen(js_name = parseFrontmatter, unchecked_return_type = "ParsedFrontmatter")]
+pub fn parse_frontmatter(text: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::parse_frontmatter(text))
+}
+
+#[derive(Deserialize)]
+struct MemoryFieldsIn {
+    name: Option<String>,
+    description: Option<String>,
+    #[serde(rename = "type")]
+    memory_type: Option<MemoryType>,
+}
+
+/// A memory file's text: frontmatter (`name`, `description`, `type`), then the body. Whatever
+/// the strings hold, `parseFrontmatter` reads the same fields back.
+///
+/// ```js
+/// formatMemoryFile({ name: "Role", description: "Senior Go dev", type: "user" }, "Body");
+/// ```
+#[wasm_bindgen(js_name = formatMemoryFile)]
+pub fn format_memory_file(
+    #[wasm_bindgen(unchecked_param_type = "MemoryFields")] header: JsValue,
+    body: &str,
+) -> Result<String, JsValue> {
+    let h: MemoryFieldsIn = from_js(header, "header")?;
+    let fields = crate::MemoryFields { name: h.name, description: h.description, memory_type: h.memory_type };
+    Ok(crate::format_memory_file(&fields, body))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HeaderIn {
+    filename: String,
+    #[serde(default)]
+    file_path: String,
+    mtime_ms: f64,
+    description: Option<String>,
+    #[serde(rename = "type")]
+    memory_type: Option<MemoryType>,
+}
+
+/// The manifest the recall model reads: one line per memory, as the reference writes it.
+///
+/// ```js
+/// formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, type: "user", description: "Senior Go dev" }]);
+/// // "- [user] user_role.md (2023-11-14T22:13:20.123Z): Senior Go dev"
+/// ```
+#[wasm_bindgen(js_name = formatManifest)]
+pub fn format_manifest(
+    #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
+) -> Result<String, JsValue> {
+    let given: Vec<HeaderIn> = from_js(headers, "headers")?;
+    let headers: Vec<MemoryHeader> = given
+        .into_iter()
+        .map(|h| MemoryHeader {
+            filename: h.filename,
+            file_path: h.file_path,
+            mtime_ms: h.mtime_ms,
+            description: h.description,
+            memory_type: h.memory_type,
+            name: None,
+            body_head: String::new(),
+        })
+        .collect();
+    Ok(crate::format_manifest(&headers))
+}
+
+/// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
+///
+/// ```js
+/// parseIndexEntry("- [Role](user_role.md) — Senior Go dev"); // { title, file, hook }
+/// ```
+#[wasm_bindgen(js_name = parseIndexEntry, unchecked_return_type = "IndexEntry | null")]
+pub fn parse_index_entry(line: &str) -> Result<JsValue, JsValue> {
+    match crate::parse_index_entry(line) {
+        Some(entry) => to_js(&entry),
+        None => Ok(JsValue::NULL),
+    }
+}
+
+/// Format one MEMORY.md line from `{ title, file, hook }`.
+///
+/// ```js
+/// formatIndexEntry({ title: "Role", file: "user_role.md", hook: "Senior Go dev" });
+/// ```
+#[wasm_bindgen(js_name = formatIndexEntry)]
+pub fn format_index_entry(
+    #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
+) -> Result<String, JsValue> {
+    let entry: crate::IndexEntry = from_js(entry, "entry")?;
+    Ok(crate::format_index_entry(&entry))
+}
+
+/// Whole days since `mtimeMs` (elapsed 24-hour periods, never negative).
+///
+/// ```js
+/// memoryAgeDays(Date.now() - 3 * 86400000, Date.now()); // 3
+/// ```
+#[wasm_bindgen(js_name = memoryAgeDays)]
+pub fn memory_age_days(mtime_ms: f64, now_ms: f64) -> f64 {
+    crate::memory_age_days(mtime_ms, now_ms) as f64
+}
+
+/// `today`, `yesterday` or `N days ago`.
+///
+/// ```js
+/// memoryAge(Date.now() - 86400000, Date.now()); // "yesterday"
+/// ```
+#[wasm_bindgen(js_name = memoryAge)]
+pub fn memory_age(mtime_ms: f64, now_ms: f64) -> String {
+    crate::memory_age(mtime_ms, now_ms)
+}
+
+/// The staleness caveat for a memory two or more days old; `""` otherwise.
+///
+/// ```js
+/// memoryFreshnessText(Date.now() - 5 * 86400000, Date.now()); // "This memory is 5 days old. …"
+/// ```
+#[wasm_bindgen(js_name = memoryFreshnessText)]
+pub fn memory_freshness_text(mtime_ms: f64, now_ms: f64) -> String {
+    crate::memory_freshness_text(mtime_ms, now_ms)
+}
+
+/// The header shown above a surfaced memory, with its age.
+///
+/// ```js
+/// memoryHeader("/m/a.md", Date.now() - 86400000, Date.now()); // "Memory (saved yesterday): /m/a.md:"
+/// ```
+#[wasm_bindgen(js_name = memoryHeader)]
+pub fn memory_header(path: &str, mtime_ms: f64, now_ms: f64) -> String {
+    crate::memory_header(path, mtime_ms, now_ms)
+}
+
+/// The project slug the reference uses for a project path (long paths get a hash suffix).
+///
+/// ```js
+/// sanitizePath("/Users/foo/my-project"); // "-Users-foo-my-project"
+/// ```
+#[wasm_bindgen(js_name = sanitizePath)]
+pub fn sanitize_path(path: &str) -> String {
+    crate::sanitize_path(path)
+}

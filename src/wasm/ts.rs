@@ -1,0 +1,172 @@
+//! The TypeScript declarations of the shapes that cross the boundary.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** The four kinds of memory. */
+export type MemoryType = "user" | "feedback" | "project" | "reference";
+
+/** Caps for `truncateEntrypoint`; both default to the reference's (200 lines, 25,000 UTF-16 units). */
+export interface TruncateOptions { maxLines?: number; maxUnits?: number }
+
+/** MEMORY.md as loaded. `byteCount` counts UTF-16 units, as the reference does. */
+export interface EntrypointTruncation {
+  content: string;
+  lineCount: number;
+  byteCount: number;
+  wasLineTruncated: boolean;
+  wasByteTruncated: boolean;
+}
+
+/** The frontmatter fields the memory system reads. */
+export interface MemoryFields { name?: string; description?: string; type?: MemoryType }
+
+/** A YAML value as JS sees it. */
+export type YamlValue = string | number | boolean | null | YamlValue[] | { [key: string]: YamlValue };
+
+/** What `parseFrontmatter` found. */
+export interface ParsedFrontmatter {
+  frontmatter: { [key: string]: YamlValue };
+  body: string;
+  header: MemoryFields;
+  diagnostics: string[];
+}
+
+/** One MEMORY.md line: `- [title](file) — hook`. */
+export interface IndexEntry { title: string; file: string; hook: string }
+
+/** A manifest line's data. */
+export interface ManifestEntry { filename: string; mtimeMs: number; description?: string | null; type?: MemoryType }
+
+/** What a scan knows of one memory file. */
+export interface MemoryHeader {
+  filename: string;
+  filePath: string;
+  mtimeMs: number;
+  description?: string;
+  type?: MemoryType;
+  name?: string;
+}
+
+/** One entry of `MemoryFs.readDir`. */
+export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" }
+
+/** `MemoryFs.stat`/`lstat` result. */
+export interface FileStat { kind: "file" | "dir" | "symlink"; size: number; mtimeMs: number }
+
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The filesystem a `Memdir` works over. Every method may return a value or a Promise; a failure
+ * is a throw or a rejection, ideally an error with a Node-style `code` (`"ENOENT"` …).
+ */
+export interface MemoryFs {
+  readFile(path: string): MaybePromise<string | Uint8Array>;
+  writeFile(path: string, data: string): MaybePromise<void>;
+  readDir(path: string): MaybePromise<DirEntry[]>;
+  stat(path: string): MaybePromise<FileStat>;
+  mkdir(path: string): MaybePromise<void>;
+  remove(path: string): MaybePromise<void>;
+  /** Atomic replace. */
+  rename?(from: string, to: string): MaybePromise<void>;
+  realpath?(path: string): MaybePromise<string>;
+  lstat?(path: string): MaybePromise<FileStat>;
+  appendFile?(path: string, data: string): MaybePromise<void>;
+  /** Create only if absent; `false` if it exists. */
+  createExclusive?(path: string, data: string): MaybePromise<boolean>;
+  /** The first `maxBytes` bytes. */
+  readHead?(path: string, maxBytes: number): MaybePromise<Uint8Array>;
+  /** Host mutual exclusion (Web Locks): resolves to a release function. */
+  lock?(name: string): MaybePromise<() => void>;
+}
+
+/** What the library asks of the host's model. */
+export interface LlmRequest {
+  purpose: "recall" | "extract" | "consolidate";
+  system: string;
+  messages: { role: "user" | "assistant"; content: string }[];
+  maxTokens: number;
+  /** JSON Schema the reply must follow. */
+  responseSchema?: object;
+  /** Aborted on the caller's abort or the library's timeout. */
+  signal: AbortSignal;
+}
+
+/** The model's reply: its text, `{ text }`, or a Messages-API-style `{ content: [{ type: "text", text }] }`. */
+export type LlmReply = string | { text: string } | { content: { type: string; text?: string }[] };
+
+/** The host's model. */
+export type LlmCallback = (request: LlmRequest) => MaybePromise<LlmReply>;
+
+/** The host's telemetry sink: fire-and-forget; what it throws or returns is ignored. */
+export type Telemetry = (event: string, fields: Record<string, string | number | boolean>) => void;
+
+/** Options of `new Memdir(...)`. */
+export interface MemdirOptions {
+  /** The host filesystem. */
+  fs: MemoryFs;
+  /** The memory directory, absolute (a trailing `/` is added). */
+  dir: string;
+  /** The host's model, for recall; without it the built-in ranker answers. */
+  llm?: LlmCallback;
+  /** Telemetry sink. */
+  telemetry?: Telemetry;
+  /** Clock, in ms since the epoch (default `Date.now`). */
+  now?: () => number;
+  /** What the library may write (default `"auto"`). */
+  writeMode?: "off" | "read-only" | "confirm" | "auto";
+  /** Index caps and lock tuning. */
+  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number };
+}
+
+/** Private memory (the directory) or team memory (`team/`). */
+export type Scope = "private" | "team";
+
+/** What `save` writes. */
+export interface SaveInput {
+  name: string;
+  description: string;
+  type: MemoryType;
+  body: string;
+  /** File name relative to the scope's directory; derived from name and type when absent. */
+  file?: string;
+  scope?: Scope;
+  /** Leave MEMORY.md alone. */
+  skipIndex?: boolean;
+  /** Overwrite an existing file of that name. */
+  replace?: boolean;
+}
+
+/** Field changes for `update`; absent fields keep their value. */
+export interface MemoryChanges { name?: string; description?: string; type?: MemoryType; body?: string; skipIndex?: boolean }
+
+/** How far MEMORY.md goes past its caps after a write (nothing is cut on disk). */
+export interface IndexWarning { lineCount: number; byteCount: number; wasLineTruncated: boolean; wasByteTruncated: boolean }
+
+/** A write held back for approval (write mode `"confirm"`). */
+export type Proposal =
+  | ({ kind: "save" } & SaveInput)
+  | { kind: "update"; file: string; changes: MemoryChanges }
+  | { kind: "delete"; file: string };
+
+/** The result of `save`, `update` and `delete`. */
+export type SaveOutcome =
+  | { status: "saved"; file: string; path: string; scope: Scope; created: boolean; indexWarning?: IndexWarning }
+  | { status: "deleted"; file: string; removedFile: boolean; removedEntry: boolean }
+  | ({ status: "proposed" } & Proposal);
+
+/** MEMORY.md as the model gets it. */
+export interface IndexView {
+  path: string;
+  exists: boolean;
+  content: string;
+  lineCount: number;
+  byteCount: number;
+  wasLineTruncated: boolean;
+  wasByteTruncated: boolean;
+}
+
+/** One index entry and whether its file exists. */
+export interface ListedMemory { entry: IndexEntry; file: string; scope: Scope; exists: boolean }
+"#;

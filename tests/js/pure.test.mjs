@@ -1,0 +1,128 @@
+// The pure functions, imported from the installed package as a user would.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as memdir from "memdir";
+import {
+  init,
+  truncateEntrypoint,
+  formatFileSize,
+  parseFrontmatter,
+  formatMemoryFile,
+  parseIndexEntry,
+  formatIndexEntry,
+  formatManifest,
+  memoryAge,
+  memoryHeader,
+  sanitizePath,
+  MemdirError,
+  isMemdirError,
+  version,
+} from "memdir";
+
+test("init exists and is a no-op in Node", async () => {
+  await init();
+  assert.equal(typeof version(), "string");
+});
+
+test("formatFileSize follows JS toFixed rounding (reference §17)", () => {
+  const cases = { 0: "0 bytes", 1023: "1023 bytes", 1024: "1KB", 1075: "1KB", 25000: "24.4KB", 25856: "25.3KB", 26000: "25.4KB", 30000: "29.3KB", 1048576: "1MB" };
+  for (const [n, want] of Object.entries(cases)) assert.equal(formatFileSize(Number(n)), want, n);
+});
+
+test("truncateEntrypoint: line cap, unit cap, reasons", () => {
+  const short = Array.from({ length: 250 }, (_, i) => `- l${i}`).join("\n");
+  let t = truncateEntrypoint(short);
+  assert.equal(t.lineCount, 250);
+  assert.ok(t.wasLineTruncated && !t.wasByteTruncated);
+  assert.match(t.content, /> WARNING: MEMORY\.md is 250 lines \(limit: 200\)\. Only part of it was loaded\./);
+  assert.equal(t.content.split("\n\n> WARNING")[0].split("\n").length, 200);
+
+  const wide = Array.from({ length: 100 }, () => "x".repeat(500)).join("\n");
+  t = truncateEntrypoint(wide);
+  assert.equal(t.byteCount, 50099);
+  assert.ok(t.content.includes("48.9KB (limit: 24.4KB) \u2014 index entries are too long"));
+  assert.ok(t.content.split("\n\n> WARNING")[0].length <= 25000);
+
+  const both = Array.from({ length: 300 }, () => "y".repeat(201)).join("\n");
+  t = truncateEntrypoint(both);
+  assert.ok(t.content.includes(`300 lines and ${formatFileSize(both.length)}`));
+
+  t = truncateEntrypoint("a\nb\nc", { maxLines: 2 });
+  assert.ok(t.wasLineTruncated);
+  assert.ok(t.content.startsWith("a\nb\n\n> WARNING"));
+});
+
+test("a hard cut never splits a surrogate pair", () => {
+  const emoji = "😀".repeat(20000); // 40,000 units, no newline
+  const t = truncateEntrypoint(emoji);
+  const kept = t.content.split("\n\n> WARNING")[0];
+  assert.ok(kept.length <= 25000);
+  assert.ok(!/[\ud800-\udbff]$/.test(kept), "no lone high surrogate at the cut");
+  assert.equal(kept, "😀".repeat(kept.length / 2));
+});
+
+test("parseFrontmatter recovers, never throws", () => {
+  const p = parseFrontmatter("---\nname: Testing\ndescription: Fix: use the real DB\ntype: feedback\n---\nBody\n");
+  assert.equal(p.header.description, "Fix: use the real DB");
+  assert.equal(p.header.type, "feedback");
+  assert.equal(p.frontmatter.name, "Testing");
+  assert.equal(parseFrontmatter("---\ntype: User\n---\n").header.type, undefined);
+  assert.equal(parseFrontmatter("---\ndescription: 42\n---\n").header.description, "42");
+  assert.equal(parseFrontmatter("---\ndescription: a\ndescription: b\n---\n").header.description, "b");
+  for (const junk of ["", "---", "---\n", "---\n: : :\n---\n", "\u0000\u0001---", "---\n[\n---\n"]) {
+    assert.equal(typeof parseFrontmatter(junk).body, "string");
+  }
+});
+
+test("formatMemoryFile round-trips hostile strings", () => {
+  const nasty = ["a: b", "- item", "# hash", '"quoted"', "'single'", "---", "x\ny", "  spaced  ", "@at", "*star", "yes", "42", "", "ünïcödé 😀", "a #b", "{x}"];
+  for (const s of nasty) {
+    const text = formatMemoryFile({ name: s || "n", description: s, type: "project" }, "Body");
+    const back = parseFrontmatter(text);
+    assert.equal(back.header.name, s || "n", JSON.stringify(s));
+    assert.equal(back.header.description, s === "" ? undefined : s, JSON.stringify(s));
+    assert.equal(back.header.type, "project");
+  }
+});
+
+test("index entries and the manifest", () => {
+  const e = parseIndexEntry("- [Role](user_role.md) \u2014 Senior Go dev");
+  assert.deepEqual(e, { title: "Role", file: "user_role.md", hook: "Senior Go dev" });
+  assert.equal(formatIndexEntry(e), "- [Role](user_role.md) \u2014 Senior Go dev");
+  assert.equal(parseIndexEntry("just prose"), null);
+  assert.equal(
+    formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, description: "Senior Go dev", type: "user" }]),
+    "- [user] user_role.md (2023-11-14T22:13:20.123Z): Senior Go dev",
+  );
+  assert.equal(formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9 }]), "- user_role.md (2023-11-14T22:13:20.123Z)");
+});
+
+test("ages, headers and slugs", () => {
+  const now = Date.now();
+  assert.equal(memoryAge(now - 1, now), "today");
+  assert.equal(memoryAge(now - 2 * 86400000, now), "2 days ago");
+  assert.match(memoryHeader("/m/a.md", now - 3 * 86400000, now), /^This memory is 3 days old\. [\s\S]*\n\nMemory: \/m\/a\.md:$/);
+  assert.equal(sanitizePath("C:\\Users\\foo\\my project"), "C--Users-foo-my-project");
+});
+
+test("errors are real Errors with stable codes", () => {
+  let caught;
+  try {
+    formatIndexEntry(42);
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught instanceof Error);
+  assert.ok(caught instanceof MemdirError);
+  assert.ok(isMemdirError(caught));
+  assert.equal(caught.code, "INVALID_INPUT");
+  const mine = new MemdirError("HTTP", "teapot", { status: 418 });
+  assert.ok(isMemdirError(mine) && mine.status === 418 && mine instanceof Error);
+  assert.ok(!isMemdirError(new Error("plain")));
+});
+
+test("the package exports the documented names", () => {
+  for (const name of ["Memdir", "memoryFs", "opfsFs", "anthropicLlm", "openAiLlm", "truncateEntrypoint", "parseFrontmatter"]) {
+    assert.equal(typeof memdir[name], "function", name);
+  }
+});

@@ -1,0 +1,103 @@
+// Memdir over memoryFs() and over nodeFs() on a real temporary directory.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, mkdir, writeFile, readFile, symlink, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Memdir, memoryFs, parseFrontmatter, isMemdirError } from "memdir";
+import { nodeFs } from "memdir/node";
+
+async function tempDir() {
+  return mkdtemp(join(tmpdir(), "memdir-test-"));
+}
+
+for (const [label, makeFs] of [
+  ["memoryFs", async () => ({ fs: memoryFs(), dir: "/memory/" })],
+  ["nodeFs", async () => ({ fs: nodeFs(), dir: (await tempDir()) + "/memory/" })],
+  ["nodeFs sync", async () => ({ fs: nodeFs({ sync: true }), dir: (await tempDir()) + "/memory/" })],
+]) {
+  test(`save, scan, list, update, delete keep the index in step (${label})`, async () => {
+    const { fs, dir } = await makeFs();
+    const events = [];
+    const m = new Memdir({ fs, dir, telemetry: (event) => events.push(event) });
+    const a = await m.save({ name: "Go background", description: "Senior Go dev, new to React", type: "user", body: "Ten years of Go." });
+    const b = await m.save({ name: "Testing", description: "Integration tests hit a real DB", type: "feedback", body: "**Why:** mocks hid a bug." });
+    assert.equal(a.status, "saved");
+    assert.notEqual(a.file, b.file);
+    const headers = await m.scan();
+    assert.deepEqual(headers.map((h) => h.filename).sort(), [a.file, b.file].sort());
+    assert.equal(headers.find((h) => h.filename === b.file).type, "feedback");
+    const index = await m.readIndex();
+    assert.ok(index.content.includes(`](${a.file})`) && index.content.includes(`](${b.file})`));
+    await m.update(a.file, { description: "Senior Go dev; learning React" });
+    assert.ok((await m.readIndex()).content.includes("Senior Go dev; learning React"));
+    const listed = await m.list();
+    assert.equal(listed.length, 2);
+    assert.ok(listed.every((l) => l.exists));
+    await m.delete(b.file);
+    assert.equal((await m.scan()).length, 1);
+    assert.ok(!(await m.readIndex()).content.includes(b.file));
+    await assert.rejects(m.delete("nope.md"), (e) => isMemdirError(e) && e.code === "NOT_FOUND");
+  });
+
+  test(`hostile file names are refused (${label})`, async () => {
+    const { fs, dir } = await makeFs();
+    const m = new Memdir({ fs, dir });
+    for (const file of ["../escape.md", "/etc/passwd.md", "a\\b.md", "MEMORY.md", "x.txt", "a/../../b.md", "nul\u0000.md"]) {
+      await assert.rejects(
+        m.save({ name: "N", description: "d", type: "user", body: "b", file }),
+        (e) => isMemdirError(e) && e.code === "INVALID_MEMORY",
+        file,
+      );
+    }
+  });
+}
+
+test("bad input on disk gets a documented result, never a crash", async () => {
+  const root = await tempDir();
+  const dir = join(root, "memory");
+  const missing = new Memdir({ fs: nodeFs(), dir: join(root, "does-not-exist") });
+  assert.deepEqual(await missing.scan(), []);
+  assert.equal((await missing.readIndex()).exists, false);
+
+  await mkdir(join(dir, "sub", "dir.md"), { recursive: true }); // a directory named *.md
+  await writeFile(join(dir, "binary.md"), Buffer.from([0, 159, 146, 150, 255, 0, 1, 2]));
+  await writeFile(join(dir, "invalid-utf8.md"), Buffer.concat([Buffer.from("---\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\ntype: user\n---\n")]));
+  const huge = "---\ndescription: big one\ntype: project\n---\n" + "z".repeat(20 * 1024 * 1024);
+  await writeFile(join(dir, "huge.md"), huge);
+  await symlink(join(dir, "loop"), join(dir, "loop")).catch(() => {});
+  await mkdir(join(dir, "cycle"), { recursive: true });
+  await symlink(dir, join(dir, "cycle", "back")); // a directory symlink back to the root
+  await writeFile(join(dir, "ok.md"), "---\ndescription: fine\ntype: user\n---\nok\n");
+
+  const m = new Memdir({ fs: nodeFs(), dir });
+  const headers = await m.scan();
+  const names = headers.map((h) => h.filename);
+  assert.ok(names.includes("ok.md"));
+  assert.ok(names.includes("binary.md"), "a binary file is read lossily, not fatal");
+  assert.equal(headers.find((h) => h.filename === "huge.md").description, "big one");
+  assert.equal(headers.find((h) => h.filename === "invalid-utf8.md").description, "caf\ufffd");
+  assert.ok(!names.some((n) => n.endsWith("dir.md")), "a directory named .md is dropped");
+  assert.ok(names.filter((n) => n.endsWith("ok.md")).length <= 2, "the symlink cycle terminates");
+  await rm(root, { recursive: true, force: true });
+});
+
+test("daily log appends under logs/YYYY/MM/", async () => {
+  const root = await tempDir();
+  const m = new Memdir({ fs: nodeFs(), dir: root });
+  const date = new Date(2026, 0, 5, 12);
+  const path = await m.appendLog("- first\n", date);
+  await m.appendLog("- second\n", date);
+  assert.ok(path.endsWith("/logs/2026/01/2026-01-05.md"));
+  assert.equal(await readFile(path, "utf8"), "- first\n- second\n");
+});
+
+test("a save that pushes MEMORY.md past its caps is reported, nothing is cut", async () => {
+  const events = [];
+  const m = new Memdir({ fs: memoryFs(), dir: "/m/", store: { maxLines: 3 }, telemetry: (e) => events.push(e) });
+  let last;
+  for (let i = 0; i < 4; i++) last = await m.save({ name: `N${i}`, description: `d${i}`, type: "user", body: "b" });
+  assert.ok(last.indexWarning?.wasLineTruncated);
+  assert.equal((await m.list()).length, 4);
+  assert.ok(events.length > 0);
+});

@@ -1,0 +1,150 @@
+//! wasm-bindgen tests: the exported API over JS host objects. The same binary runs under Node
+//! (default) and in headless Chromium (`WASM_BINDGEN_USE_BROWSER=1`); no configure macro pins it.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use js_sys::{Array, Promise, Reflect};
+use memdir::wasm::memdir::JsMemdir;
+use memdir::wasm::pure;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen(module = "/tests/fixtures/host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = makeFs)]
+    fn make_fs(style: &str) -> JsValue;
+    #[wasm_bindgen(js_name = makeThrowingFs)]
+    fn make_throwing_fs() -> JsValue;
+    #[wasm_bindgen(js_name = hostFailure)]
+    static HOST_FAILURE: JsValue;
+    #[wasm_bindgen(js_name = makeOptions)]
+    fn make_options(fs: &JsValue, dir: &str, llm: &JsValue, events: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = newArray)]
+    fn new_array() -> Array;
+    #[wasm_bindgen(js_name = eventNames)]
+    fn event_names(events: &Array) -> String;
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap()
+}
+
+fn str_of(v: &JsValue, key: &str) -> String {
+    get(v, key).as_string().unwrap_or_else(|| panic!("{key} is not a string"))
+}
+
+async fn ok(p: Promise) -> JsValue {
+    JsFuture::from(p).await.expect("promise rejected")
+}
+
+async fn err(p: Promise) -> JsValue {
+    JsFuture::from(p).await.expect_err("promise resolved")
+}
+
+fn memdir(fs: &JsValue, events: Option<&Array>) -> JsMemdir {
+    let events = events.map(|a| JsValue::from(a.clone())).unwrap_or(JsValue::UNDEFINED);
+    JsMemdir::new(make_options(fs, "/mem", &JsValue::UNDEFINED, &events)).unwrap()
+}
+
+fn save_input(name: &str, description: &str, kind: &str) -> JsValue {
+    let o = js_sys::Object::new();
+    Reflect::set(&o, &"name".into(), &name.into()).unwrap();
+    Reflect::set(&o, &"description".into(), &description.into()).unwrap();
+    Reflect::set(&o, &"type".into(), &kind.into()).unwrap();
+    Reflect::set(&o, &"body".into(), &format!("Body of {name}.").into()).unwrap();
+    o.into()
+}
+
+#[wasm_bindgen_test]
+fn reference_vectors_hold_under_wasm() {
+    assert_eq!(pure::format_file_size(25000.0), "24.4KB");
+    assert_eq!(pure::format_file_size(25856.0), "25.3KB");
+    assert_eq!(pure::format_file_size(1023.0), "1023 bytes");
+    assert_eq!(pure::format_file_size(1048576.0), "1MB");
+    assert_eq!(pure::sanitize_path("/Users/foo/my-project"), "-Users-foo-my-project");
+    assert_eq!(pure::sanitize_path("/home/jörg/😀proj"), "-home-j-rg---proj");
+    let long = format!("/home/user/{}project", "very-long-directory-name/".repeat(10));
+    assert!(pure::sanitize_path(&long).ends_with("-50u9ca"));
+    assert_eq!(pure::memory_age(1_000.0 - 86_400_000.0, 1_000.0), "yesterday");
+    assert_eq!(pure::memory_header("/m/a.md", 0.0, 86_400_000.0), "Memory (saved yesterday): /m/a.md:");
+}
+
+#[wasm_bindgen_test]
+fn truncation_counts_utf16_units_and_warns() {
+    let lines: Vec<String> = (0..250).map(|i| format!("- line {i}")).collect();
+    let out = pure::truncate_entrypoint(&lines.join("\n"), None).unwrap();
+    assert_eq!(get(&out, "lineCount").as_f64(), Some(250.0));
+    assert_eq!(get(&out, "wasLineTruncated").as_bool(), Some(true));
+    assert!(str_of(&out, "content").contains("250 lines (limit: 200)"));
+    // A BOM and U+00A0 are JS whitespace.
+    let out = pure::truncate_entrypoint("\u{feff}\u{a0}- a\n", None).unwrap();
+    assert_eq!(str_of(&out, "content"), "- a");
+    let bad = pure::truncate_entrypoint("x", Some(JsValue::from_str("not options")));
+    assert_eq!(str_of(&bad.unwrap_err(), "code"), "INVALID_INPUT");
+}
+
+#[wasm_bindgen_test]
+fn frontmatter_round_trips_through_js() {
+    let parsed = pure::parse_frontmatter("---\nname: Role\ndescription: Fix: use the real DB\ntype: user\n---\nBody");
+    let parsed = parsed.unwrap();
+    let header = get(&parsed, "header");
+    assert_eq!(str_of(&header, "description"), "Fix: use the real DB");
+    assert_eq!(str_of(&header, "type"), "user");
+    assert_eq!(str_of(&get(&parsed, "frontmatter"), "name"), "Role");
+    let text = pure::format_memory_file(header, "Body").unwrap();
+    let again = pure::parse_frontmatter(&text).unwrap();
+    assert_eq!(str_of(&get(&again, "header"), "description"), "Fix: use the real DB");
+}
+
+async fn store_round_trip(style: &str) {
+    let fs = make_fs(style);
+    let events = new_array();
+    let m = memdir(&fs, Some(&events));
+    let saved = ok(m.save(save_input("Go background", "Senior Go dev, new to React", "user")).unwrap()).await;
+    assert_eq!(str_of(&saved, "status"), "saved");
+    let file = str_of(&saved, "file");
+    ok(m.save(save_input("Testing", "Integration tests hit a real DB", "feedback")).unwrap()).await;
+    let headers: Array = ok(m.scan()).await.into();
+    assert_eq!(headers.length(), 2);
+    let index = ok(m.read_index()).await;
+    assert!(str_of(&index, "content").contains(&format!("({file})")));
+    ok(m.delete(file.clone())).await;
+    let headers: Array = ok(m.scan()).await.into();
+    assert_eq!(headers.length(), 1);
+    assert!(!str_of(&ok(m.read_index()).await, "content").contains(&file));
+}
+
+#[wasm_bindgen_test]
+async fn store_works_over_a_sync_js_fs() {
+    store_round_trip("sync").await;
+}
+
+#[wasm_bindgen_test]
+async fn store_works_over_a_promise_returning_js_fs() {
+    store_round_trip("async").await;
+}
+
+#[wasm_bindgen_test]
+async fn a_throwing_host_fs_gives_memdir_errors_with_the_original_cause() {
+    let m = memdir(&make_throwing_fs(), None);
+    // A scan of an unreadable directory is empty, not an error (reference §5.1).
+    let headers: Array = ok(m.scan()).await.into();
+    assert_eq!(headers.length(), 0);
+    let e = err(m.save(save_input("X", "y", "user")).unwrap()).await;
+    assert!(e.is_instance_of::<js_sys::Error>());
+    assert_eq!(str_of(&e, "name"), "MemdirError");
+    assert_eq!(str_of(&e, "code"), "HOST_FS");
+    assert!(js_sys::Object::is(&get(&e, "cause"), &HOST_FAILURE));
+}
+
+#[wasm_bindgen_test]
+fn bad_options_are_memdir_errors() {
+    let e = JsMemdir::new(JsValue::from_str("nope")).err().unwrap();
+    assert_eq!(str_of(&e, "code"), "INVALID_INPUT");
+    let fs = js_sys::Object::new();
+    let e = JsMemdir::new(make_options(&fs, "/m", &JsValue::UNDEFINED, &JsValue::UNDEFINED)).err().unwrap();
+    assert!(str_of(&e, "message").contains("readFile"));
+    let e = memdir(&make_fs("sync"), None).save(JsValue::from_f64(3.0)).err().unwrap();
+    assert_eq!(str_of(&e, "code"), "INVALID_INPUT");
+}
