@@ -1,18 +1,400 @@
 //! JavaScript string semantics the reference relies on: `trim()` whitespace, UTF-16 lengths and
 //! indices, `split("\n")`, `toFixed(1)` rounding, `String(number)`.
-// OWNER: core-text helper. Stub signatures; replace bodies.
+//!
+//! Rust's own helpers differ in small ways that change results: `str::trim` keeps U+FEFF,
+//! `str::lines` drops `\r` and the last empty line, `{:.1}` rounds ties to even. Everything here
+//! follows the ECMAScript definitions instead.
 
-/// True for the characters JS `String.prototype.trim` removes (ASCII whitespace, U+FEFF, …).
+/// True for the characters JS `String.prototype.trim` removes: ECMAScript `WhiteSpace` and
+/// `LineTerminator` (the same set as a JS regex `\s`).
+///
+/// ```
+/// use memdir::jsstr::is_js_whitespace;
+/// assert!(is_js_whitespace('\u{FEFF}'));
+/// assert!(is_js_whitespace('\u{00A0}'));
+/// assert!(!is_js_whitespace('\u{0085}'));
+/// ```
 pub fn is_js_whitespace(c: char) -> bool {
-    todo!("{c}")
+    matches!(
+        c,
+        '\u{0009}'..='\u{000D}'
+            | ' '
+            | '\u{00A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+/// True for the ECMAScript `LineTerminator`s, the characters a JS regex `.` does not match.
+///
+/// ```
+/// use memdir::jsstr::is_js_line_terminator;
+/// assert!(is_js_line_terminator('\r'));
+/// assert!(!is_js_line_terminator('\t'));
+/// ```
+pub fn is_js_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
 }
 
 /// JS `s.trim()`.
+///
+/// ```
+/// use memdir::jsstr::js_trim;
+/// assert_eq!(js_trim("\u{FEFF} index \u{3000}\n"), "index");
+/// ```
 pub fn js_trim(s: &str) -> &str {
-    todo!("{s}")
+    s.trim_matches(is_js_whitespace)
+}
+
+/// JS `s.trimStart()`.
+///
+/// ```
+/// use memdir::jsstr::js_trim_start;
+/// assert_eq!(js_trim_start("\u{00A0} a "), "a ");
+/// ```
+pub fn js_trim_start(s: &str) -> &str {
+    s.trim_start_matches(is_js_whitespace)
+}
+
+/// JS `s.trimEnd()`.
+///
+/// ```
+/// use memdir::jsstr::js_trim_end;
+/// assert_eq!(js_trim_end(" a \u{2028}"), " a");
+/// ```
+pub fn js_trim_end(s: &str) -> &str {
+    s.trim_end_matches(is_js_whitespace)
 }
 
 /// JS `s.length`: UTF-16 code units.
+///
+/// ```
+/// use memdir::jsstr::utf16_len;
+/// assert_eq!(utf16_len("a€😀"), 4);
+/// ```
 pub fn utf16_len(s: &str) -> usize {
-    s.encode_utf16().count()
+    // Every char starts with exactly one non-continuation byte; chars of four UTF-8 bytes (lead
+    // byte 0xF0..) are the ones outside the BMP and take a surrogate pair. Counting into a `u8`
+    // per chunk of at most 127 bytes (at most 254 per chunk) lets the loop vectorise.
+    s.as_bytes()
+        .chunks(127)
+        .map(|chunk| {
+            let units = chunk.iter().fold(0u8, |n, &b| {
+                n + u8::from(b & 0xC0 != 0x80) + u8::from(b >= 0xF0)
+            });
+            usize::from(units)
+        })
+        .sum()
+}
+
+/// JS `s.split("\n").length`: one more than the number of `\n`.
+///
+/// ```
+/// use memdir::jsstr::js_line_count;
+/// assert_eq!(js_line_count(""), 1);
+/// assert_eq!(js_line_count("a\r\nb\n"), 3);
+/// ```
+pub fn js_line_count(s: &str) -> usize {
+    count_newlines(s.as_bytes()) + 1
+}
+
+/// Number of `\n` bytes, counted per chunk of 255 into a `u8` so the loop vectorises.
+pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
+}
+
+/// The byte index in `s` of UTF-16 index `units`, floored to a char boundary: a position inside
+/// a surrogate pair maps to the start of that character, and indices past the end to `s.len()`.
+///
+/// ```
+/// use memdir::jsstr::utf16_to_byte_index;
+/// assert_eq!(utf16_to_byte_index("a😀b", 1), 1);
+/// assert_eq!(utf16_to_byte_index("a😀b", 2), 1); // inside the pair
+/// assert_eq!(utf16_to_byte_index("a😀b", 3), 5);
+/// assert_eq!(utf16_to_byte_index("a😀b", 99), 6);
+/// ```
+pub fn utf16_to_byte_index(s: &str, units: usize) -> usize {
+    if units >= s.len() {
+        // UTF-16 never takes more units than UTF-8 takes bytes: the whole string fits.
+        return s.len();
+    }
+    let mut seen = 0usize;
+    for (byte, c) in s.char_indices() {
+        let next = seen + c.len_utf16();
+        if next > units {
+            return byte;
+        }
+        seen = next;
+    }
+    s.len()
+}
+
+/// The UTF-16 index of byte index `byte` in `s` (floored to a char boundary, clamped to the end).
+///
+/// ```
+/// use memdir::jsstr::byte_to_utf16_index;
+/// assert_eq!(byte_to_utf16_index("a😀b", 5), 3);
+/// assert_eq!(byte_to_utf16_index("a😀b", 3), 1); // inside the emoji
+/// ```
+pub fn byte_to_utf16_index(s: &str, byte: usize) -> usize {
+    let mut end = byte.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).map_or(0, utf16_len)
+}
+
+/// JS `s.split("\n")`: `\r` stays on its line, a trailing newline yields a final empty line, and
+/// `""` yields one empty line.
+///
+/// ```
+/// use memdir::jsstr::js_split_newline;
+/// let lines: Vec<&str> = js_split_newline("a\r\nb\n").collect();
+/// assert_eq!(lines, ["a\r", "b", ""]);
+/// assert_eq!(js_split_newline("").count(), 1);
+/// ```
+pub fn js_split_newline(s: &str) -> std::str::Split<'_, char> {
+    s.split('\n')
+}
+
+/// JS `x.toFixed(1)`: rounds the exact binary value, ties away from zero (`25.25` → `"25.3"`,
+/// where Rust's `{:.1}` gives `"25.2"`). Values of magnitude `1e21` or more print as
+/// [`js_number_to_string`] does.
+///
+/// ```
+/// use memdir::jsstr::to_fixed_1;
+/// assert_eq!(to_fixed_1(25.25), "25.3");
+/// assert_eq!(to_fixed_1(0.05), "0.1"); // 0.05 is slightly above the tie
+/// assert_eq!(to_fixed_1(0.15), "0.1"); // 0.15 is slightly below it
+/// assert_eq!(to_fixed_1(-0.04), "-0.0");
+/// ```
+pub fn to_fixed_1(x: f64) -> String {
+    if !x.is_finite() || x.abs() >= 1e21 {
+        return js_number_to_string(x);
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let bits = x.abs().to_bits();
+    let exponent_bits = (bits >> 52) & 0x7FF;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, exponent) = if exponent_bits == 0 {
+        (fraction, -1074i64)
+    } else {
+        (fraction | (1u64 << 52), exponent_bits as i64 - 1075)
+    };
+    // x = mantissa · 2^exponent exactly; `tenths` = round_half_up(x · 10).
+    let scaled = u128::from(mantissa) * 10;
+    let tenths: u128 = if exponent >= 0 {
+        // |x| < 1e21 < 2^70 keeps the shift far below 128 bits.
+        scaled << exponent
+    } else {
+        let shift = exponent.unsigned_abs();
+        if shift >= 127 {
+            0 // scaled < 2^57, far below half a unit
+        } else {
+            let quotient = scaled >> shift;
+            let remainder = scaled & ((1u128 << shift) - 1);
+            let half = 1u128 << (shift - 1);
+            quotient + u128::from(remainder >= half)
+        }
+    };
+    format!("{sign}{}.{}", tenths / 10, tenths % 10)
+}
+
+/// JS `String(x)` for a number: shortest round-trip digits, integers without `.0`, exponent form
+/// from `1e21` up and below `1e-6`, `NaN`, `Infinity`, and `-0` → `"0"`.
+///
+/// ```
+/// use memdir::jsstr::js_number_to_string;
+/// assert_eq!(js_number_to_string(42.0), "42");
+/// assert_eq!(js_number_to_string(0.1 + 0.2), "0.30000000000000004");
+/// assert_eq!(js_number_to_string(1e21), "1e+21");
+/// assert_eq!(js_number_to_string(1.5e-7), "1.5e-7");
+/// assert_eq!(js_number_to_string(-0.0), "0");
+/// ```
+pub fn js_number_to_string(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".to_owned();
+    }
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    // Rust's `{:e}` prints the shortest digits that round-trip, as JS does: `d.ddde±x`.
+    let scientific = format!("{:e}", x.abs());
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i64 = exponent.parse().unwrap_or(0);
+    let digits = even_on_exact_tie(
+        mantissa.chars().filter(char::is_ascii_digit).collect(),
+        exponent,
+        x.abs(),
+    );
+    let k = digits.len() as i64;
+    // Value = 0.digits × 10^n in the terms of the ECMAScript algorithm.
+    let n = exponent + 1;
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        let (int_part, frac_part) = digits.split_at(n as usize);
+        format!("{int_part}.{frac_part}")
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat(n.unsigned_abs() as usize))
+    } else {
+        let exp_sign = if n - 1 < 0 { '-' } else { '+' };
+        let exp_abs = (n - 1).unsigned_abs();
+        match digits.split_at(1) {
+            (first, "") => format!("{first}e{exp_sign}{exp_abs}"),
+            (first, rest) => format!("{first}.{rest}e{exp_sign}{exp_abs}"),
+        }
+    };
+    format!("{sign}{body}")
+}
+
+/// ECMAScript picks, among the shortest digit strings that round-trip, the one closest to the
+/// value and, on an exact tie, the even one; Rust's shortest formatting resolves that tie
+/// upwards. When a neighbour of the last digit also round-trips and the value lies exactly
+/// halfway, take the even neighbour. `x` is positive and finite.
+fn even_on_exact_tie(digits: String, exponent: i64, x: f64) -> String {
+    let Some(last) = digits.bytes().last().map(|b| b - b'0') else {
+        return digits;
+    };
+    if last % 2 == 0 {
+        return digits;
+    }
+    let prefix = digits.get(..digits.len() - 1).unwrap_or("");
+    for (neighbour, low) in [(last - 1, last - 1), (last + 1, last)] {
+        if neighbour > 9 {
+            continue;
+        }
+        let candidate = format!("{prefix}{neighbour}");
+        let round_trips = format!("{candidate}e{}", exponent - prefix.len() as i64)
+            .parse::<f64>()
+            .is_ok_and(|parsed| parsed == x);
+        // Exact decimal expansion of x (a double has fewer than 1100 significant digits).
+        if round_trips && exact_significant_digits(x) == format!("{prefix}{low}5") {
+            return candidate;
+        }
+    }
+    digits
+}
+
+/// All significant digits of the exact decimal value of `x` (positive, finite), without
+/// trailing zeros.
+fn exact_significant_digits(x: f64) -> String {
+    let exact = format!("{x:.1100e}");
+    let mantissa = exact.split('e').next().unwrap_or("");
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    digits.trim_end_matches('0').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn whitespace_set_is_the_ecmascript_one() {
+        let trimmed: Vec<char> = (0u32..=0x3000)
+            .chain([0xFEFF])
+            .filter_map(char::from_u32)
+            .filter(|c| is_js_whitespace(*c))
+            .collect();
+        let mut expected: Vec<char> = "\t\n\u{B}\u{C}\r \u{A0}\u{1680}".chars().collect();
+        expected.extend((0x2000..=0x200A).filter_map(char::from_u32));
+        expected.extend([
+            '\u{2028}', '\u{2029}', '\u{202F}', '\u{205F}', '\u{3000}', '\u{FEFF}',
+        ]);
+        assert_eq!(trimmed, expected);
+        assert!(!is_js_whitespace('\u{180E}'));
+        assert!(!is_js_whitespace('\u{200B}'));
+    }
+
+    #[test]
+    fn trims_like_js() {
+        assert_eq!(js_trim("\u{FEFF}\u{A0}x y\u{2029}\u{B}\u{C}"), "x y");
+        assert_eq!(js_trim("  "), "");
+        assert_eq!(js_trim_start("\u{205F}a\u{205F}"), "a\u{205F}");
+        assert_eq!(js_trim_end("\u{205F}a\u{205F}"), "\u{205F}a");
+    }
+
+    #[test]
+    fn utf16_lengths_and_indices() {
+        for s in ["", "abc", "é", "日本語", "😀", "a😀b€", "\u{FFFF}\u{10000}"] {
+            assert_eq!(utf16_len(s), s.encode_utf16().count(), "{s:?}");
+        }
+        let s = "日😀x";
+        assert_eq!(utf16_to_byte_index(s, 0), 0);
+        assert_eq!(utf16_to_byte_index(s, 1), 3);
+        assert_eq!(utf16_to_byte_index(s, 2), 3);
+        assert_eq!(utf16_to_byte_index(s, 3), 7);
+        assert_eq!(utf16_to_byte_index(s, 4), 8);
+        assert_eq!(byte_to_utf16_index(s, 8), 4);
+        assert_eq!(byte_to_utf16_index(s, 100), 4);
+        assert_eq!(byte_to_utf16_index(s, 2), 0);
+    }
+
+    #[test]
+    fn to_fixed_rounds_exact_binary_values() {
+        let cases = [
+            (0.0, "0.0"),
+            (-0.0, "0.0"),
+            (1.0, "1.0"),
+            (24.4140625, "24.4"),
+            (25.25, "25.3"),
+            (-25.25, "-25.3"),
+            (0.25, "0.3"),
+            (0.35, "0.3"), // 0.34999999999999997779…
+            (0.45, "0.5"), // 0.45000000000000001110…
+            (1.05, "1.1"), // 1.0500000000000000444…
+            (1.15, "1.1"), // 1.1499999999999999111…
+            (1023.96, "1024.0"),
+            (5e-324, "0.0"),
+            (123456789012345680000.0, "123456789012345683968.0"),
+            (1e21, "1e+21"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "Infinity"),
+        ];
+        for (x, expected) in cases {
+            assert_eq!(to_fixed_1(x), expected, "{x}");
+        }
+    }
+
+    #[test]
+    fn number_to_string_matches_js() {
+        let cases = [
+            (1.0, "1"),
+            (-1.5, "-1.5"),
+            (100.0, "100"),
+            (123456789.0, "123456789"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.2345e22, "1.2345e+22"),
+            (0.000001, "0.000001"),
+            (0.0000012, "0.0000012"),
+            (1e-7, "1e-7"),
+            (5e-324, "5e-324"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (31.0, "31"),
+            (1000.0, "1000"),
+            (0.5, "0.5"),
+            // Exactly halfway between two shortest candidates: JS takes the even digit.
+            (12_926_474_572_764.0 + 13.0 / 16.0, "12926474572764.812"),
+            (9_977_033_899_136.0 + 5.0 / 16.0, "9977033899136.312"),
+        ];
+        for (x, expected) in cases {
+            assert_eq!(js_number_to_string(x), expected, "{x}");
+        }
+    }
 }

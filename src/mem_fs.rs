@@ -302,7 +302,11 @@ impl FileSystem for MemFs {
     }
 
     async fn mkdir(&self, path: &str) -> HostResult<()> {
-        let real = self.resolve(path, true)?;
+        // Missing ancestors are created too (recursive); resolve only what exists.
+        let real = match self.resolve(path, true) {
+            Err(e) if e.is_not_found() => normalize(path),
+            other => other?,
+        };
         if let Some(Node::File { .. }) = self.get(&real) {
             return Err(err("EEXIST", path));
         }

@@ -2,7 +2,9 @@
 //! (`store/` for reads and writes, `recall/` for recall and surfacing); this file holds the state.
 // OWNER: store helper (the struct); recall helper adds an `impl` block in `recall/`.
 
+use crate::entrypoint::TruncateOptions;
 use crate::host::{Clock, FileSystem, Llm, NoLlm, NoTelemetry, Telemetry};
+use std::cell::Cell;
 
 /// How much the library may write (enforced on every write path).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -19,6 +21,32 @@ pub enum WriteMode {
     Auto,
 }
 
+/// Default time a writer waits for the directory lock, in milliseconds.
+pub const DEFAULT_LOCK_TIMEOUT_MS: u32 = 10_000;
+/// Default age after which a lock file is considered abandoned, in milliseconds.
+pub const DEFAULT_LOCK_STALE_MS: u32 = 30_000;
+
+/// Tuning of the read/write paths (`store/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreConfig {
+    /// Caps applied to `MEMORY.md` when it is read for the model and measured after a write.
+    pub index_caps: TruncateOptions,
+    /// How long a writer waits for the directory lock before failing with `LOCK_TIMEOUT`.
+    pub lock_timeout_ms: u32,
+    /// A lock file whose acquisition time is older than this is broken (its holder died).
+    pub lock_stale_ms: u32,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig {
+            index_caps: TruncateOptions::default(),
+            lock_timeout_ms: DEFAULT_LOCK_TIMEOUT_MS,
+            lock_stale_ms: DEFAULT_LOCK_STALE_MS,
+        }
+    }
+}
+
 /// Configuration of a [`Memdir`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemdirConfig {
@@ -30,6 +58,30 @@ pub struct MemdirConfig {
     pub prompt: crate::prompt::PromptConfig,
     /// Recall tuning (timeout, selector budget, fallback …).
     pub recall: crate::recall::RecallConfig,
+    /// Read/write tuning: index caps, lock timeout and staleness.
+    pub store: StoreConfig,
+}
+
+impl MemdirConfig {
+    /// A configuration for `dir` with every other setting at its default. Trailing slashes are
+    /// collapsed to exactly one.
+    ///
+    /// ```
+    /// let c = memdir::MemdirConfig::new("/home/u/memory//");
+    /// assert_eq!(c.dir, "/home/u/memory/");
+    /// assert_eq!(c.write_mode, memdir::WriteMode::Auto);
+    /// ```
+    pub fn new(dir: impl Into<String>) -> Self {
+        let dir: String = dir.into();
+        let trimmed = dir.trim_end_matches('/');
+        MemdirConfig {
+            dir: format!("{trimmed}/"),
+            write_mode: WriteMode::default(),
+            prompt: crate::prompt::PromptConfig::default(),
+            recall: crate::recall::RecallConfig::default(),
+            store: StoreConfig::default(),
+        }
+    }
 }
 
 /// A memory directory over a host filesystem, LLM, telemetry sink and clock.
@@ -39,6 +91,10 @@ pub struct Memdir<F: FileSystem, C: Clock, L: Llm = NoLlm, T: Telemetry = NoTele
     pub(crate) llm: Option<L>,
     pub(crate) telemetry: T,
     pub(crate) config: MemdirConfig,
+    /// Counter behind temp-file names and lock-holder ids.
+    pub(crate) id_counter: Cell<u64>,
+    /// True while a write of this instance holds the directory lock (in-process exclusion).
+    pub(crate) writing: Cell<bool>,
 }
 
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
@@ -50,6 +106,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             llm,
             telemetry,
             config,
+            id_counter: Cell::new(0),
+            writing: Cell::new(false),
         }
     }
 
@@ -61,5 +119,20 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// The host filesystem.
     pub fn fs(&self) -> &F {
         &self.fs
+    }
+
+    /// The host clock.
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The host telemetry sink.
+    pub fn telemetry(&self) -> &T {
+        &self.telemetry
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MemdirConfig {
+        &self.config
     }
 }

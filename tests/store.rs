@@ -176,7 +176,10 @@ impl Telemetry for Recorder<'_> {
             .unwrap_or_default();
         self.events.borrow_mut().push((
             event.to_owned(),
-            fields.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect(),
+            fields
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
             index,
         ));
     }
@@ -260,7 +263,10 @@ fn round_trip<F: FileSystem, C: Clock>(m: &Memdir<F, C>, read: impl Fn(&str) -> 
     let h = &headers[0];
     assert_eq!(h.filename, "feedback_use_tabs.md");
     assert_eq!(h.name.as_deref(), Some("Use tabs"));
-    assert_eq!(h.description.as_deref(), Some("The user wants tabs, not spaces"));
+    assert_eq!(
+        h.description.as_deref(),
+        Some("The user wants tabs, not spaces")
+    );
     assert_eq!(h.memory_type, Some(MemoryType::Feedback));
     assert!(h.body_head.contains("Always indent with tabs."));
 
@@ -313,7 +319,10 @@ fn round_trip_over_memfs() {
     // Atomic writes leave no temp files, and the lock file is gone.
     let paths: Vec<String> = fs.snapshot().into_iter().map(|(p, _)| p).collect();
     assert!(paths.iter().all(|p| !p.contains(".tmp-")), "{paths:?}");
-    assert!(!paths.iter().any(|p| p.ends_with(".memdir.lock")), "{paths:?}");
+    assert!(
+        !paths.iter().any(|p| p.ends_with(".memdir.lock")),
+        "{paths:?}"
+    );
 }
 
 #[test]
@@ -356,7 +365,11 @@ fn duplicate_names_get_distinct_files_and_replace_overwrites() {
     let files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
     assert_eq!(
         files,
-        ["project_deploy.md", "project_deploy-2.md", "project_deploy-3.md"]
+        [
+            "project_deploy.md",
+            "project_deploy-2.md",
+            "project_deploy-3.md"
+        ]
     );
 
     let mut again = input("Deploy", "replaced", "project", "z");
@@ -374,7 +387,9 @@ fn duplicate_names_get_distinct_files_and_replace_overwrites() {
     named.file = Some("project_deploy-2.md".to_owned());
     let err = block_on(m.save(named.clone())).unwrap_err();
     assert_eq!(err.code, Code::AlreadyExists);
-    assert!(file_text(&fs, "/m/project_deploy-2.md").unwrap().contains("second"));
+    assert!(file_text(&fs, "/m/project_deploy-2.md")
+        .unwrap()
+        .contains("second"));
     named.replace = true;
     let r = saved(block_on(m.save(named)).unwrap());
     assert_eq!(r.file, "project_deploy-2.md");
@@ -401,7 +416,11 @@ fn hostile_names_are_refused_and_nothing_is_written() {
         assert_eq!(block_on(m.save(i)).unwrap_err().code, code, "{file:?}");
         assert_eq!(
             block_on(m.delete(file)).unwrap_err().code,
-            if file == "team/x.md" { Code::NotFound } else { code },
+            if file == "team/x.md" {
+                Code::NotFound
+            } else {
+                code
+            },
             "{file:?}"
         );
     }
@@ -431,13 +450,19 @@ fn symlink_escape_is_refused() {
     let m = mem_store(&fs);
     let mut i = input("N", "d", "user", "b");
     i.file = Some("out/x.md".to_owned());
-    assert_eq!(block_on(m.save(i)).unwrap_err().code, Code::PathSymlinkEscape);
+    assert_eq!(
+        block_on(m.save(i)).unwrap_err().code,
+        Code::PathSymlinkEscape
+    );
     let mut i = input("N", "d", "user", "b");
     i.file = Some("link.md".to_owned());
     i.replace = true;
     let err = block_on(m.save(i)).unwrap_err();
     assert!(
-        matches!(err.code, Code::PathSymlinkEscape | Code::PathDanglingSymlink),
+        matches!(
+            err.code,
+            Code::PathSymlinkEscape | Code::PathDanglingSymlink
+        ),
         "{err:?}"
     );
     let paths: Vec<String> = fs.snapshot().into_iter().map(|(p, _)| p).collect();
@@ -452,7 +477,10 @@ fn symlink_escape_is_refused_on_real_dir() {
     let m = std_store(&tmp);
     let mut i = input("N", "d", "user", "b");
     i.file = Some("out/x.md".to_owned());
-    assert_eq!(block_on(m.save(i)).unwrap_err().code, Code::PathSymlinkEscape);
+    assert_eq!(
+        block_on(m.save(i)).unwrap_err().code,
+        Code::PathSymlinkEscape
+    );
     assert!(std::fs::read_dir(&outside.path).unwrap().next().is_none());
 }
 
@@ -496,18 +524,40 @@ fn write_modes() {
         let fs = MemFs::new();
         let mut config = MemdirConfig::new(DIR);
         config.write_mode = mode;
-        let m = Memdir::<_, _>::new(SharedFs::new(&fs), TestClock::new(T0), None::<NoLlm>, NoTelemetry, config);
+        let m = Memdir::<_, _>::new(
+            SharedFs::new(&fs),
+            TestClock::new(T0),
+            None::<NoLlm>,
+            NoTelemetry,
+            config,
+        );
         let err = block_on(m.save(input("n", "d", "user", ""))).unwrap_err();
         assert_eq!(err.code, Code::WriteForbidden);
-        assert_eq!(block_on(m.delete("x.md")).unwrap_err().code, Code::WriteForbidden);
-        let date = LocalDate { year: 2026, month: 1, day: 2 };
-        assert_eq!(block_on(m.append_log("x", date)).unwrap_err().code, Code::WriteForbidden);
+        assert_eq!(
+            block_on(m.delete("x.md")).unwrap_err().code,
+            Code::WriteForbidden
+        );
+        let date = LocalDate {
+            year: 2026,
+            month: 1,
+            day: 2,
+        };
+        assert_eq!(
+            block_on(m.append_log("x", date)).unwrap_err().code,
+            Code::WriteForbidden
+        );
         assert!(fs.snapshot().is_empty());
     }
     let fs = MemFs::new();
     let mut config = MemdirConfig::new(DIR);
     config.write_mode = WriteMode::Confirm;
-    let m = Memdir::<_, _>::new(SharedFs::new(&fs), TestClock::new(T0), None::<NoLlm>, NoTelemetry, config);
+    let m = Memdir::<_, _>::new(
+        SharedFs::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
+    );
     let proposal = match block_on(m.save(input("n", "d", "user", "b"))).unwrap() {
         SaveOutcome::Proposed(p) => p,
         other => panic!("{other:?}"),
@@ -520,7 +570,9 @@ fn write_modes() {
     let s = saved(block_on(m.apply_proposal(proposal)).unwrap());
     assert_eq!(s.file, "user_n.md");
     let del = block_on(m.delete("user_n.md")).unwrap();
-    assert!(matches!(&del, SaveOutcome::Proposed(Proposal::Delete { file }) if file == "user_n.md"));
+    assert!(
+        matches!(&del, SaveOutcome::Proposed(Proposal::Delete { file }) if file == "user_n.md")
+    );
     assert!(file_text(&fs, "/m/user_n.md").is_some());
     block_on(m.apply_proposal(match del {
         SaveOutcome::Proposed(p) => p,
@@ -560,19 +612,28 @@ fn two_instances_sharing_a_dir_lose_nothing() {
     // them. Every host call yields, so their read-modify-writes interleave.
     let fs = MemFs::new();
     let make = || {
+        let mut config = MemdirConfig::new(DIR);
+        // Fake time runs fast while every call yields; this test is about losing nothing.
+        config.store.lock_timeout_ms = 600_000;
+        config.store.lock_stale_ms = 600_000;
         Memdir::<_, _>::new(
             SharedFs::yielding(&fs),
             YieldClock(Cell::new(T0)),
             None::<NoLlm>,
             NoTelemetry,
-            MemdirConfig::new(DIR),
+            config,
         )
     };
     let (a, b) = (make(), make());
     let mut futures = Vec::new();
     for i in 0..6 {
         let who = if i % 2 == 0 { &a } else { &b };
-        futures.push(who.save(input(&format!("Same name {}", i / 2), &format!("#{i}"), "project", "")));
+        futures.push(who.save(input(
+            &format!("Same name {}", i / 2),
+            &format!("#{i}"),
+            "project",
+            "",
+        )));
     }
     let outs = block_on(join_all(futures));
     assert!(outs.iter().all(Result::is_ok), "{outs:?}");
@@ -595,7 +656,10 @@ fn interleaved_saves_over_real_dir() {
         m.save(input("Beta", "b", "user", "")),
     ]));
     assert!(outs.iter().all(Result::is_ok));
-    let files: Vec<String> = index_lines(&tmp.read("MEMORY.md")).into_iter().map(|e| e.file).collect();
+    let files: Vec<String> = index_lines(&tmp.read("MEMORY.md"))
+        .into_iter()
+        .map(|e| e.file)
+        .collect();
     assert_eq!(files, ["user_alpha.md", "user_beta.md"]);
 }
 
@@ -615,8 +679,13 @@ fn threads_writing_one_real_dir_lose_nothing() {
                     MemdirConfig::new(dir),
                 );
                 for i in 0..5 {
-                    block_on(m.save(input(&format!("t{t} m{i}"), &format!("{t}-{i}"), "project", "")))
-                        .unwrap();
+                    block_on(m.save(input(
+                        &format!("t{t} m{i}"),
+                        &format!("{t}-{i}"),
+                        "project",
+                        "",
+                    )))
+                    .unwrap();
                 }
             })
         })
@@ -644,13 +713,22 @@ fn stale_lock_is_broken_and_fresh_lock_times_out() {
     fs.insert_file("/m/.memdir.lock", format!("alive\n{}", T0 - 1_000.0));
     let mut config = MemdirConfig::new(DIR);
     config.store.lock_stale_ms = 60_000;
-    let m = Memdir::<_, _>::new(SharedFs::new(&fs), TestClock::new(T0), None::<NoLlm>, NoTelemetry, config);
+    let m = Memdir::<_, _>::new(
+        SharedFs::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
+    );
     let err = block_on(m.save(input("A", "a", "user", ""))).unwrap_err();
     assert_eq!(err.code, Code::LockTimeout);
     let waited = m_clock(&m) - T0;
     assert!((10_000.0..10_400.0).contains(&waited), "{waited}");
     assert!(file_text(&fs, "/m/user_a.md").is_none());
-    assert_eq!(file_text(&fs, "/m/.memdir.lock").unwrap(), format!("alive\n{}", T0 - 1_000.0));
+    assert_eq!(
+        file_text(&fs, "/m/.memdir.lock").unwrap(),
+        format!("alive\n{}", T0 - 1_000.0)
+    );
 
     // Goes stale while we wait: acquired 25 s ago, stale after 30 s → broken after ~5 s.
     let fs = MemFs::new();
@@ -663,11 +741,540 @@ fn stale_lock_is_broken_and_fresh_lock_times_out() {
 }
 
 fn m_clock<F: FileSystem>(m: &Memdir<F, TestClock>) -> f64 {
-    // The clock is private to Memdir; observe it through an id-free path: the lock file test
-    // clock is the one we passed in, reachable only via behaviour. Use a save-free read.
-    m_clock_of(m)
+    m.clock().now.get()
 }
 
-fn m_clock_of<F: FileSystem>(_m: &Memdir<F, TestClock>) -> f64 {
-    unimplemented!()
+#[test]
+fn lock_file_with_garbage_uses_its_mtime() {
+    let fs = MemFs::new();
+    fs.set_time(T0 - 40_000.0);
+    fs.insert_file("/m/.memdir.lock", "");
+    let m = mem_store(&fs);
+    block_on(m.save(input("A", "a", "user", ""))).unwrap();
+    assert_eq!(m_clock(&m), T0);
+}
+
+// ---------- cap reporting ----------
+
+#[test]
+fn over_cap_index_is_written_whole_and_reported_before_the_write() {
+    let fs = MemFs::new();
+    let mut config = MemdirConfig::new(DIR);
+    config.store.index_caps.max_lines = 3;
+    let rec = Recorder {
+        fs: &fs,
+        events: RefCell::new(Vec::new()),
+    };
+    let m = Memdir::new(
+        SharedFs::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        rec,
+        config,
+    );
+    for n in ["One", "Two", "Three"] {
+        let s = saved(block_on(m.save(input(n, "d", "user", ""))).unwrap());
+        assert_eq!(s.index_warning, None);
+    }
+    let s = saved(block_on(m.save(input("Four", "d", "user", ""))).unwrap());
+    let w = s.index_warning.expect("warning");
+    assert_eq!(w.line_count, 4);
+    assert!(w.was_line_truncated);
+    assert!(!w.was_byte_truncated);
+    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
+    assert_eq!(index_lines(&index).len(), 4, "nothing is cut on disk");
+
+    let events = m_events(&m);
+    assert_eq!(events.len(), 1);
+    let (name, fields, index_at_emit) = &events[0];
+    assert_eq!(name, "memdir_index_over_cap");
+    assert!(fields.contains(&("line_count".to_owned(), FieldValue::Num(4.0))));
+    assert!(fields.contains(&("was_line_truncated".to_owned(), FieldValue::Bool(true))));
+    assert_eq!(
+        index_lines(index_at_emit).len(),
+        3,
+        "emitted before the write"
+    );
+
+    // The index as the model gets it is cut to 3 lines plus the warning.
+    let view = block_on(m.read_index()).unwrap();
+    assert!(view.was_line_truncated);
+    assert_eq!(view.line_count, 4);
+    assert!(view.content.contains("WARNING"), "{}", view.content);
+    assert!(!view.content.contains("(user_four.md)"));
+}
+
+fn m_events<'a>(
+    m: &'a Memdir<SharedFs<'a, MemFs>, TestClock, NoLlm, Recorder<'a>>,
+) -> Vec<(String, Vec<(String, FieldValue)>, String)> {
+    m.telemetry().events.borrow().clone()
+}
+
+#[test]
+fn byte_cap_warning() {
+    let fs = MemFs::new();
+    let mut config = MemdirConfig::new(DIR);
+    config.store.index_caps.max_units = 60;
+    let m = Memdir::<_, _>::new(
+        SharedFs::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
+    );
+    let long = "x".repeat(80);
+    let s = saved(block_on(m.save(input("Long", &long, "user", ""))).unwrap());
+    let w = s.index_warning.unwrap();
+    assert!(w.was_byte_truncated);
+    assert!(!w.was_line_truncated);
+    assert!(w.byte_count > 80);
+}
+
+// ---------- read_index ----------
+
+#[test]
+fn read_index_as_the_model_gets_it() {
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    let view: IndexView = block_on(m.read_index()).unwrap();
+    assert!(!view.exists);
+    assert_eq!(view.content, "");
+    assert_eq!(view.path, "/m/MEMORY.md");
+
+    fs.insert_file(
+        "/m/MEMORY.md",
+        "---\ntitle: idx\n---\n<!-- hand-kept -->\n- [A](a.md) — hook\n\n",
+    );
+    let view = block_on(m.read_index()).unwrap();
+    assert!(view.exists);
+    assert_eq!(view.content, "- [A](a.md) — hook");
+    assert_eq!(view.line_count, 1);
+    assert_eq!(view.byte_count, "- [A](a.md) — hook".encode_utf16().count());
+    assert!(!view.was_line_truncated && !view.was_byte_truncated);
+
+    // A directory in its place reads as absent.
+    let fs = MemFs::new();
+    fs.insert_file("/m/MEMORY.md/inner.md", "x");
+    let m = mem_store(&fs);
+    assert!(!block_on(m.read_index()).unwrap().exists);
+}
+
+#[test]
+fn read_index_missing_dir_and_250_lines() {
+    let tmp = TempDir::new("idx");
+    let m = Memdir::<_, _>::new(
+        StdFs::new(),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        MemdirConfig::new(format!("{}does/not/exist", tmp.dir())),
+    );
+    let view = block_on(m.read_index()).unwrap();
+    assert!(!view.exists);
+    assert!(block_on(m.scan()).unwrap().is_empty());
+    assert!(block_on(m.list()).unwrap().is_empty());
+    assert_eq!(block_on(m.manifest()).unwrap(), "");
+
+    let lines: String = (0..250)
+        .map(|i| format!("- [M{i}](m{i}.md) — h\n"))
+        .collect();
+    tmp.write("MEMORY.md", lines);
+    let m = std_store(&tmp);
+    let view = block_on(m.read_index()).unwrap();
+    assert_eq!(view.line_count, 250);
+    assert!(view.was_line_truncated);
+    assert!(
+        view.content.contains("250 lines (limit: 200)"),
+        "{}",
+        view.content
+    );
+}
+
+// ---------- scan ----------
+
+fn memory(description: &str, memory_type: &str) -> String {
+    format!("---\nname: n\ndescription: {description}\ntype: {memory_type}\n---\nbody\n")
+}
+
+#[test]
+fn scan_selects_sorts_and_caps() {
+    let fs = MemFs::new();
+    fs.insert_file("/m/MEMORY.md", "- [a](a.md) — x\n");
+    fs.insert_file("/m/a.md", memory("alpha", "user"));
+    fs.insert_file("/m/.hidden.md", memory("hidden", "feedback"));
+    fs.insert_file("/m/upper.MD", memory("upper", "user"));
+    fs.insert_file("/m/notes.txt", memory("txt", "user"));
+    fs.insert_file("/m/sub/MEMORY.md", memory("sub index", "user"));
+    fs.insert_file("/m/sub/deep/b.md", memory("deep", "project"));
+    fs.insert_file("/m/logs/2026/03/2026-03-05.md", "log line\n");
+    fs.insert_file("/m/team/t.md", memory("team", "reference"));
+    fs.set_mtime("/m/a.md", T0 + 500.0);
+    fs.set_mtime("/m/.hidden.md", T0 + 100.0);
+    fs.set_mtime("/m/sub/deep/b.md", T0 + 300.0);
+    fs.set_mtime("/m/logs/2026/03/2026-03-05.md", T0 + 200.0);
+    fs.set_mtime("/m/team/t.md", T0 + 300.0);
+    let m = mem_store(&fs);
+    let headers = block_on(m.scan()).unwrap();
+    let names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
+    // Newest first; the two at T0+300 keep walk order (breadth-first, names sorted by MemFs).
+    assert_eq!(
+        names,
+        [
+            "a.md",
+            "team/t.md",
+            "sub/deep/b.md",
+            "logs/2026/03/2026-03-05.md",
+            ".hidden.md"
+        ]
+    );
+    assert_eq!(headers[0].file_path, "/m/a.md");
+    assert_eq!(headers[0].mtime_ms, T0 + 500.0);
+    assert_eq!(headers[3].description, None);
+    assert_eq!(headers[3].memory_type, None);
+    assert_eq!(headers[4].memory_type, Some(MemoryType::Feedback));
+    let manifest = block_on(m.manifest()).unwrap();
+    assert_eq!(manifest.split('\n').count(), 5);
+    assert!(
+        manifest
+            .split('\n')
+            .next()
+            .unwrap()
+            .starts_with("- [user] a.md ("),
+        "{manifest}"
+    );
+
+    let fs = MemFs::new();
+    for i in 0..205 {
+        fs.insert_file(&format!("/m/f{i:03}.md"), memory(&format!("d{i}"), "user"));
+    }
+    let headers = block_on(mem_store(&fs).scan()).unwrap();
+    assert_eq!(headers.len(), 200);
+    assert_eq!(headers[0].filename, "f204.md");
+    assert_eq!(headers[199].filename, "f005.md");
+}
+
+#[test]
+fn scan_reads_thirty_lines_with_bom_and_crlf() {
+    let fs = MemFs::new();
+    fs.insert_file(
+        "/m/crlf.md",
+        "\u{feff}---\r\ndescription: with crlf\r\ntype: project\r\n---\r\nbody\r\n",
+    );
+    // Frontmatter closing on line 31 is beyond the 30 lines read.
+    let late = format!("---\n{}description: late\n---\n", "x: 1\n".repeat(28));
+    fs.insert_file("/m/late.md", late);
+    let early = format!("---\n{}description: early\n---\n", "x: 1\n".repeat(27));
+    fs.insert_file("/m/early.md", early);
+    let headers = block_on(mem_store(&fs).scan()).unwrap();
+    let by = |n: &str| headers.iter().find(|h| h.filename == n).unwrap().clone();
+    assert_eq!(by("crlf.md").description.as_deref(), Some("with crlf"));
+    assert_eq!(by("crlf.md").memory_type, Some(MemoryType::Project));
+    assert_eq!(by("late.md").description, None);
+    assert_eq!(by("early.md").description.as_deref(), Some("early"));
+}
+
+#[test]
+fn scan_bad_input_over_memfs() {
+    let fs = MemFs::new();
+    fs.insert_file("/m/dir.md/inner.md", memory("inner", "user"));
+    fs.insert_file(
+        "/m/binary.md",
+        [0u8, 159, 146, 150, 0xff, 0xfe, b'\n', 7, 0],
+    );
+    fs.insert_file(
+        "/m/bad-utf8.md",
+        b"---\ndescription: caf\xe9\ntype: user\n---\n",
+    );
+    fs.symlink("/m", "/m/loop");
+    fs.symlink("../sub", "/m/sub/again");
+    fs.insert_file("/m/sub/s.md", memory("s", "user"));
+    fs.symlink("/m/self.md", "/m/self.md");
+    fs.symlink("/nowhere.md", "/m/dangling.md");
+    fs.insert_file("/elsewhere/linked.md", memory("linked", "user"));
+    fs.symlink("/elsewhere/linked.md", "/m/linked.md");
+    let m = mem_store(&fs);
+    let headers = block_on(m.scan()).unwrap();
+    let mut names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "bad-utf8.md",
+            "binary.md",
+            "dir.md/inner.md",
+            "linked.md",
+            "sub/s.md"
+        ]
+    );
+    let bad = headers
+        .iter()
+        .find(|h| h.filename == "bad-utf8.md")
+        .unwrap();
+    assert_eq!(bad.description.as_deref(), Some("caf\u{fffd}"));
+    assert_eq!(bad.memory_type, Some(MemoryType::User));
+    let bin = headers.iter().find(|h| h.filename == "binary.md").unwrap();
+    assert_eq!(bin.description, None);
+
+    // Without realpath the depth cap still ends the loop.
+    let caps = FsCapabilities {
+        realpath: false,
+        read_head: false,
+        ..fs.capabilities()
+    };
+    let m = Memdir::<_, _>::new(
+        SharedFs::with_caps(&fs, caps),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        MemdirConfig::new(DIR),
+    );
+    let headers = block_on(m.scan()).unwrap();
+    assert!(headers.iter().any(|h| h.filename == "sub/s.md"));
+    assert!(headers.iter().any(|h| h.filename == "loop/sub/s.md"));
+    assert!(headers.len() <= 200);
+}
+
+#[test]
+fn scan_bad_input_over_real_dir() {
+    let tmp = TempDir::new("bad");
+    tmp.write("ok.md", memory("ok", "user"));
+    std::fs::create_dir_all(tmp.join("dir.md")).unwrap();
+    tmp.write("binary.md", [0u8, 0xff, 0xfe, 0xc3, b'\n', 0]);
+    tmp.write("sub/s.md", memory("s", "project"));
+    tmp.symlink(&tmp.path, "loop");
+    tmp.symlink("../sub", "sub/again");
+    tmp.symlink("self.md", "self.md");
+    tmp.symlink("missing.md", "dangling.md");
+    // 20 MB: only its head is read.
+    let mut big = memory("big", "reference").into_bytes();
+    big.resize(20 * 1024 * 1024, b'x');
+    tmp.write("big.md", &big);
+    let fs = StdFs::new();
+    let m = Memdir::<_, _>::new(
+        fs,
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        MemdirConfig::new(tmp.dir()),
+    );
+    let headers = block_on(m.scan()).unwrap();
+    let mut names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["big.md", "binary.md", "ok.md", "sub/s.md"]);
+    let big = headers.iter().find(|h| h.filename == "big.md").unwrap();
+    assert_eq!(big.description.as_deref(), Some("big"));
+    let read = m.fs().bytes_read.get();
+    assert!(read < 2 * 1024 * 1024, "read {read} bytes");
+}
+
+// ---------- daily log ----------
+
+#[test]
+fn append_log_creates_and_appends() {
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    let date = LocalDate {
+        year: 2026,
+        month: 3,
+        day: 5,
+    };
+    let path = block_on(m.append_log("first", date)).unwrap();
+    assert_eq!(path, "/m/logs/2026/03/2026-03-05.md");
+    block_on(m.append_log("second\n", date)).unwrap();
+    assert_eq!(file_text(&fs, &path).unwrap(), "first\nsecond\n");
+    let bad = LocalDate {
+        year: 2026,
+        month: 0,
+        day: 5,
+    };
+    assert_eq!(
+        block_on(m.append_log("x", bad)).unwrap_err().code,
+        Code::InvalidInput
+    );
+
+    // Without appendFile: read + write under the lock.
+    let fs = MemFs::new();
+    let caps = FsCapabilities {
+        append_file: false,
+        ..fs.capabilities()
+    };
+    let m = Memdir::<_, _>::new(
+        SharedFs::with_caps(&fs, caps),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        MemdirConfig::new(DIR),
+    );
+    block_on(m.append_log("a", date)).unwrap();
+    block_on(m.append_log("b", date)).unwrap();
+    assert_eq!(
+        file_text(&fs, "/m/logs/2026/03/2026-03-05.md").unwrap(),
+        "a\nb\n"
+    );
+    assert!(file_text(&fs, "/m/.memdir.lock").is_none());
+
+    let tmp = TempDir::new("log");
+    let m = std_store(&tmp);
+    let date = LocalDate {
+        year: 999,
+        month: 12,
+        day: 31,
+    };
+    block_on(m.append_log("x", date)).unwrap();
+    block_on(m.append_log("y", date)).unwrap();
+    assert_eq!(tmp.read("logs/0999/12/0999-12-31.md"), "x\ny\n");
+}
+
+#[test]
+fn update_rejects_missing_fields_and_keeps_body() {
+    let fs = MemFs::new();
+    fs.insert_file("/m/plain.md", "no frontmatter here\n");
+    let m = mem_store(&fs);
+    let err = block_on(m.update(
+        "plain.md",
+        MemoryChanges {
+            description: Some("d".to_owned()),
+            ..MemoryChanges::default()
+        },
+    ))
+    .unwrap_err();
+    assert_eq!(err.code, Code::InvalidMemory);
+    let s = saved(
+        block_on(m.update(
+            "plain.md",
+            MemoryChanges {
+                name: Some("Plain".to_owned()),
+                description: Some("now indexed".to_owned()),
+                memory_type: Some("reference".to_owned()),
+                ..MemoryChanges::default()
+            },
+        ))
+        .unwrap(),
+    );
+    assert_eq!(s.file, "plain.md");
+    let headers = block_on(m.scan()).unwrap();
+    assert_eq!(headers[0].memory_type, Some(MemoryType::Reference));
+    assert!(headers[0].body_head.contains("no frontmatter here"));
+    let listed = block_on(m.list()).unwrap();
+    assert_eq!(listed[0].entry.title, "Plain");
+}
+
+#[test]
+fn list_marks_missing_and_hostile_entries() {
+    let fs = MemFs::new();
+    fs.insert_file("/secret.md", "s");
+    fs.insert_file(
+        "/m/MEMORY.md",
+        "- [Gone](gone.md) — x\n- [Up](../secret.md) — y\nplain text\n- [Here](here.md) — z\n",
+    );
+    fs.insert_file("/m/here.md", memory("here", "user"));
+    let listed = block_on(mem_store(&fs).list()).unwrap();
+    let summary: Vec<(&str, bool)> = listed.iter().map(|l| (l.file.as_str(), l.exists)).collect();
+    assert_eq!(
+        summary,
+        [
+            ("gone.md", false),
+            ("../secret.md", false),
+            ("here.md", true)
+        ]
+    );
+}
+
+/// A filesystem with the host `lock` capability that records what was locked and released.
+struct LockingFs<'a> {
+    inner: SharedFs<'a, MemFs>,
+    taken: RefCell<Vec<String>>,
+    released: std::rc::Rc<Cell<u32>>,
+}
+
+impl FileSystem for LockingFs<'_> {
+    async fn read_file(&self, path: &str) -> HostResult<String> {
+        self.inner.read_file(path).await
+    }
+    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+        self.inner.write_file(path, data).await
+    }
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+        self.inner.read_dir(path).await
+    }
+    async fn stat(&self, path: &str) -> HostResult<FileStat> {
+        self.inner.stat(path).await
+    }
+    async fn mkdir(&self, path: &str) -> HostResult<()> {
+        self.inner.mkdir(path).await
+    }
+    async fn remove(&self, path: &str) -> HostResult<()> {
+        self.inner.remove(path).await
+    }
+    fn capabilities(&self) -> FsCapabilities {
+        FsCapabilities {
+            lock: true,
+            ..self.inner.capabilities()
+        }
+    }
+    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+        self.inner.rename(from, to).await
+    }
+    async fn realpath(&self, path: &str) -> HostResult<String> {
+        self.inner.realpath(path).await
+    }
+    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
+        self.inner.lstat(path).await
+    }
+    async fn lock(&self, name: &str) -> HostResult<memdir::host::HostLock> {
+        self.taken.borrow_mut().push(name.to_owned());
+        let released = self.released.clone();
+        Ok(memdir::host::HostLock::new(move || {
+            released.set(released.get() + 1)
+        }))
+    }
+}
+
+#[test]
+fn host_lock_is_used_when_offered() {
+    let fs = MemFs::new();
+    let released = std::rc::Rc::new(Cell::new(0));
+    let host = LockingFs {
+        inner: SharedFs::new(&fs),
+        taken: RefCell::new(Vec::new()),
+        released: released.clone(),
+    };
+    let m = Memdir::<_, _>::new(
+        host,
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        MemdirConfig::new(DIR),
+    );
+    block_on(m.save(input("A", "a", "user", ""))).unwrap();
+    block_on(m.delete("user_a.md")).unwrap();
+    assert_eq!(*m.fs().taken.borrow(), ["memdir:/m/", "memdir:/m/"]);
+    assert_eq!(released.get(), 2);
+    let paths: Vec<String> = fs.snapshot().into_iter().map(|(p, _)| p).collect();
+    assert_eq!(paths, ["/m/MEMORY.md"], "no lock file with a host lock");
+}
+
+#[test]
+fn a_write_killed_between_file_and_index_is_repaired_by_the_next_write() {
+    let fs = MemFs::new();
+    // What a writer killed after writing its memory file but before the index leaves behind.
+    fs.insert_file("/m/MEMORY.md", "- [Old](user_old.md) — kept\n");
+    fs.insert_file("/m/user_old.md", "---\nname: Old\ndescription: kept\ntype: user\n---\n\nold\n");
+    fs.insert_file("/m/user_orphan.md", "---\nname: Orphan\ndescription: half saved\ntype: user\n---\n\nx\n");
+    fs.insert_file("/m/.memdir-journal", "private user_orphan.md\n");
+    // And a delete killed after removing the file but before the index.
+    let m = mem_store(&fs);
+    block_on(m.save(input("Next", "the next write", "project", "b"))).unwrap();
+    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
+    let files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
+    assert!(files.contains(&"user_orphan.md".to_owned()), "{index}");
+    assert!(files.contains(&"user_old.md".to_owned()));
+    assert_eq!(file_text(&fs, "/m/.memdir-journal"), None, "journal cleared");
+
+    fs.insert_file("/m/.memdir-journal", "private user_old.md\n");
+    block_on(fs.remove("/m/user_old.md")).unwrap();
+    block_on(m.save(input("Another", "one more", "project", "b"))).unwrap();
+    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
+    assert!(!index.contains("user_old.md"), "dangling entry removed: {index}");
+    assert!(index.contains("user_orphan.md"));
 }

@@ -1,5 +1,55 @@
-//! Recall: selection by the host's LLM, the built-in ranker, surfacing. OWNER: recall helper.
+//! Recall: which memories help with the user's query, and how they are shown to the model.
+//!
+//! * [`selector`]: the request to the host's LLM and the strict parsing of its reply (pure).
+//! * [`ranker`]: the built-in lexical ranker (BM25F), used when there is no LLM, when it fails,
+//!   and to pre-filter a directory larger than the selector budget (pure).
+//! * [`find`]: `Memdir::find_relevant`, which sequences scan, selection, timeout, abort, fallback.
+//! * [`surface`]: the text a selected memory is shown with (caps, truncation note, header).
+//! * [`session`]: turn-loop helpers (single-word queries, the per-session budget).
+//! * [`abort`]: [`AbortFlag`], the caller's cancellation.
 
-/// Recall tuning for a [`crate::Memdir`]. (Placeholder; owner fills in.)
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RecallConfig {}
+pub mod abort;
+pub mod find;
+pub mod ranker;
+pub mod selector;
+pub mod session;
+pub mod surface;
+mod tokenize;
+
+pub use abort::AbortFlag;
+pub use find::{AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory};
+pub use ranker::{rank_memories, RankedMemory, RankerIndex, RankerParams};
+pub use selector::{
+    build_selector_request, parse_selector_reply, try_parse_selector_reply, SELECTOR_SCHEMA,
+};
+pub use session::{should_recall, SessionBudget};
+pub use surface::{render_surfaced, surface_text, SurfacedMemory};
+
+/// Recall tuning for a [`crate::Memdir`].
+///
+/// ```
+/// let c = memdir::recall::RecallConfig::default();
+/// assert_eq!((c.selector_budget, c.timeout_ms, c.fallback_to_lexical), (200, 10_000, true));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecallConfig {
+    /// Most candidates put in front of the LLM; a larger directory is pre-filtered by the ranker.
+    pub selector_budget: usize,
+    /// How long the LLM may take, in milliseconds, before recall gives up on it.
+    pub timeout_ms: u32,
+    /// When the LLM fails, times out or answers garbage, answer with the ranker instead of nothing.
+    pub fallback_to_lexical: bool,
+    /// The ranker's weights and thresholds.
+    pub ranker: RankerParams,
+}
+
+impl Default for RecallConfig {
+    fn default() -> Self {
+        RecallConfig {
+            selector_budget: 200,
+            timeout_ms: 10_000,
+            fallback_to_lexical: true,
+            ranker: RankerParams::default(),
+        }
+    }
+}

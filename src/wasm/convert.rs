@@ -29,3 +29,26 @@ pub fn from_js_or_default<T: DeserializeOwned + Default>(value: JsValue, what: &
         from_js(value, what)
     }
 }
+
+/// A shallow copy of `input` whose `env` keeps only string values (so `process.env`, or an
+/// object with `undefined` entries, converts to a string map).
+pub fn strip_undefined(input: JsValue) -> JsValue {
+    if !input.is_object() {
+        return input;
+    }
+    let env_key = JsValue::from_str("env");
+    let env = js_sys::Reflect::get(&input, &env_key).unwrap_or(JsValue::UNDEFINED);
+    if !env.is_object() {
+        return input;
+    }
+    let clean = js_sys::Object::new();
+    for pair in js_sys::Object::entries(&js_sys::Object::from(env)).iter() {
+        let pair = js_sys::Array::from(&pair);
+        if pair.get(1).is_string() {
+            let _ = js_sys::Reflect::set(&clean, &pair.get(0), &pair.get(1));
+        }
+    }
+    let copy = js_sys::Object::assign(&js_sys::Object::new(), &js_sys::Object::from(input));
+    let _ = js_sys::Reflect::set(&copy, &env_key, &clean);
+    copy.into()
+}

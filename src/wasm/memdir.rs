@@ -33,6 +33,8 @@ struct MemdirOptionsIn {
     write_mode: crate::WriteMode,
     #[serde(default)]
     store: StoreOptionsIn,
+    #[serde(default)]
+    prompt: crate::prompt::PromptConfig,
 }
 
 fn invalid(message: String) -> JsValue {
@@ -83,6 +85,7 @@ impl JsMemdir {
         let given: MemdirOptionsIn = from_js(options.clone(), "Memdir options")?;
         let mut config = crate::MemdirConfig::new(given.dir);
         config.write_mode = given.write_mode;
+        config.prompt = given.prompt;
         let store = &mut config.store;
         if let Some(n) = given.store.max_lines {
             store.index_caps.max_lines = n;
@@ -104,6 +107,20 @@ impl JsMemdir {
     #[wasm_bindgen(getter)]
     pub fn dir(&self) -> String {
         self.inner.dir().to_owned()
+    }
+
+    /// The memory section for the system prompt in the configured mode, or `null` when memory
+    /// is off. Creates the directory if needed (never failing the prompt for it) and reports
+    /// `memdir_loaded` / `memdir_disabled` telemetry.
+    ///
+    /// ```js
+    /// const section = await memdir.loadPrompt();
+    /// if (section) systemPrompt += "\n\n" + section;
+    /// ```
+    #[wasm_bindgen(js_name = loadPrompt, unchecked_return_type = "Promise<string | null>")]
+    pub fn load_prompt(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.load_prompt().await })
     }
 
     /// Every memory file's header, newest first, at most 200 (reference §5.1).

@@ -192,3 +192,98 @@ pub fn memory_header(path: &str, mtime_ms: f64, now_ms: f64) -> String {
 pub fn sanitize_path(path: &str) -> String {
     crate::sanitize_path(path)
 }
+
+/// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
+/// team), `"daily-log"` or `"agent"`. Same sections, order and headings as the reference; the
+/// host may rename tools (`toolNames`) and replace any section (`sectionOverrides`).
+///
+/// ```js
+/// const prompt = buildMemoryPrompt({ mode: "individual", memoryDir: "/home/me/.claude/projects/-app/memory/" });
+/// ```
+#[wasm_bindgen(js_name = buildMemoryPrompt)]
+pub fn build_memory_prompt(
+    #[wasm_bindgen(unchecked_param_type = "PromptOptions")] options: JsValue,
+) -> Result<String, JsValue> {
+    let options: crate::prompt::PromptOptions = from_js(options, "prompt options")?;
+    Ok(crate::prompt::build_memory_prompt(&options))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ValidateOptionsIn {
+    #[serde(default)]
+    expand_tilde: bool,
+    #[serde(default)]
+    home: String,
+}
+
+/// Validate a memory-directory setting as the reference does (POSIX): the normalised path with
+/// exactly one trailing `/`, or `null` when it is unsafe (relative, too short, NUL …). `~/` is
+/// expanded against `home` only with `expandTilde` (settings values, not the env override).
+///
+/// ```js
+/// validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" }); // "/home/u/mem/"
+/// validateMemoryPath("/a"); // null
+/// ```
+#[wasm_bindgen(js_name = validateMemoryPath)]
+pub fn validate_memory_path(
+    raw: &str,
+    #[wasm_bindgen(unchecked_param_type = "{ expandTilde?: boolean; home?: string }")] options: Option<JsValue>,
+) -> Result<Option<String>, JsValue> {
+    let o: ValidateOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
+    Ok(crate::paths::validate_memory_path(raw, o.expand_tilde, &o.home))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct EnableInput {
+    env: crate::paths::EnvMap,
+    settings: crate::paths::Settings,
+}
+
+/// Whether auto memory is on, by the reference's chain over the environment and settings you
+/// pass (`CLAUDE_CODE_DISABLE_AUTO_MEMORY`, bare mode, remote mode, `autoMemoryEnabled`).
+///
+/// ```js
+/// isAutoMemoryEnabled({ env: process.env, settings: { autoMemoryEnabled: false } }); // false
+/// ```
+#[wasm_bindgen(js_name = isAutoMemoryEnabled)]
+pub fn is_auto_memory_enabled(
+    #[wasm_bindgen(unchecked_param_type = "{ env?: Record<string, string | undefined>; settings?: MemorySettings }")]
+    input: JsValue,
+) -> Result<bool, JsValue> {
+    let input: EnableInput = from_js_or_default(super::convert::strip_undefined(input), "input")?;
+    Ok(crate::paths::is_auto_memory_enabled(&input.env, &input.settings))
+}
+
+/// Resolve a project's memory directory as the reference does: the env override, then the
+/// settings chain, else `<config home>/projects/<slug of the canonical git root>/memory/`. With
+/// `fs`, the git root is found through it (all worktrees of a repository share one directory);
+/// otherwise pass `gitRoot` or the project root is used.
+///
+/// ```js
+/// import { nodeFs } from "memdir/node";
+/// const dir = await resolveMemoryDir({ fs: nodeFs(), projectRoot: process.cwd(), home: os.homedir(), env: process.env });
+/// ```
+#[wasm_bindgen(js_name = resolveMemoryDir, unchecked_return_type = "Promise<string>")]
+pub fn resolve_memory_dir(
+    #[wasm_bindgen(unchecked_param_type = "PathContext & { fs?: MemoryFs }")] context: JsValue,
+) -> Result<js_sys::Promise, JsValue> {
+    let fs_value = js_sys::Reflect::get(&context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
+    let fs = if fs_value.is_undefined() || fs_value.is_null() {
+        None
+    } else {
+        Some(super::host::JsFs::new(fs_value).map_err(|m| {
+            super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m))
+        })?)
+    };
+    let mut ctx: crate::paths::PathContext = from_js(super::convert::strip_undefined(context), "path context")?;
+    Ok(wasm_bindgen_futures::future_to_promise(async move {
+        if let (Some(fs), None) = (&fs, &ctx.git_root) {
+            if !ctx.project_root.is_empty() {
+                ctx.git_root = crate::paths::find_canonical_git_root(fs, &ctx.project_root).await;
+            }
+        }
+        Ok(JsValue::from_str(&crate::paths::resolve_memory_dir(&ctx)))
+    }))
+}

@@ -116,8 +116,73 @@ export interface MemdirOptions {
   now?: () => number;
   /** What the library may write (default `"auto"`). */
   writeMode?: "off" | "read-only" | "confirm" | "auto";
+  /** How `loadPrompt` builds the prompt. */
+  prompt?: PromptConfig;
   /** Index caps and lock tuning. */
   store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number };
+}
+
+/** Tool names the prompt mentions; rename them to match the host's tools. */
+export interface ToolNames { write?: string; edit?: string; read?: string; grep?: string; glob?: string; bash?: string }
+
+/** Section ids accepted by `sectionOverrides`. */
+export type PromptSectionId =
+  | "intro" | "memory-scope" | "types" | "what-not-to-save" | "how-to-save" | "when-to-access"
+  | "trusting-recall" | "persistence" | "what-to-log" | "daily-log-index" | "searching-past-context";
+
+/** How the memory prompt is built by `Memdir.loadPrompt`. */
+export interface PromptConfig {
+  mode?: "individual" | "combined" | "daily-log" | "agent";
+  /** Team memory on: individual becomes combined. */
+  team?: boolean;
+  teamDir?: string;
+  skipIndex?: boolean;
+  extraGuidelines?: string[];
+  displayName?: string;
+  agentScope?: "user" | "project" | "local";
+  searchingPastContext?: "shell" | "tool";
+  transcriptsDir?: string;
+  toolNames?: ToolNames;
+  sectionOverrides?: Partial<Record<PromptSectionId, string>>;
+}
+
+/** Options of `buildMemoryPrompt`. */
+export interface PromptOptions {
+  mode?: "individual" | "combined" | "daily-log" | "agent";
+  memoryDir: string;
+  teamDir?: string;
+  skipIndex?: boolean;
+  extraGuidelines?: string[];
+  displayName?: string;
+  agentScope?: "user" | "project" | "local";
+  /** Agent mode: the (already truncated) MEMORY.md text to include. */
+  agentIndex?: string;
+  searchingPastContext?: "shell" | "tool";
+  transcriptsDir?: string;
+  toolNames?: ToolNames;
+  sectionOverrides?: Partial<Record<PromptSectionId, string>>;
+}
+
+/** One settings source's memory keys. */
+export interface MemorySettingsLayer { autoMemoryEnabled?: boolean; autoMemoryDirectory?: string }
+
+/** Settings by source (first defined wins: policy, flag, local, project, user); top-level keys act as `user`. */
+export interface MemorySettings extends MemorySettingsLayer {
+  policy?: MemorySettingsLayer;
+  flag?: MemorySettingsLayer;
+  local?: MemorySettingsLayer;
+  project?: MemorySettingsLayer;
+  user?: MemorySettingsLayer;
+}
+
+/** What memory-directory resolution depends on. */
+export interface PathContext {
+  env?: Record<string, string | undefined>;
+  settings?: MemorySettings;
+  home?: string;
+  projectRoot?: string;
+  cwd?: string;
+  gitRoot?: string;
 }
 
 /** Private memory (the directory) or team memory (`team/`). */

@@ -13,7 +13,9 @@ pub struct TestClock {
 
 impl TestClock {
     pub fn new(now_ms: f64) -> Self {
-        TestClock { now: Cell::new(now_ms) }
+        TestClock {
+            now: Cell::new(now_ms),
+        }
     }
 }
 

@@ -1,0 +1,284 @@
+//! The fast path: a block made only of `key: value` lines whose values YAML would read as the
+//! very same plain strings is turned into a mapping without the YAML parser. Anything it is not
+//! sure of returns `None` and goes to serde_yaml; the tests check both agree.
+
+use serde_yaml::{Mapping, Value};
+
+/// The mapping of a block of plain `key: value` lines (blank lines allowed, CRLF allowed), or
+/// `None` when any line needs the YAML parser, a key repeats, or there is no key at all.
+pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
+    let mut mapping = Mapping::new();
+    for line in block.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            continue;
+        }
+        let (key, rest) = line.split_once(':')?;
+        let value = rest.strip_prefix(' ')?.trim_start_matches(' ');
+        if !is_plain_key(key) || !is_plain_value(value) {
+            return None;
+        }
+        let key = Value::String(key.to_owned());
+        if mapping.contains_key(&key) {
+            return None;
+        }
+        mapping.insert(key, Value::String(value.to_owned()));
+    }
+    (!mapping.is_empty()).then_some(mapping)
+}
+
+/// An identifier-like key that YAML reads as a string (`null`, `true` and `false` in any case
+/// are left to the parser).
+fn is_plain_key(key: &str) -> bool {
+    let mut bytes = key.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && !is_reserved_word(key)
+}
+
+/// True when `value`, written after `key: ` on one line, is read by YAML as exactly this string:
+/// no indicator first, nothing that looks like a number, boolean or null, no `: ` or ` #`, no
+/// surrounding or tab whitespace, only characters YAML prints.
+pub(super) fn is_plain_value(value: &str) -> bool {
+    let Some(first) = value.chars().next() else {
+        return false;
+    };
+    let starts_safely = !first.is_ascii_digit() && !"-?:,[]{}#&*!|>'\"%@`+.~ ".contains(first);
+    starts_safely
+        && !value.ends_with([' ', ':'])
+        && !value.contains(": ")
+        && !value.contains(" #")
+        && value.chars().all(is_yaml_printable)
+        && !is_reserved_word(value)
+}
+
+/// Characters YAML accepts inside a one-line plain scalar (no tab, no line breaks of any kind,
+/// no BOM, no control characters).
+fn is_yaml_printable(c: char) -> bool {
+    matches!(c,
+        ' '..='\u{7E}'
+        | '\u{A0}'..='\u{2027}'
+        | '\u{202A}'..='\u{D7FF}'
+        | '\u{E000}'..='\u{FEFE}'
+        | '\u{FF00}'..='\u{FFFD}'
+        | '\u{10000}'..)
+}
+
+fn is_reserved_word(word: &str) -> bool {
+    ["null", "true", "false"]
+        .iter()
+        .any(|reserved| word.eq_ignore_ascii_case(reserved))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::super::yaml::parse_lenient;
+    use super::*;
+
+    #[test]
+    fn takes_plain_headers() {
+        let block =
+            "name: Role\r\ndescription: Senior Go dev, likes [tests] & a#b\r\n\r\ntype:   user\r\n";
+        let mapping = parse_plain_block(block).unwrap();
+        assert_eq!(mapping.len(), 3);
+        assert_eq!(
+            mapping["description"],
+            Value::from("Senior Go dev, likes [tests] & a#b")
+        );
+        assert_eq!(mapping["type"], Value::from("user"));
+    }
+
+    #[test]
+    fn leaves_everything_doubtful_to_yaml() {
+        for block in [
+            "",
+            "\n\n",
+            "a: 1",
+            "a: yes\nb: TRUE",
+            "a: x\na: y",
+            "a: x #c",
+            "a: x: y",
+            "a:x",
+            "a:\tx",
+            "a: 'x'",
+            "a: x ",
+            "a: x\n  continued",
+            "# comment\na: x",
+            "a: \u{FEFF}x",
+            "a: x\u{2028}y",
+            "Null: x",
+            "a-: -x",
+            "2a: x",
+        ] {
+            assert_eq!(parse_plain_block(block), None, "{block:?}");
+        }
+    }
+
+    /// A small deterministic generator (xorshift64*), so the property test needs no crate.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[self.below(items.len())]
+        }
+    }
+
+    const PLAIN_KEYS: &[&str] = &[
+        "name",
+        "description",
+        "type",
+        "a",
+        "_x",
+        "k-2",
+        "snake_case",
+    ];
+    const ODD_KEYS: &[&str] = &[
+        "null", "True", "yes", "no", "on", "y", "2k", "-k", "k k", "ké", "", "'q'", "? x",
+    ];
+    const WORDS: &[&str] = &[
+        "foo", "bar baz", "x", "a#b", "a:b", "x-y", "é", "日本", "😀", " ",
+    ];
+    const PIECES: &[&str] = &[
+        ":",
+        ": ",
+        " #",
+        "#",
+        "-",
+        "- ",
+        "1",
+        "0x1F",
+        "1e3",
+        ".5",
+        "+1",
+        "007",
+        "true",
+        "False",
+        "NULL",
+        "null",
+        "~",
+        "yes",
+        "no",
+        "on",
+        "Off",
+        "y",
+        "n",
+        "nan",
+        "inf",
+        ".inf",
+        "2026-03-05",
+        "12:30",
+        "é",
+        "日本",
+        "😀",
+        "\u{A0}",
+        "\u{2028}",
+        "\u{85}",
+        "\u{FEFF}",
+        "\u{7F}",
+        "\u{1}",
+        "\t",
+        " ",
+        "  ",
+        "'",
+        "\"",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "&a",
+        "*a",
+        "!t",
+        "|",
+        ">",
+        "%",
+        "@",
+        "`",
+        "?",
+        "? ",
+        "\\",
+        "/",
+        "http://x.y/z",
+        "=",
+        "<<",
+        "---",
+        "...",
+        "\r",
+    ];
+
+    fn random_value(rng: &mut Rng) -> String {
+        (0..1 + rng.below(4))
+            .map(|_| match rng.below(3) {
+                0 => rng.pick(PIECES),
+                _ => rng.pick(WORDS),
+            })
+            .collect()
+    }
+
+    fn random_block(rng: &mut Rng) -> String {
+        let mut block = String::new();
+        for _ in 0..1 + rng.below(4) {
+            match rng.below(10) {
+                0 => block.push('\n'),
+                1 => block.push_str("\r\n"),
+                _ => {
+                    let keys = if rng.below(5) == 0 {
+                        ODD_KEYS
+                    } else {
+                        PLAIN_KEYS
+                    };
+                    block.push_str(rng.pick(keys));
+                    block.push_str(rng.pick(&[": ", ": ", ": ", ":  ", ":", ":\t", " : "]));
+                    block.push_str(&random_value(rng));
+                    block.push_str(rng.pick(&["\n", "\n", "\r\n", ""]));
+                }
+            }
+        }
+        block
+    }
+
+    #[test]
+    fn fast_path_agrees_with_serde_yaml() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut fast = 0;
+        let cases = 20_000;
+        for _ in 0..cases {
+            let block = random_block(&mut rng);
+            let Some(mapping) = parse_plain_block(&block) else {
+                continue;
+            };
+            fast += 1;
+            let parsed = parse_lenient(&block)
+                .unwrap_or_else(|e| panic!("fast path took {block:?}, YAML rejects it: {e}"));
+            assert_eq!(Value::Mapping(mapping), parsed.value, "{block:?}");
+        }
+        // The generator must exercise the fast path, not only its refusals.
+        assert!(fast > cases / 20, "only {fast} blocks took the fast path");
+    }
+
+    #[test]
+    fn plain_values_read_back_as_themselves() {
+        let mut rng = Rng(42);
+        for _ in 0..20_000 {
+            let value = random_value(&mut rng);
+            if is_plain_value(&value) {
+                let parsed = parse_lenient(&format!("k: {value}\n")).unwrap();
+                assert_eq!(parsed.value["k"], Value::String(value.clone()), "{value:?}");
+            }
+        }
+    }
+}

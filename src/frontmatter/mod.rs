@@ -1,0 +1,269 @@
+//! Frontmatter parsing and formatting (reference §4, design §5).
+//!
+//! A memory file opens with `---` at offset 0 (optional whitespace, then a newline; `----` does
+//! not open), holds a YAML mapping, and closes with a line that is exactly `---` (optional
+//! trailing whitespace). The reference closes at the first `---` anywhere, even mid-value; we
+//! require a line of its own. YAML follows the 1.2 core schema (`yes`/`no` are strings),
+//! duplicate keys keep the last value, and a block that does not parse gets the reference's
+//! retry with problematic values quoted. Parsing never fails: what was recovered or dropped is
+//! reported in [`ParsedFrontmatter::diagnostics`].
+//!
+//! Plain `key: value` headers, the common case, are read by a small fast path that gives the
+//! same mapping as the YAML parser (property-tested against it); everything else goes to
+//! serde_yaml.
+
+mod fast;
+mod format;
+mod yaml;
+
+pub use format::format_memory_file;
+
+use crate::jsstr::{is_js_whitespace, js_number_to_string};
+use crate::types::MemoryType;
+use serde::Serialize;
+use serde_yaml::{Mapping, Value};
+
+/// The fields the memory system reads from frontmatter.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryFields {
+    /// `name`, if a string.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description` as JS would stringify it; falsy → `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `type`, if exactly one of the four.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub memory_type: Option<MemoryType>,
+}
+
+/// Result of [`parse_frontmatter`]. Never an error: problems become diagnostics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ParsedFrontmatter {
+    /// The YAML mapping (empty when absent or unparseable).
+    pub frontmatter: Mapping,
+    /// The text after the frontmatter.
+    pub body: String,
+    /// The memory fields.
+    pub header: MemoryFields,
+    /// What was recovered or dropped, for people.
+    pub diagnostics: Vec<String>,
+}
+
+/// A file cut at its frontmatter delimiters; see [`split_frontmatter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontmatterSplit<'a> {
+    /// The YAML text between the delimiter lines.
+    pub block: &'a str,
+    /// What follows the closing delimiter line, less one blank separator line (`\n` or `\r\n`)
+    /// if there is one.
+    pub body: &'a str,
+}
+
+/// Find the frontmatter delimiters without parsing YAML. `None` when the text does not open with
+/// a `---` line or the block is never closed by a `---` line.
+///
+/// ```
+/// use memdir::frontmatter::split_frontmatter;
+/// let split = split_frontmatter("---\r\nname: a---b\r\n---\r\n\r\nBody").unwrap();
+/// assert_eq!(split.block, "name: a---b\r\n");
+/// assert_eq!(split.body, "Body");
+/// assert!(split_frontmatter("----\nname: x\n---\n").is_none());
+/// ```
+pub fn split_frontmatter(text: &str) -> Option<FrontmatterSplit<'_>> {
+    let block_start = opening_len(text)?;
+    let mut line_start = block_start;
+    loop {
+        let rest = text.get(line_start..)?;
+        let line_len = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        let line = rest.get(..line_len)?;
+        if is_closing_line(line) {
+            let block = text.get(block_start..line_start)?;
+            let after = rest.get(line_len..).unwrap_or("");
+            let body = after
+                .strip_prefix('\n')
+                .or_else(|| after.strip_prefix("\r\n"))
+                .unwrap_or(after);
+            return Some(FrontmatterSplit { block, body });
+        }
+        if line_len == rest.len() {
+            return None;
+        }
+        line_start += line_len;
+    }
+}
+
+/// Length of the opening delimiter: `---`, then JS whitespace containing at least one newline,
+/// through the last newline of that whitespace (the reference's `^---\s*\n`).
+fn opening_len(text: &str) -> Option<usize> {
+    let after = text.strip_prefix("---")?;
+    let whitespace_len = after.len() - after.trim_start_matches(is_js_whitespace).len();
+    let last_newline = after.get(..whitespace_len)?.rfind('\n')?;
+    Some(3 + last_newline + 1)
+}
+
+/// `---` followed only by whitespace up to the line end.
+fn is_closing_line(line: &str) -> bool {
+    line.strip_prefix("---")
+        .is_some_and(|rest| rest.chars().all(is_js_whitespace))
+}
+
+/// Parse a memory file's frontmatter. Never fails: a missing, unclosed or unusable block leaves
+/// the mapping empty and the whole text as body, with a diagnostic saying why.
+///
+/// ```
+/// use memdir::{parse_frontmatter, MemoryType};
+/// let parsed = parse_frontmatter(
+///     "---\nname: Role\ndescription: Fix: use the real DB\ntype: user\n---\n\nSenior Go dev.\n",
+/// );
+/// assert_eq!(parsed.header.name.as_deref(), Some("Role"));
+/// assert_eq!(parsed.header.description.as_deref(), Some("Fix: use the real DB"));
+/// assert_eq!(parsed.header.memory_type, Some(MemoryType::User));
+/// assert_eq!(parsed.body, "Senior Go dev.\n");
+/// assert_eq!(parsed.diagnostics.len(), 1); // the description needed the quoting retry
+/// ```
+pub fn parse_frontmatter(text: &str) -> ParsedFrontmatter {
+    let mut diagnostics = Vec::new();
+    let Some(split) = split_frontmatter(text) else {
+        if opening_len(text).is_some() {
+            diagnostics.push(
+                "frontmatter opens with `---` but no `---` line closes it; read as body".to_owned(),
+            );
+        }
+        return ParsedFrontmatter {
+            frontmatter: Mapping::new(),
+            body: text.to_owned(),
+            header: MemoryFields::default(),
+            diagnostics,
+        };
+    };
+    let frontmatter = match fast::parse_plain_block(split.block) {
+        Some(mapping) => mapping,
+        None => yaml::parse_block(split.block, &mut diagnostics),
+    };
+    ParsedFrontmatter {
+        header: memory_fields(&frontmatter),
+        frontmatter,
+        body: split.body.to_owned(),
+        diagnostics,
+    }
+}
+
+/// The memory fields of a frontmatter mapping, read as the reference reads them (§4.3).
+fn memory_fields(frontmatter: &Mapping) -> MemoryFields {
+    MemoryFields {
+        name: frontmatter
+            .get("name")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        description: frontmatter.get("description").and_then(truthy_js_string),
+        memory_type: frontmatter
+            .get("type")
+            .and_then(Value::as_str)
+            .and_then(MemoryType::parse),
+    }
+}
+
+/// `value || null`, then JS template-literal stringification.
+fn truthy_js_string(value: &Value) -> Option<String> {
+    let truthy = match value {
+        Value::Null | Value::Bool(false) => false,
+        Value::String(s) => !s.is_empty(),
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Value::Tagged(tagged) => return truthy_js_string(&tagged.value),
+        Value::Bool(true) | Value::Sequence(_) | Value::Mapping(_) => true,
+    };
+    truthy.then(|| js_string(value))
+}
+
+/// JS `String(value)` for a YAML value as JS would hold it (arrays join with `,`, null items
+/// are empty, objects are `[object Object]`).
+fn js_string(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => js_number_to_string(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => s.clone(),
+        Value::Sequence(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Value::Mapping(_) => "[object Object]".to_owned(),
+        Value::Tagged(tagged) => js_string(&tagged.value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn delimiters() {
+        let split = split_frontmatter("---  \n\n  a: 1\n---\t\nbody").unwrap();
+        assert_eq!((split.block, split.body), ("  a: 1\n", "body"));
+        let split = split_frontmatter("---\n---").unwrap();
+        assert_eq!((split.block, split.body), ("", ""));
+        let split = split_frontmatter("---\na: x\n---\n\n\nbody\n").unwrap();
+        assert_eq!(split.body, "\nbody\n");
+        // Indented or embedded `---` does not close; `----` neither.
+        assert!(split_frontmatter("---\na: 1\n  ---\n").is_none());
+        assert!(split_frontmatter("---\na: b---c\n").is_none());
+        assert!(split_frontmatter("---\na: 1\n----\n").is_none());
+        assert!(split_frontmatter("--- x\na: 1\n---\n").is_none());
+        assert!(split_frontmatter("\n---\na: 1\n---\n").is_none());
+        assert!(split_frontmatter("---").is_none());
+    }
+
+    #[test]
+    fn unclosed_block_is_reported_and_kept_as_body() {
+        let parsed = parse_frontmatter("---\nname: x\n");
+        assert!(parsed.frontmatter.is_empty());
+        assert_eq!(parsed.body, "---\nname: x\n");
+        assert_eq!(parsed.diagnostics.len(), 1);
+        let parsed = parse_frontmatter("plain text");
+        assert!(parsed.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn description_is_stringified_like_js() {
+        let cases = [
+            ("description: 42", Some("42")),
+            ("description: 0x1F", Some("31")),
+            ("description: 1e3", Some("1000")),
+            ("description: 0", None),
+            ("description: 0.0", None),
+            ("description: .nan", None),
+            ("description: false", None),
+            ("description: true", Some("true")),
+            ("description: ''", None),
+            ("description: ~", None),
+            ("description:", None),
+            (
+                "description: [a, 1, [b, c], null, {k: v}]",
+                Some("a,1,b,c,,[object Object]"),
+            ),
+            ("description: []", Some("")),
+            ("description: {weird}", Some("[object Object]")),
+            ("description: 2026-03-05", Some("2026-03-05")),
+            (
+                "description: 123456789012345678901234",
+                Some("1.2345678901234569e+23"),
+            ),
+            ("description: !custom tagged", Some("tagged")),
+        ];
+        for (line, expected) in cases {
+            let parsed = parse_frontmatter(&format!("---\n{line}\n---\n"));
+            assert_eq!(parsed.header.description.as_deref(), expected, "{line}");
+        }
+    }
+
+    #[test]
+    fn name_and_type_only_from_strings() {
+        let parsed = parse_frontmatter("---\nname: 7\ntype: User\n---\n");
+        assert_eq!(parsed.header, MemoryFields::default());
+        let parsed = parse_frontmatter("---\nname: '7'\ntype: feedback\n---\n");
+        assert_eq!(parsed.header.name.as_deref(), Some("7"));
+        assert_eq!(parsed.header.memory_type, Some(MemoryType::Feedback));
+        let parsed = parse_frontmatter("---\ntype: \"user \"\n---\n");
+        assert_eq!(parsed.header.memory_type, None);
+    }
+}

@@ -1,0 +1,300 @@
+//! The full YAML path: serde_yaml with duplicate keys resolved to the last value, tags dropped,
+//! and the reference's one retry with problematic values quoted (§4.2).
+
+use crate::jsstr::{is_js_line_terminator, is_js_whitespace};
+use serde::de::Visitor;
+use serde::de::{DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess};
+use serde_yaml::{Mapping, Number, Value};
+use std::cell::RefCell;
+use std::fmt;
+
+/// Parse a frontmatter block as YAML, recovering what the reference recovers. Only a mapping is
+/// kept; anything else leaves the result empty. Diagnostics say what happened.
+pub(super) fn parse_block(block: &str, diagnostics: &mut Vec<String>) -> Mapping {
+    let parsed = match parse_lenient(block) {
+        Ok(parsed) => parsed,
+        Err(first) => match parse_lenient(&quote_problematic_values(block)) {
+            Ok(parsed) => {
+                diagnostics.push(format!(
+                    "frontmatter YAML did not parse ({first}); \
+                     values with special characters were quoted and it parsed on retry"
+                ));
+                parsed
+            }
+            Err(second) => {
+                diagnostics.push(format!(
+                    "frontmatter YAML did not parse ({first}), \
+                     not even with special values quoted ({second}); frontmatter ignored"
+                ));
+                return Mapping::new();
+            }
+        },
+    };
+    for key in &parsed.duplicate_keys {
+        diagnostics.push(format!(
+            "frontmatter key {key} appears more than once; the last value was kept"
+        ));
+    }
+    match parsed.value {
+        Value::Mapping(mapping) => mapping,
+        Value::Null => Mapping::new(),
+        other => {
+            diagnostics.push(format!(
+                "frontmatter is {}, not a mapping; ignored",
+                kind_of(&other)
+            ));
+            Mapping::new()
+        }
+    }
+}
+
+/// A YAML value and the keys that were given more than once.
+pub(super) struct Lenient {
+    pub(super) value: Value,
+    pub(super) duplicate_keys: Vec<String>,
+}
+
+/// serde_yaml, except that a repeated mapping key keeps its last value (as Bun's parser does)
+/// instead of failing, and tags are dropped (JS values have none).
+pub(super) fn parse_lenient(text: &str) -> Result<Lenient, serde_yaml::Error> {
+    let duplicates = RefCell::new(Vec::new());
+    let seed = LenientValue {
+        duplicates: &duplicates,
+    };
+    let value = seed.deserialize(serde_yaml::Deserializer::from_str(text))?;
+    Ok(Lenient {
+        value,
+        duplicate_keys: duplicates.into_inner(),
+    })
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Sequence(_) => "a list",
+        Value::Mapping(_) => "a mapping",
+        Value::Tagged(_) => "a tagged value",
+    }
+}
+
+#[derive(Clone, Copy)]
+struct LenientValue<'a> {
+    duplicates: &'a RefCell<Vec<String>>,
+}
+
+impl<'de> DeserializeSeed<'de> for LenientValue<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LenientValue<'_> {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    // Integers beyond 64 bits become the nearest double, as JS numbers are.
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
+        Ok(Value::Number(Number::from(v as f64)))
+    }
+
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
+        Ok(Value::Number(Number::from(v as f64)))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Sequence(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut mapping = Mapping::new();
+        while let Some(key) = map.next_key_seed(self)? {
+            let value = map.next_value_seed(self)?;
+            if mapping.contains_key(&key) {
+                self.duplicates.borrow_mut().push(key_label(&key));
+            }
+            mapping.insert(key, value);
+        }
+        Ok(Value::Mapping(mapping))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        // serde_yaml reports a tagged node (`!tag value`) as an enum; keep the value only.
+        let (_tag, contents): (String, _) = data.variant()?;
+        contents.newtype_variant_seed(self)
+    }
+}
+
+fn key_label(key: &Value) -> String {
+    match key {
+        Value::String(s) => format!("{s:?}"),
+        other => serde_yaml::to_string(other)
+            .map(|s| s.trim_end().to_owned())
+            .unwrap_or_else(|_| "(complex key)".to_owned()),
+    }
+}
+
+/// The reference's `quoteProblematicValues`: on each line of the form `key: value` (key of ASCII
+/// letters, `_` and `-`; whitespace after the colon), a value that is not already quoted and
+/// holds one of `{}[]*&#!|>%@` and backtick, or `": "`, is rewritten as a double-quoted string
+/// with `\` and `"` escaped.
+pub(super) fn quote_problematic_values(block: &str) -> String {
+    let mut out = String::with_capacity(block.len() + 16);
+    for (index, line) in block.split('\n').enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        match problematic_value(line) {
+            Some((key, value)) => {
+                out.push_str(key);
+                out.push_str(": \"");
+                out.push_str(&value.replace('\\', "\\\\").replace('"', "\\\""));
+                out.push('"');
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// `line.match(/^([a-zA-Z_-]+):\s+(.+)$/)` followed by the quoting test: the key and value when
+/// the line needs quoting.
+fn problematic_value(line: &str) -> Option<(&str, &str)> {
+    let key_len = line
+        .bytes()
+        .take_while(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'-')
+        .count();
+    let key = line.get(..key_len).filter(|key| !key.is_empty())?;
+    let after_colon = line.get(key_len..)?.strip_prefix(':')?;
+    let value = after_colon.trim_start_matches(is_js_whitespace);
+    // `\s+` needs at least one whitespace; `.+` a non-empty value without line terminators (a
+    // value of whitespace only could match by backtracking, but never needs quoting).
+    if value.len() == after_colon.len() || value.is_empty() || value.contains(is_js_line_terminator)
+    {
+        return None;
+    }
+    let quoted = |q: char| value.starts_with(q) && value.ends_with(q);
+    if quoted('"') || quoted('\'') {
+        return None;
+    }
+    let special = value.contains(|c| "{}[]*&#!|>%@`".contains(c)) || value.contains(": ");
+    special.then_some((key, value))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn quoting_follows_the_reference() {
+        let cases = [
+            (
+                "description: Fix: use the real DB",
+                "description: \"Fix: use the real DB\"",
+            ),
+            ("description:\tx: y", "description: \"x: y\""),
+            ("description: @mention", "description: \"@mention\""),
+            (
+                "description: a \\ \"b\" #c",
+                "description: \"a \\\\ \\\"b\\\" #c\"",
+            ),
+            (
+                "description: \"already: quoted\"",
+                "description: \"already: quoted\"",
+            ),
+            ("description: 'x: y'", "description: 'x: y'"),
+            ("description: - item", "description: - item"),
+            ("description2: a: b", "description2: a: b"),
+            ("  indented: a: b", "  indented: a: b"),
+            ("description:a: b", "description:a: b"),
+            ("description: a: b\r", "description: a: b\r"),
+            ("snake_case-key: {x}", "snake_case-key: \"{x}\""),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(quote_problematic_values(line), expected, "{line:?}");
+        }
+        assert_eq!(
+            quote_problematic_values("a: %x\nb: ok\n"),
+            "a: \"%x\"\nb: ok\n"
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value_at_every_depth() {
+        let parsed = parse_lenient("a: 1\nb: {c: 1, c: 2}\na: 3\n").unwrap();
+        let expected: Value = serde_yaml::from_str("a: 3\nb: {c: 2}").unwrap();
+        assert_eq!(parsed.value, expected);
+        assert_eq!(parsed.duplicate_keys, ["\"c\"", "\"a\""]);
+    }
+
+    #[test]
+    fn anchors_resolve_and_bombs_are_refused() {
+        let parsed = parse_lenient("a: &x hi\nb: *x\n").unwrap();
+        assert_eq!(parsed.value["b"], Value::String("hi".into()));
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            bomb.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        assert!(parse_lenient(&bomb).is_err());
+    }
+
+    #[test]
+    fn non_mappings_are_dropped_with_a_diagnostic() {
+        let mut diagnostics = Vec::new();
+        assert!(parse_block("- a\n- b\n", &mut diagnostics).is_empty());
+        assert!(parse_block("just text", &mut diagnostics).is_empty());
+        assert!(parse_block("# only a comment\n", &mut diagnostics).is_empty());
+        assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    }
+}

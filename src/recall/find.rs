@@ -1,0 +1,266 @@
+//! `Memdir::find_relevant` (reference §6.1): which memories help with a query.
+//!
+//! Sequence: scan; drop memories already surfaced this session; ask the host's LLM (raced
+//! against the configured timeout and the caller's abort), pre-filtering with the ranker when
+//! there are more candidates than the selector budget; or answer with the ranker when no LLM is
+//! configured. A failing, hanging or babbling LLM never makes recall fail: the answer is the
+//! ranker's (when `fallback_to_lexical`) or nothing. An abort always yields nothing.
+
+use super::abort::AbortFlag;
+use super::ranker::RankerIndex;
+use super::selector::{build_selector_request, try_parse_selector_reply};
+use crate::future::{race, Either};
+use crate::host::{Clock, FieldValue, FileSystem, Llm, Telemetry};
+use crate::types::{MemoryHeader, MAX_SELECTED};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+/// Options of one recall.
+#[derive(Clone, Debug)]
+pub struct FindOptions {
+    /// Tools the agent used successfully since the last user prompt (the selector skips their
+    /// reference docs but keeps warnings about them).
+    pub recent_tools: Vec<String>,
+    /// Absolute paths already shown this session; never selected again.
+    pub already_surfaced: Vec<String>,
+    /// Most memories returned (default 5).
+    pub limit: usize,
+    /// The caller's cancellation; when set, recall returns nothing.
+    pub abort: Option<AbortFlag>,
+}
+
+impl Default for FindOptions {
+    fn default() -> Self {
+        FindOptions {
+            recent_tools: Vec::new(),
+            already_surfaced: Vec::new(),
+            limit: MAX_SELECTED,
+            abort: None,
+        }
+    }
+}
+
+/// One recalled memory.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecalledMemory {
+    /// Absolute path of the memory file.
+    pub path: String,
+    /// Its modification time from the scan, ms since the epoch.
+    pub mtime_ms: f64,
+}
+
+/// Who chose the memories.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum AnsweredBy {
+    /// The host's LLM, over every candidate.
+    #[serde(rename = "llm")]
+    Llm,
+    /// The built-in ranker (no LLM configured, or the LLM failed and fallback is on).
+    #[serde(rename = "lexical")]
+    Lexical,
+    /// The host's LLM, over the candidates the ranker pre-filtered to the selector budget.
+    #[serde(rename = "llm+prefilter")]
+    LlmPrefilter,
+}
+
+impl AnsweredBy {
+    /// `llm`, `lexical` or `llm+prefilter`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnsweredBy::Llm => "llm",
+            AnsweredBy::Lexical => "lexical",
+            AnsweredBy::LlmPrefilter => "llm+prefilter",
+        }
+    }
+}
+
+/// How the LLM call went (`ok` when no LLM was needed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecallOutcome {
+    /// The selection (possibly empty) is a real answer.
+    Ok,
+    /// The LLM callback failed.
+    Error,
+    /// The LLM did not answer within the timeout.
+    Timeout,
+    /// The caller aborted.
+    Aborted,
+    /// The LLM answered something that is not a selection.
+    InvalidReply,
+}
+
+impl RecallOutcome {
+    /// `ok`, `error`, `timeout`, `aborted` or `invalid_reply`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecallOutcome::Ok => "ok",
+            RecallOutcome::Error => "error",
+            RecallOutcome::Timeout => "timeout",
+            RecallOutcome::Aborted => "aborted",
+            RecallOutcome::InvalidReply => "invalid_reply",
+        }
+    }
+}
+
+/// The answer of a recall.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recall {
+    /// The chosen memories, most relevant first, without duplicates, at most `limit`.
+    pub memories: Vec<RecalledMemory>,
+    /// Who chose them.
+    pub answered_by: AnsweredBy,
+    /// How the LLM call went.
+    pub outcome: RecallOutcome,
+}
+
+/// The event recall emits (fields: `answered_by`, `outcome`, `candidates`, `selected`,
+/// `duration_ms`; never the query or any memory text).
+pub const RECALL_EVENT: &str = "memdir_recall";
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
+    /// The memories relevant to `query`: scan the directory, then [`Self::find_relevant_in`].
+    /// Fails only if the scan fails.
+    pub async fn find_relevant(&self, query: &str, options: FindOptions) -> crate::Result<Recall> {
+        let headers = self.scan().await?;
+        Ok(self.find_relevant_in(headers, query, &options).await)
+    }
+
+    /// Recall over headers the caller already has (a cached scan, or several directories'
+    /// scans merged). Never fails: LLM errors, timeouts, garbage and aborts are reported in
+    /// [`Recall::outcome`].
+    pub async fn find_relevant_in(
+        &self,
+        headers: Vec<MemoryHeader>,
+        query: &str,
+        options: &FindOptions,
+    ) -> Recall {
+        let started = self.clock.now_ms();
+        let surfaced: HashSet<&str> = options.already_surfaced.iter().map(String::as_str).collect();
+        let candidates: Vec<MemoryHeader> = headers
+            .into_iter()
+            .filter(|h| !surfaced.contains(h.file_path.as_str()))
+            .collect();
+        let nobody = if self.llm.is_some() {
+            AnsweredBy::Llm
+        } else {
+            AnsweredBy::Lexical
+        };
+        if candidates.is_empty() || options.limit == 0 {
+            return Recall {
+                memories: Vec::new(),
+                answered_by: nobody,
+                outcome: RecallOutcome::Ok,
+            };
+        }
+        let (answered_by, outcome, chosen) = if options.abort.as_ref().is_some_and(AbortFlag::is_aborted) {
+            (nobody, RecallOutcome::Aborted, Vec::new())
+        } else {
+            match &self.llm {
+                None => (
+                    AnsweredBy::Lexical,
+                    RecallOutcome::Ok,
+                    self.lexical(&candidates, query, options.limit),
+                ),
+                Some(llm) => self.select_with_llm(llm, &candidates, query, options).await,
+            }
+        };
+        let memories: Vec<RecalledMemory> = chosen
+            .iter()
+            .filter_map(|&i| candidates.get(i))
+            .map(|h| RecalledMemory {
+                path: h.file_path.clone(),
+                mtime_ms: h.mtime_ms,
+            })
+            .collect();
+        let duration = self.clock.now_ms() - started;
+        self.telemetry.emit(
+            RECALL_EVENT,
+            &[
+                ("answered_by", FieldValue::Str(answered_by.as_str().into())),
+                ("outcome", FieldValue::Str(outcome.as_str().into())),
+                ("candidates", FieldValue::Num(candidates.len() as f64)),
+                ("selected", FieldValue::Num(memories.len() as f64)),
+                ("duration_ms", FieldValue::Num(duration.max(0.0))),
+            ],
+        );
+        Recall {
+            memories,
+            answered_by,
+            outcome,
+        }
+    }
+
+    /// Positions in `candidates` the ranker picks.
+    fn lexical(&self, candidates: &[MemoryHeader], query: &str, limit: usize) -> Vec<usize> {
+        let index = RankerIndex::build_with(candidates, self.config.recall.ranker.clone());
+        positions(candidates, index.rank(query, limit).iter().map(|r| r.filename.as_str()))
+    }
+
+    async fn select_with_llm(
+        &self,
+        llm: &L,
+        candidates: &[MemoryHeader],
+        query: &str,
+        options: &FindOptions,
+    ) -> (AnsweredBy, RecallOutcome, Vec<usize>) {
+        let budget = self.config.recall.selector_budget.max(1);
+        let (by, shown): (AnsweredBy, Vec<MemoryHeader>) = if candidates.len() > budget {
+            let index = RankerIndex::build_with(candidates, self.config.recall.ranker.clone());
+            let picked = index.prefilter(query, budget);
+            let shown = picked.iter().filter_map(|&i| candidates.get(i).cloned()).collect();
+            (AnsweredBy::LlmPrefilter, shown)
+        } else {
+            (AnsweredBy::Llm, candidates.to_vec())
+        };
+        let manifest = crate::manifest::format_manifest(&shown);
+        let request = build_selector_request(query, &manifest, &options.recent_tools);
+        let abort = async {
+            match &options.abort {
+                Some(flag) => flag.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        let stop = race(self.clock.sleep(self.config.recall.timeout_ms), abort);
+        let outcome = match race(llm.complete(&request), stop).await {
+            Either::Left(Ok(text)) => {
+                let names: Vec<&str> = shown.iter().map(|h| h.filename.as_str()).collect();
+                match try_parse_selector_reply(&text, &names, options.limit) {
+                    Some(selected) => {
+                        let chosen = positions(candidates, selected.iter().map(String::as_str));
+                        return (by, RecallOutcome::Ok, chosen);
+                    }
+                    None => RecallOutcome::InvalidReply,
+                }
+            }
+            Either::Left(Err(_)) => RecallOutcome::Error,
+            Either::Right(Either::Left(())) => RecallOutcome::Timeout,
+            Either::Right(Either::Right(())) => return (by, RecallOutcome::Aborted, Vec::new()),
+        };
+        if self.config.recall.fallback_to_lexical {
+            (
+                AnsweredBy::Lexical,
+                outcome,
+                self.lexical(candidates, query, options.limit),
+            )
+        } else {
+            (by, outcome, Vec::new())
+        }
+    }
+}
+
+/// Positions in `candidates` of the given filenames, in their order (unknown names skipped).
+fn positions<'a>(
+    candidates: &[MemoryHeader],
+    filenames: impl Iterator<Item = &'a str>,
+) -> Vec<usize> {
+    let by_name: HashMap<&str, usize> = candidates
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, h)| (h.filename.as_str(), i))
+        .collect();
+    filenames.filter_map(|f| by_name.get(f).copied()).collect()
+}

@@ -1,0 +1,344 @@
+//! Words for the ranker: split, lower-case, drop stop words, light stemming.
+
+/// Words too common to say anything about relevance (English function words, and words every
+/// query to a coding assistant or every memory file carries).
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "d",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "done",
+    "down",
+    "during",
+    "each",
+    "else",
+    "etc",
+    "ever",
+    "few",
+    "for",
+    "from",
+    "further",
+    "get",
+    "got",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "help",
+    "her",
+    "here",
+    "hers",
+    "hey",
+    "hi",
+    "him",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "let",
+    "like",
+    "ll",
+    "m",
+    "make",
+    "md",
+    "me",
+    "might",
+    "more",
+    "most",
+    "much",
+    "must",
+    "my",
+    "need",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "ok",
+    "okay",
+    "on",
+    "once",
+    "one",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "out",
+    "over",
+    "own",
+    "please",
+    "re",
+    "s",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "t",
+    "than",
+    "thank",
+    "thanks",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "thing",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "us",
+    "use",
+    "used",
+    "uses",
+    "using",
+    "ve",
+    "very",
+    "want",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "yes",
+    "yet",
+    "you",
+    "your",
+    "yours",
+];
+
+/// A word of at most 8 bytes as a number (big-endian). Words hold no NUL byte, so different
+/// words give different numbers.
+const fn pack(word: &[u8]) -> u64 {
+    let mut value = 0u64;
+    let mut i = 0;
+    while i < word.len() {
+        value = (value << 8) | word[i] as u64;
+        i += 1;
+    }
+    value
+}
+
+/// [`STOP_WORDS`] packed and sorted, built at compile time: the stop-word test is then a binary
+/// search over integers, the hottest step of indexing.
+const STOP_KEYS: [u64; STOP_WORDS.len()] = {
+    let mut keys = [0u64; STOP_WORDS.len()];
+    let mut i = 0;
+    while i < STOP_WORDS.len() {
+        keys[i] = pack(STOP_WORDS[i].as_bytes());
+        i += 1;
+    }
+    let mut i = 1;
+    while i < keys.len() {
+        let mut j = i;
+        while j > 0 && keys[j - 1] > keys[j] {
+            let t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+    keys
+};
+
+/// True for a (lower-cased) stop word.
+pub(crate) fn is_stop_word(word: &str) -> bool {
+    word.len() <= 8 && STOP_KEYS.binary_search(&pack(word.as_bytes())).is_ok()
+}
+
+/// Fold common English inflections so `tests`, `testing`, `tested` meet `test`, in place.
+/// Deliberately light: plural `s`/`es`/`ies`, `ing`, `ed`, then `ion`, then a final `e` (so
+/// `release`, `releases`, `released` and `releasing` all meet at `releas`, and `migration` meets
+/// `migrate`). Only on words long enough that the stem is still a word-like prefix. Input is
+/// lower-case; stems are only ever compared with other stems, never shown.
+pub(crate) fn stem_in_place(w: &mut String) {
+    inflection_stem(w);
+    if w.len() > 6 && w.ends_with("ion") {
+        w.truncate(w.len() - 3);
+    }
+    if w.len() >= 4 && w.ends_with('e') {
+        w.pop();
+    }
+}
+
+/// The stem of `word` (see [`stem_in_place`]).
+#[cfg(test)]
+pub(crate) fn stem(word: &str) -> String {
+    let mut w = word.to_owned();
+    stem_in_place(&mut w);
+    w
+}
+
+fn inflection_stem(w: &mut String) {
+    let len = w.len();
+    // Every suffix tested below is ASCII, so each truncation lands on a char boundary.
+    if len > 4 && (w.ends_with("ies") || w.ends_with("ied")) {
+        w.truncate(len - 3);
+        w.push('y');
+    } else if ["sses", "shes", "ches", "xes", "zes"]
+        .iter()
+        .any(|s| w.ends_with(s))
+    {
+        w.truncate(len - 2);
+    } else if len > 3 && w.ends_with('s') && !["ss", "us", "is"].iter().any(|s| w.ends_with(s)) {
+        w.truncate(len - 1);
+    } else if len >= 6 && w.ends_with("ing") {
+        w.truncate(len - 3);
+        undouble(w);
+    } else if len >= 5 && w.ends_with("ed") {
+        w.truncate(len - 2);
+        undouble(w);
+    }
+}
+
+/// `runn` -> `run`, `stopp` -> `stop`; keeps `ll`, `ss`, `zz` (`install`, `pass`).
+fn undouble(stem: &mut String) {
+    let b = stem.as_bytes();
+    if let [.., x, y] = b {
+        if b.len() >= 3 && x == y && x.is_ascii_alphabetic() && !matches!(x, b'l' | b's' | b'z') {
+            stem.pop();
+        }
+    }
+}
+
+/// Call `f` with the stem of every non-stop word of `text`. Words are maximal runs of
+/// alphanumeric characters, so `_`, `-`, `.`, `/` and punctuation separate them; they are
+/// lower-cased before the stop-word test. Single characters are skipped.
+pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    let mut word = String::new();
+    let mut flush = |word: &mut String| {
+        if word.chars().nth(1).is_some() && !is_stop_word(word) {
+            stem_in_place(word);
+            f(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        } else if !word.is_empty() {
+            flush(&mut word);
+        }
+    }
+    if !word.is_empty() {
+        flush(&mut word);
+    }
+}
+
+/// The terms of `text` as a vector (see [`for_each_term`]).
+#[cfg(test)]
+pub(crate) fn terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_term(text, |t| out.push(t.to_owned()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn inflections_meet() {
+        for group in [
+            ["test", "tests", "testing", "tested"],
+            ["deploy", "deploys", "deploying", "deployed"],
+            ["release", "releases", "released", "releasing"],
+            ["run", "runs", "running", "run"],
+            ["query", "queries", "queried", "query"],
+            ["branch", "branches", "branch", "branch"],
+            ["issue", "issues", "issue", "issue"],
+            ["pass", "passes", "passed", "passing"],
+            ["note", "notes", "noted", "note"],
+            ["fix", "fixes", "fixed", "fixing"],
+            ["migrate", "migration", "migrations", "migrated"],
+        ] {
+            let stems: Vec<String> = group.iter().map(|w| stem(w)).collect();
+            assert!(
+                stems.iter().all(|s| s == &stems[0]),
+                "{group:?} -> {stems:?}"
+            );
+        }
+        assert_eq!(stem("install"), "install");
+        assert_eq!(stem("status"), "status");
+        assert_eq!(stem("class"), "class");
+        assert_eq!(stem("is"), "is");
+    }
+
+    #[test]
+    fn stop_words_fit_the_packed_table() {
+        assert!(STOP_WORDS.iter().all(|w| w.len() <= 8 && !w.contains('\0')));
+        assert!(STOP_WORDS.iter().all(|w| is_stop_word(w)));
+        for w in ["deploy", "abouts", "th", "", "yourselves", "whe"] {
+            assert!(!is_stop_word(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn splitting_and_stop_words() {
+        assert_eq!(
+            terms("How do I run the feedback_testing-policy.md/API?"),
+            ["run", "feedback", "test", "policy", "api"]
+        );
+        assert_eq!(terms("Ünïcode ÉTÉ"), ["ünïcod", "été"]);
+        assert!(terms("the a of to I").is_empty());
+    }
+}

@@ -1,0 +1,78 @@
+//! The first lines of a file as the scanner sees them (reference §5.2a): one leading U+FEFF
+//! dropped, lines split on `\n`, one trailing `\r` stripped from each, joined with `\n`. Pure.
+
+/// The first `max_lines` lines of `text`.
+///
+/// ```
+/// use memdir::store::head::first_lines;
+/// assert_eq!(first_lines("\u{feff}a\r\nb\r\r\nc\n", 2), "a\nb\r");
+/// assert_eq!(first_lines("a\n", 30), "a\n");
+/// ```
+pub fn first_lines(text: &str, max_lines: usize) -> String {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = String::new();
+    for (i, line) in text.split('\n').take(max_lines).enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line.strip_suffix('\r').unwrap_or(line));
+    }
+    out
+}
+
+/// Byte length of the prefix of `bytes` holding its first `max_lines` complete lines (up to and
+/// excluding the `max_lines`-th `\n`), or `None` when fewer newlines are present.
+///
+/// ```
+/// use memdir::store::head::lines_prefix_len;
+/// assert_eq!(lines_prefix_len(b"a\nb\nc", 2), Some(3));
+/// assert_eq!(lines_prefix_len(b"a\nb", 2), None);
+/// ```
+pub fn lines_prefix_len(bytes: &[u8], max_lines: usize) -> Option<usize> {
+    if max_lines == 0 {
+        return Some(0);
+    }
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(max_lines - 1)
+        .map(|(i, _)| i)
+}
+
+/// The first `max_lines` lines of a byte head that may end anywhere (even inside a UTF-8
+/// sequence). Bytes after the last needed line are ignored; invalid UTF-8 becomes U+FFFD.
+///
+/// ```
+/// use memdir::store::head::first_lines_of_bytes;
+/// assert_eq!(first_lines_of_bytes(b"a\nb\n\xe2\x82", 2), "a\nb");
+/// assert_eq!(first_lines_of_bytes(b"x\xffy", 30), "x\u{fffd}y");
+/// ```
+pub fn first_lines_of_bytes(bytes: &[u8], max_lines: usize) -> String {
+    let end = lines_prefix_len(bytes, max_lines).unwrap_or(bytes.len());
+    let used = bytes.get(..end).unwrap_or(bytes);
+    first_lines(&String::from_utf8_lossy(used), max_lines)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn thirty_lines_of_many() {
+        let text: String = (0..100).map(|i| format!("line{i}\r\n")).collect();
+        let head = first_lines(&text, 30);
+        assert_eq!(head.split('\n').count(), 30);
+        assert!(head.ends_with("line29"));
+        assert_eq!(first_lines_of_bytes(text.as_bytes(), 30), head);
+    }
+
+    #[test]
+    fn bom_only_once_and_empty() {
+        assert_eq!(first_lines("\u{feff}\u{feff}x", 30), "\u{feff}x");
+        assert_eq!(first_lines("", 30), "");
+        assert_eq!(first_lines_of_bytes(b"", 30), "");
+        assert_eq!(lines_prefix_len(b"abc", 0), Some(0));
+    }
+}

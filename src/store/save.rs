@@ -1,0 +1,198 @@
+//! `save` and `apply_proposal`: a memory file plus its index entry, under the directory lock.
+
+use super::index::root_relative;
+use super::names::{
+    check_memory_file, check_memory_type, check_single_line, derived_file_name, MAX_NAME_ATTEMPTS,
+};
+use super::types::{Proposal, SaveInput, SaveOutcome, SavedMemory, Scope};
+use super::TEAM_DIR;
+use crate::error::{Code, Error, Result};
+use crate::frontmatter::{format_memory_file, MemoryFields};
+use crate::host::{Clock, FileSystem, Llm, Telemetry};
+use crate::index_entry::{upsert_index_entry, IndexEntry};
+use crate::memdir::Memdir;
+use crate::types::MemoryType;
+
+/// Check a save request; the parsed type on success.
+fn validate_save(input: &SaveInput) -> Result<MemoryType> {
+    let memory_type = check_memory_type(&input.memory_type)?;
+    check_single_line("name", &input.name)?;
+    check_single_line("description", &input.description)?;
+    if let Some(file) = &input.file {
+        check_scoped_file(input.scope, file)?;
+    }
+    Ok(memory_type)
+}
+
+/// [`check_memory_file`], plus: a private file may not sit in `team/` (team memory is written
+/// with [`Scope::Team`] only).
+pub(crate) fn check_scoped_file(scope: Scope, file: &str) -> Result<()> {
+    check_memory_file(file)?;
+    if scope == Scope::Private && file.starts_with(TEAM_DIR) {
+        return Err(Error::new(
+            Code::InvalidMemory,
+            format!("{file:?} is in team memory; save it with scope team"),
+        ));
+    }
+    Ok(())
+}
+
+/// What a memory write puts on disk, computed before anything is written.
+pub(crate) struct PlannedWrite {
+    pub scope: Scope,
+    pub rel: String,
+    pub path: String,
+    pub text: String,
+    /// The new index text, unless the index is skipped.
+    pub index: Option<String>,
+    /// The file's previous text (for rollback), `None` when it is new.
+    pub previous: Option<String>,
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+    /// Save a memory: write `<type>_<slug>.md` (or `input.file`) with its frontmatter and upsert
+    /// its `MEMORY.md` entry (`- [name](file) — description`), atomically and under the
+    /// directory lock. Refused in `off`/`read-only` mode (`WRITE_FORBIDDEN`); in `confirm` mode
+    /// nothing is written and the outcome is a [`Proposal`].
+    ///
+    /// A derived name already taken gets `-2`, `-3` …; a given `file` that exists fails with
+    /// `ALREADY_EXISTS` unless `replace`. When the new index is over its caps it is still
+    /// written whole, and the outcome carries `index_warning`.
+    pub async fn save(&self, input: SaveInput) -> Result<SaveOutcome> {
+        self.check_writable()?;
+        validate_save(&input)?;
+        if self.confirms_writes() {
+            return Ok(SaveOutcome::Proposed(Proposal::Save(input)));
+        }
+        self.save_now(&input).await
+    }
+
+    /// Carry out a proposal returned in `confirm` mode (still refused in `off`/`read-only`).
+    pub async fn apply_proposal(&self, proposal: Proposal) -> Result<SaveOutcome> {
+        self.check_writable()?;
+        match proposal {
+            Proposal::Save(input) => {
+                validate_save(&input)?;
+                self.save_now(&input).await
+            }
+            Proposal::Update { file, changes } => self.update_now(&file, &changes).await,
+            Proposal::Delete { file } => self.delete_now(&file).await,
+        }
+    }
+
+    async fn save_now(&self, input: &SaveInput) -> Result<SaveOutcome> {
+        let lock = self.lock_dir().await?;
+        let result = self.save_locked(input).await;
+        self.unlock_dir(lock).await;
+        result
+    }
+
+    async fn save_locked(&self, input: &SaveInput) -> Result<SaveOutcome> {
+        let memory_type = validate_save(input)?;
+        let dir = self.scope_dir(input.scope);
+        let rel = match &input.file {
+            Some(file) => {
+                if !input.replace && self.path_exists(&format!("{dir}{file}")).await? {
+                    return Err(Error::new(
+                        Code::AlreadyExists,
+                        format!("{file:?} exists; pass replace to overwrite it"),
+                    ));
+                }
+                file.clone()
+            }
+            None => self.free_file_name(&dir, memory_type, input).await?,
+        };
+        let path = format!("{dir}{rel}");
+        let fields = MemoryFields {
+            name: Some(input.name.clone()),
+            description: Some(input.description.clone()),
+            memory_type: Some(memory_type),
+        };
+        let plan = PlannedWrite {
+            scope: input.scope,
+            text: format_memory_file(&fields, &input.body),
+            index: None,
+            previous: None,
+            rel,
+            path,
+        };
+        self.commit(plan, &fields, input.skip_index).await
+    }
+
+    /// The first derived name not on disk (or the plain one when replacing).
+    async fn free_file_name(
+        &self,
+        dir: &str,
+        memory_type: MemoryType,
+        input: &SaveInput,
+    ) -> Result<String> {
+        for attempt in 1..=MAX_NAME_ATTEMPTS {
+            let name = derived_file_name(memory_type, &input.name, attempt);
+            if input.replace || !self.path_exists(&format!("{dir}{name}")).await? {
+                return Ok(name);
+            }
+        }
+        Err(Error::new(
+            Code::AlreadyExists,
+            format!("no free file name for {:?}", input.name),
+        ))
+    }
+
+    /// Write a memory file and its index entry; on a failed index write, put the file back.
+    /// Must run under the directory lock.
+    pub(crate) async fn commit(
+        &self,
+        mut plan: PlannedWrite,
+        fields: &MemoryFields,
+        skip_index: bool,
+    ) -> Result<SaveOutcome> {
+        self.ensure_parent(&plan.path).await?;
+        self.check_inside(&self.config.dir, &plan.path).await?;
+        plan.previous = self.read_optional(&plan.path).await?;
+        let mut index_warning = None;
+        if !skip_index {
+            let entry = IndexEntry {
+                title: fields.name.clone().unwrap_or_default(),
+                file: plan.rel.clone(),
+                hook: fields.description.clone().unwrap_or_default(),
+            };
+            let old = self.read_raw_index(plan.scope).await?;
+            let new = upsert_index_entry(&old, &entry);
+            index_warning = self.measure_index(plan.scope, &new);
+            plan.index = Some(new);
+        }
+        self.journal_begin(plan.scope, &plan.rel).await?;
+        if let Err(e) = self.write_atomic(&plan.path, &plan.text).await {
+            self.journal_end().await;
+            return Err(e);
+        }
+        if let Some(index) = &plan.index {
+            let index_path = self.index_path(plan.scope);
+            if let Err(e) = self.write_atomic(&index_path, index).await {
+                self.roll_back(&plan).await;
+                self.journal_end().await;
+                return Err(e);
+            }
+        }
+        self.journal_end().await;
+        Ok(SaveOutcome::Saved(SavedMemory {
+            file: root_relative(plan.scope, &plan.rel),
+            path: plan.path,
+            scope: plan.scope,
+            created: plan.previous.is_none(),
+            index_warning,
+        }))
+    }
+
+    /// Best effort: restore the memory file as it was before a failed commit.
+    async fn roll_back(&self, plan: &PlannedWrite) {
+        let _ = match &plan.previous {
+            Some(text) => self.write_atomic(&plan.path, text).await,
+            None => self
+                .fs
+                .remove(&plan.path)
+                .await
+                .map_err(|e| Error::fs("remove", &plan.path, e)),
+        };
+    }
+}

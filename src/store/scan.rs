@@ -1,0 +1,182 @@
+//! The memory scan (reference §5.1) and the manifest (§5.3).
+//!
+//! Walk: breadth-first over `read_dir`, directory symlinks followed. With the host's `realpath`
+//! every directory is entered once per real path, which ends symlink loops (and lists a
+//! directory reached through two names once). Without `realpath` the walk stops at depth
+//! [`MAX_SCAN_DEPTH`] and after [`MAX_SCAN_DIRS`] directories, so a loop costs bounded work.
+//!
+//! Reading: `stat` (follows symlinks; anything not a regular file is dropped), then with
+//! `readHead` only the first [`HEAD_START_BYTES`] bytes, growing ×4 up to [`HEAD_MAX_BYTES`]
+//! while 30 lines are not complete; without it, the whole file. A line cut at
+//! [`HEAD_MAX_BYTES`] is kept as far as read (the reference reads whole files below 10 MiB).
+
+use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
+use crate::error::Result;
+use crate::frontmatter::parse_frontmatter;
+use crate::future::join_all;
+use crate::host::{Clock, EntryKind, FileSystem, Llm, Telemetry};
+use crate::manifest::format_manifest;
+use crate::memdir::Memdir;
+use crate::types::{MemoryHeader, ENTRYPOINT_NAME, FRONTMATTER_MAX_LINES, MAX_MEMORY_FILES};
+use std::collections::{HashSet, VecDeque};
+
+/// Files read concurrently per batch.
+pub const SCAN_CHUNK: usize = 64;
+/// Deepest directory level entered (the memory directory is level 0).
+pub const MAX_SCAN_DEPTH: usize = 16;
+/// Most directories a scan lists.
+pub const MAX_SCAN_DIRS: usize = 4096;
+/// First `readHead` size, in bytes.
+pub const HEAD_START_BYTES: usize = 8 * 1024;
+/// Largest `readHead` size, in bytes.
+pub const HEAD_MAX_BYTES: usize = 1024 * 1024;
+
+struct PendingDir {
+    abs: String,
+    rel: String,
+    depth: usize,
+}
+
+/// A directory entry name a well-behaved host can return.
+fn plausible_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains('/') && !name.contains('\0')
+}
+
+fn is_memory_file_name(name: &str) -> bool {
+    name.ends_with(".md") && name != ENTRYPOINT_NAME
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+    /// Headers of the memory files, newest first, at most 200 (reference §5.1): every `.md`
+    /// file below the directory (case-sensitive suffix, hidden files and subdirectories such as
+    /// `team/` and `logs/` included, every `MEMORY.md` excluded), frontmatter read from each
+    /// file's first 30 lines. A file that cannot be read is dropped; a directory that cannot be
+    /// listed gives `[]`.
+    pub async fn scan(&self) -> Result<Vec<MemoryHeader>> {
+        let root = self.config.dir.clone();
+        let candidates = self.scan_candidates(&root).await;
+        let mut headers = Vec::with_capacity(candidates.len());
+        for chunk in candidates.chunks(SCAN_CHUNK) {
+            let reads = chunk
+                .iter()
+                .map(|rel| self.read_header(&root, rel))
+                .collect();
+            headers.extend(join_all(reads).await.into_iter().flatten());
+        }
+        // Stable: equal times keep walk order.
+        headers.sort_by(|a, b| {
+            b.mtime_ms
+                .partial_cmp(&a.mtime_ms)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        headers.truncate(MAX_MEMORY_FILES);
+        Ok(headers)
+    }
+
+    /// The manifest of [`Memdir::scan`]: one line per memory (reference §5.3).
+    pub async fn manifest(&self) -> Result<String> {
+        Ok(format_manifest(&self.scan().await?))
+    }
+
+    /// Relative paths of candidate memory files, in walk order.
+    async fn scan_candidates(&self, root: &str) -> Vec<String> {
+        let use_realpath = self.fs.capabilities().realpath;
+        let mut visited: HashSet<String> = HashSet::new();
+        if use_realpath {
+            if let Ok(real) = self.fs.realpath(root.trim_end_matches('/')).await {
+                visited.insert(real);
+            }
+        }
+        let mut queue = VecDeque::from([PendingDir {
+            abs: root.to_owned(),
+            rel: String::new(),
+            depth: 0,
+        }]);
+        let mut listed = 0usize;
+        let mut out = Vec::new();
+        while let Some(dir) = queue.pop_front() {
+            listed += 1;
+            let entries = match self.fs.read_dir(&dir.abs).await {
+                Ok(entries) => entries,
+                Err(_) => continue,
+            };
+            for entry in entries {
+                if !plausible_name(&entry.name) {
+                    continue;
+                }
+                let abs = format!("{}{}", dir.abs, entry.name);
+                let rel = format!("{}{}", dir.rel, entry.name);
+                let kind = match entry.kind {
+                    EntryKind::Symlink => match self.fs.stat(&abs).await {
+                        Ok(st) => st.kind,
+                        Err(_) => continue, // dangling or looping link
+                    },
+                    kind => kind,
+                };
+                match kind {
+                    EntryKind::File if is_memory_file_name(&entry.name) => out.push(rel),
+                    EntryKind::Dir
+                        if dir.depth < MAX_SCAN_DEPTH && listed + queue.len() < MAX_SCAN_DIRS =>
+                    {
+                        if use_realpath {
+                            let fresh = match self.fs.realpath(&abs).await {
+                                Ok(real) => visited.insert(real),
+                                Err(_) => false,
+                            };
+                            if !fresh {
+                                continue;
+                            }
+                        }
+                        queue.push_back(PendingDir {
+                            abs: format!("{abs}/"),
+                            rel: format!("{rel}/"),
+                            depth: dir.depth + 1,
+                        });
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// One header, or `None` when the file cannot be stat'ed or read or is not a regular file.
+    async fn read_header(&self, root: &str, rel: &str) -> Option<MemoryHeader> {
+        let path = format!("{root}{rel}");
+        let st = self.fs.stat(&path).await.ok()?;
+        if st.kind != EntryKind::File {
+            return None;
+        }
+        let head = if self.fs.capabilities().read_head {
+            self.read_head_lines(&path, st.size).await?
+        } else {
+            first_lines(&self.fs.read_file(&path).await.ok()?, FRONTMATTER_MAX_LINES)
+        };
+        let parsed = parse_frontmatter(&head);
+        Some(MemoryHeader {
+            filename: rel.to_owned(),
+            file_path: path,
+            mtime_ms: st.mtime_ms,
+            description: parsed.header.description,
+            memory_type: parsed.header.memory_type,
+            name: parsed.header.name,
+            body_head: parsed.body,
+        })
+    }
+
+    /// The first 30 lines through `readHead`, reading no more than they need.
+    async fn read_head_lines(&self, path: &str, size: f64) -> Option<String> {
+        let mut want = HEAD_START_BYTES;
+        loop {
+            let bytes = self.fs.read_head(path, want).await.ok()?;
+            let complete = lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some()
+                || bytes.len() < want
+                || bytes.len() as f64 >= size
+                || want >= HEAD_MAX_BYTES;
+            if complete {
+                return Some(first_lines_of_bytes(&bytes, FRONTMATTER_MAX_LINES));
+            }
+            want = want.saturating_mul(4).min(HEAD_MAX_BYTES);
+        }
+    }
+}

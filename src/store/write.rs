@@ -1,0 +1,205 @@
+//! Low-level write helpers: unique ids, atomic replace, parent directories, and the check that a
+//! write stays inside the memory directory even through symlinks.
+
+use crate::error::{Code, Error, Result};
+use crate::host::{Clock, EntryKind, FileSystem, Llm, Telemetry};
+use crate::memdir::{Memdir, WriteMode};
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+
+/// The parent directory of an absolute path (`/a/b.md` → `/a`).
+pub(crate) fn parent_dir(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => path.get(..i).unwrap_or("/"),
+    }
+}
+
+/// True when `path` is `root` or below it (both without a trailing `/`).
+fn is_within(root: &str, path: &str) -> bool {
+    let root = root.trim_end_matches('/');
+    path == root
+        || root.is_empty()
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+    /// A fresh id for temp files and lock holders: the clock, a per-instance counter, and a
+    /// per-process random hash, in base 36. No `rand` dependency.
+    pub(crate) fn next_id(&self) -> String {
+        let n = self.id_counter.get().wrapping_add(1);
+        self.id_counter.set(n);
+        let now = self.clock.now_ms().max(0.0) as u64;
+        let salt = RandomState::new().hash_one((now, n, self as *const Self as usize));
+        format!("{}{}{}", base36(now), base36(n), base36(salt & 0xff_ffff))
+    }
+
+    /// Refuse writes in `off` and `read-only` mode.
+    pub(crate) fn check_writable(&self) -> Result<()> {
+        match self.config.write_mode {
+            WriteMode::Off | WriteMode::ReadOnly => Err(Error::new(
+                Code::WriteForbidden,
+                "the write mode forbids writing memory",
+            )),
+            WriteMode::Confirm | WriteMode::Auto => Ok(()),
+        }
+    }
+
+    /// True when writes must become proposals.
+    pub(crate) fn confirms_writes(&self) -> bool {
+        self.config.write_mode == WriteMode::Confirm
+    }
+
+    /// Whether `path` exists (any kind). Errors other than "not found" are reported.
+    pub(crate) async fn path_exists(&self, path: &str) -> Result<bool> {
+        match self.fs.stat(path).await {
+            Ok(_) => Ok(true),
+            Err(e) if e.is_not_found() => Ok(false),
+            Err(e) => Err(Error::fs("stat", path, e)),
+        }
+    }
+
+    /// A file's text, `None` when it does not exist.
+    pub(crate) async fn read_optional(&self, path: &str) -> Result<Option<String>> {
+        match self.fs.read_file(path).await {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(Error::fs("read", path, e)),
+        }
+    }
+
+    /// Create the parent directory of `path`.
+    pub(crate) async fn ensure_parent(&self, path: &str) -> Result<()> {
+        self.mkdir_all(parent_dir(path)).await
+    }
+
+    /// Create `dir` and its parents. `mkdir` is meant to be recursive; for hosts whose `mkdir`
+    /// answers `ENOENT` for a missing parent, every ancestor is created in turn.
+    pub(crate) async fn mkdir_all(&self, dir: &str) -> Result<()> {
+        match self.fs.mkdir(dir).await {
+            Ok(()) => return Ok(()),
+            Err(e) if !e.is_not_found() => return Err(Error::fs("mkdir", dir, e)),
+            Err(_) => {}
+        }
+        let mut prefix = String::new();
+        for segment in dir.split('/').filter(|s| !s.is_empty()) {
+            prefix.push('/');
+            prefix.push_str(segment);
+            // Ancestors may exist or be unreadable; only the final result counts.
+            let _ = self.fs.mkdir(&prefix).await;
+        }
+        self.fs
+            .mkdir(dir)
+            .await
+            .map_err(|e| Error::fs("mkdir", dir, e))
+    }
+
+    /// Replace `path` with `data` atomically (temp file + `rename`) when the host can rename;
+    /// otherwise a plain write. A failed write removes its temp file and leaves `path` as it was.
+    pub(crate) async fn write_atomic(&self, path: &str, data: &str) -> Result<()> {
+        if !self.fs.capabilities().rename {
+            return self
+                .fs
+                .write_file(path, data)
+                .await
+                .map_err(|e| Error::fs("write", path, e));
+        }
+        let tmp = format!("{path}.tmp-{}", self.next_id());
+        if let Err(e) = self.fs.write_file(&tmp, data).await {
+            let _ = self.fs.remove(&tmp).await;
+            return Err(Error::fs("write", &tmp, e));
+        }
+        if let Err(e) = self.fs.rename(&tmp, path).await {
+            let _ = self.fs.remove(&tmp).await;
+            return Err(Error::fs("rename", path, e));
+        }
+        Ok(())
+    }
+
+    /// With `realpath`, refuse a write whose parent directory (or existing target) resolves
+    /// outside `root` through a symlink. Without `realpath` only the lexical checks of
+    /// [`super::names::check_memory_file`] apply.
+    pub(crate) async fn check_inside(&self, root: &str, path: &str) -> Result<()> {
+        let caps = self.fs.capabilities();
+        if !caps.realpath {
+            return Ok(());
+        }
+        let root_trimmed = root.trim_end_matches('/');
+        let real_root = self
+            .fs
+            .realpath(root_trimmed)
+            .await
+            .map_err(|e| Error::host(Code::PathUnverifiable, root_trimmed, e))?;
+        let parent = parent_dir(path);
+        let real_parent = self
+            .fs
+            .realpath(parent)
+            .await
+            .map_err(|e| Error::host(Code::PathUnverifiable, parent, e))?;
+        if !is_within(&real_root, &real_parent) {
+            return Err(escape(path));
+        }
+        if caps.lstat {
+            if let Ok(st) = self.fs.lstat(path).await {
+                if st.kind == EntryKind::Symlink {
+                    let real = self.fs.realpath(path).await.map_err(|e| {
+                        let code = if e.has_code("ELOOP") {
+                            Code::PathSymlinkLoop
+                        } else if e.is_not_found() {
+                            Code::PathDanglingSymlink
+                        } else {
+                            Code::PathUnverifiable
+                        };
+                        Error::host(code, path, e)
+                    })?;
+                    if !is_within(&real_root, &real) {
+                        return Err(escape(path));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn escape(path: &str) -> Error {
+    Error::new(
+        Code::PathSymlinkEscape,
+        format!("{path:?} resolves outside the memory directory through a symlink"),
+    )
+}
+
+fn base36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(base36(0), "0");
+        assert_eq!(base36(35), "z");
+        assert_eq!(base36(36), "10");
+        assert_eq!(parent_dir("/a/b.md"), "/a");
+        assert_eq!(parent_dir("/b.md"), "/");
+        assert!(is_within("/m", "/m"));
+        assert!(is_within("/m/", "/m/x"));
+        assert!(!is_within("/m", "/mx"));
+        assert!(!is_within("/m", "/"));
+    }
+}

@@ -1,1 +1,0 @@
-//! Team memory sync (reference §11). OWNER: team helper.

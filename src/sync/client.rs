@@ -1,0 +1,600 @@
+//! Pull and push over the host's [`Transport`].
+
+use super::local::{batch_by_bytes, read_team_files};
+use super::{
+    hash_content, HttpRequest, HttpResponse, PullOutcome, PushOutcome, SecretSkip, SkipReason,
+    SkippedEntry, SyncConfig, SyncState, Transport, MAX_CONFLICT_RETRIES, MAX_ENTRY_BYTES,
+    MAX_GET_RETRIES,
+};
+use crate::error::{Code, Error, Result};
+use crate::future::{race, Either};
+use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
+use crate::json::{parse, Json};
+use crate::path_key::validate_team_key;
+use crate::paths::dirname;
+use crate::secrets::scan_for_secrets;
+use std::collections::BTreeMap;
+
+/// Team sync over a filesystem, a transport, a clock and a telemetry sink.
+///
+/// ```
+/// use memdir::future::block_on;
+/// use memdir::host::{Clock, HostResult};
+/// use memdir::sync::{HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync, Transport};
+/// use memdir::{MemFs, NoTelemetry};
+///
+/// struct Empty; // a server that has no team memory yet
+/// impl Transport for Empty {
+///     async fn send(&self, _r: HttpRequest) -> HostResult<HttpResponse> {
+///         Ok(HttpResponse { status: 404, ..Default::default() })
+///     }
+/// }
+/// struct Now;
+/// impl Clock for Now {
+///     fn now_ms(&self) -> f64 { 0.0 }
+///     async fn sleep(&self, _ms: u32) {}
+/// }
+/// let fs = MemFs::new();
+/// let sync = TeamSync {
+///     fs: &fs, transport: &Empty, clock: &Now, telemetry: &NoTelemetry,
+///     config: SyncConfig::new("https://h.example", "acme/app", "/m/team/"),
+/// };
+/// let mut state = SyncState::default();
+/// let pulled = block_on(sync.pull(&mut state)).unwrap();
+/// assert!(!pulled.server_has_content);
+/// ```
+pub struct TeamSync<'a, F, T, C, M> {
+    /// Where the team directory lives.
+    pub fs: &'a F,
+    /// The host's HTTP client.
+    pub transport: &'a T,
+    /// Timeouts and retry backoff.
+    pub clock: &'a C,
+    /// Where events go.
+    pub telemetry: &'a M,
+    /// Server, repository, directory, headers.
+    pub config: SyncConfig,
+}
+
+/// Server body fields a pull or a hashes probe reads.
+struct ServerView {
+    checksum: Option<String>,
+    entries: Vec<(String, String)>,
+    entry_checksums: Option<BTreeMap<String, String>>,
+}
+
+fn http_error(status: u16, what: &str) -> Error {
+    Error {
+        status: Some(status),
+        ..Error::new(
+            Code::Http,
+            format!("Team memory {what} failed: the server answered HTTP {status}"),
+        )
+    }
+}
+
+fn invalid_response(status: u16, what: &str) -> Error {
+    Error {
+        status: Some(status),
+        ..Error::new(
+            Code::Http,
+            format!(
+                "Team memory {what} failed: the server's answer does not have the expected shape"
+            ),
+        )
+    }
+}
+
+/// The telemetry `errorType` for a failure.
+fn error_type(e: &Error) -> &'static str {
+    match (e.code, e.status) {
+        (Code::Timeout, _) => "timeout",
+        (Code::Http, Some(412)) => "conflict",
+        (Code::Http, Some(413)) => "too_many_entries",
+        (Code::Http, Some(_)) => "http",
+        (Code::Http, None) => "network",
+        (Code::HostFs, _) => "filesystem",
+        _ => "other",
+    }
+}
+
+fn string_map(value: Option<&Json>) -> Option<Vec<(String, String)>> {
+    match value? {
+        Json::Object(pairs) => pairs
+            .iter()
+            .map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned())))
+            .collect(),
+        _ => None,
+    }
+}
+
+fn etag_checksum(response: &HttpResponse) -> Option<String> {
+    let tag = response.header("etag")?.trim();
+    let tag = tag.strip_prefix("W/").unwrap_or(tag);
+    Some(tag.trim_matches('"').to_owned()).filter(|t| !t.is_empty())
+}
+
+/// Read `{checksum, content: {entries, entryChecksums?}}` (a hashes probe may carry
+/// `entryChecksums` at the top level or under `content`, and no entries).
+fn read_server_view(response: &HttpResponse, what: &str, need_entries: bool) -> Result<ServerView> {
+    let status = response.status;
+    let doc = parse(&response.body).map_err(|_| invalid_response(status, what))?;
+    let content = doc.get("content");
+    let entries = match string_map(content.and_then(|c| c.get("entries"))) {
+        Some(entries) => entries,
+        None if need_entries => return Err(invalid_response(status, what)),
+        None => Vec::new(),
+    };
+    let checksums_value = content
+        .and_then(|c| c.get("entryChecksums"))
+        .or_else(|| doc.get("entryChecksums"));
+    let entry_checksums = match checksums_value {
+        None | Some(Json::Null) => None,
+        Some(value) => Some(
+            string_map(Some(value))
+                .ok_or_else(|| invalid_response(status, what))?
+                .into_iter()
+                .collect(),
+        ),
+    };
+    let checksum = doc
+        .get("checksum")
+        .and_then(Json::as_str)
+        .map(str::to_owned)
+        .or_else(|| etag_checksum(response));
+    Ok(ServerView {
+        checksum,
+        entries,
+        entry_checksums,
+    })
+}
+
+impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<'_, F, T, C, M> {
+    fn request(&self, method: &str, url: String, body: Option<String>) -> HttpRequest {
+        let mut headers = self.config.headers.clone();
+        headers.push(("Accept".to_owned(), "application/json".to_owned()));
+        if body.is_some() {
+            headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
+        }
+        HttpRequest {
+            method: method.to_owned(),
+            url,
+            headers,
+            body,
+        }
+    }
+
+    /// Send once, with the configured timeout.
+    async fn send(&self, request: HttpRequest) -> Result<HttpResponse> {
+        let timeout = self.config.timeout_ms;
+        match race(self.transport.send(request), self.clock.sleep(timeout)).await {
+            Either::Left(Ok(response)) => Ok(response),
+            Either::Left(Err(cause)) => Err(Error::host(
+                Code::Http,
+                "Team memory sync request did not complete",
+                cause,
+            )),
+            Either::Right(()) => Err(Error::new(
+                Code::Timeout,
+                format!("Team memory sync request timed out after {timeout} ms"),
+            )),
+        }
+    }
+
+    /// Send a `GET`, retrying network failures, 429 and 5xx with exponential backoff.
+    async fn get_with_retry(&self, request: HttpRequest) -> Result<HttpResponse> {
+        let mut attempt = 0;
+        loop {
+            let result = self.send(request.clone()).await;
+            let retryable = match &result {
+                Ok(r) => r.status == 429 || r.status >= 500,
+                Err(_) => true,
+            };
+            if !retryable || attempt >= MAX_GET_RETRIES {
+                return result;
+            }
+            attempt += 1;
+            let base = (500u32 << (attempt - 1)).min(32_000);
+            // Up to 25% jitter, taken from the clock's sub-second part (no RNG in the core).
+            let fraction = (self.clock.now_ms().rem_euclid(1000.0)) / 1000.0;
+            let jitter = (f64::from(base) * 0.25 * fraction) as u32;
+            self.clock.sleep(base + jitter).await;
+        }
+    }
+
+    /// Pull the server's team memory into the team directory (server wins per key; local files
+    /// the server does not have are left alone). Emits `team_sync_pull`.
+    pub async fn pull(&self, state: &mut SyncState) -> Result<PullOutcome> {
+        let started = self.clock.now_ms();
+        let result = self.pull_inner(state).await;
+        let mut fields = vec![
+            ("success", FieldValue::Bool(result.is_ok())),
+            (
+                "duration_ms",
+                FieldValue::Num(self.clock.now_ms() - started),
+            ),
+        ];
+        match &result {
+            Ok(outcome) => {
+                fields.push((
+                    "files_written",
+                    FieldValue::Num(outcome.files_written as f64),
+                ));
+                fields.push(("not_modified", FieldValue::Bool(outcome.not_modified)));
+            }
+            Err(e) => {
+                fields.push(("files_written", FieldValue::Num(0.0)));
+                fields.push(("not_modified", FieldValue::Bool(false)));
+                fields.push(("errorType", FieldValue::Str(error_type(e).to_owned())));
+                if let Some(status) = e.status {
+                    fields.push(("status", FieldValue::Num(f64::from(status))));
+                }
+            }
+        }
+        self.telemetry.emit("team_sync_pull", &fields);
+        result
+    }
+
+    async fn pull_inner(&self, state: &mut SyncState) -> Result<PullOutcome> {
+        let mut request = self.request("GET", self.config.url(false), None);
+        if let Some(checksum) = &state.pulled_checksum {
+            request
+                .headers
+                .push(("If-None-Match".to_owned(), format!("\"{checksum}\"")));
+        }
+        let response = self.get_with_retry(request).await?;
+        match response.status {
+            304 => {
+                return Ok(PullOutcome {
+                    not_modified: true,
+                    server_has_content: true,
+                    ..PullOutcome::default()
+                })
+            }
+            404 => {
+                state.server_checksums.clear();
+                state.last_checksum = None;
+                state.pulled_checksum = None;
+                return Ok(PullOutcome::default());
+            }
+            200..=299 => {}
+            status => return Err(http_error(status, "pull")),
+        }
+        let view = read_server_view(&response, "pull", true)?;
+        state.last_checksum = view.checksum.clone();
+        state.pulled_checksum = view.checksum;
+        state.server_checksums = match view.entry_checksums {
+            Some(checksums) => checksums,
+            None => view
+                .entries
+                .iter()
+                .map(|(k, v)| (k.clone(), hash_content(v)))
+                .collect(),
+        };
+        let mut outcome = PullOutcome {
+            server_has_content: true,
+            ..PullOutcome::default()
+        };
+        for (key, text) in view.entries {
+            let path = match validate_team_key(self.fs, &self.config.team_dir, &key).await {
+                Ok(path) => path,
+                Err(e) => {
+                    outcome.skipped.push(SkippedEntry {
+                        key,
+                        reason: SkipReason::InvalidKey(e.code),
+                    });
+                    continue;
+                }
+            };
+            if text.len() > MAX_ENTRY_BYTES {
+                outcome.skipped.push(SkippedEntry {
+                    key,
+                    reason: SkipReason::TooLarge,
+                });
+                continue;
+            }
+            if matches!(self.fs.read_file(&path).await, Ok(existing) if existing == text) {
+                continue;
+            }
+            mkdir_all(self.fs, &dirname(&path)).await?;
+            self.fs
+                .write_file(&path, &text)
+                .await
+                .map_err(|e| Error::fs("write", &path, e))?;
+            outcome.files_written += 1;
+        }
+        Ok(outcome)
+    }
+
+    /// Push local changes: every team file whose checksum differs from the server's, minus
+    /// files with secrets (reported in the outcome and as `team_secret_skipped`, without paths)
+    /// and files beyond a learned entry cap. Emits `team_sync_push`.
+    pub async fn push(&self, state: &mut SyncState) -> Result<PushOutcome> {
+        let started = self.clock.now_ms();
+        let mut outcome = PushOutcome::default();
+        let mut too_many: Option<(usize, Option<f64>)> = None;
+        let result = self.push_inner(state, &mut outcome, &mut too_many).await;
+        let mut fields = vec![
+            ("success", FieldValue::Bool(result.is_ok())),
+            (
+                "files_uploaded",
+                FieldValue::Num(outcome.files_uploaded as f64),
+            ),
+            ("conflict", FieldValue::Bool(outcome.conflict)),
+            (
+                "conflict_retries",
+                FieldValue::Num(f64::from(outcome.conflict_retries)),
+            ),
+            (
+                "duration_ms",
+                FieldValue::Num(self.clock.now_ms() - started),
+            ),
+        ];
+        if outcome.put_batches > 1 {
+            fields.push(("put_batches", FieldValue::Num(outcome.put_batches as f64)));
+        }
+        if let Err(e) = &result {
+            fields.push(("errorType", FieldValue::Str(error_type(e).to_owned())));
+            if let Some(status) = e.status {
+                fields.push(("status", FieldValue::Num(f64::from(status))));
+            }
+        }
+        if let Some((max, received)) = too_many {
+            fields.push(("error_code", FieldValue::Str(TOO_MANY_ENTRIES.to_owned())));
+            fields.push(("server_max_entries", FieldValue::Num(max as f64)));
+            if let Some(received) = received {
+                fields.push(("server_received_entries", FieldValue::Num(received)));
+            }
+        }
+        self.telemetry.emit("team_sync_push", &fields);
+        result.map(|()| outcome)
+    }
+
+    async fn push_inner(
+        &self,
+        state: &mut SyncState,
+        outcome: &mut PushOutcome,
+        too_many: &mut Option<(usize, Option<f64>)>,
+    ) -> Result<()> {
+        let mut files = read_team_files(self.fs, &self.config.team_dir).await?;
+        files.retain(
+            |key, text| match scan_for_secrets(text).into_iter().next() {
+                Some(finding) => {
+                    outcome.skipped_secrets.push(SecretSkip {
+                        path: key.clone(),
+                        rule_id: finding.rule_id,
+                        label: finding.label,
+                    });
+                    false
+                }
+                None => true,
+            },
+        );
+        if !outcome.skipped_secrets.is_empty() {
+            let mut rule_ids: Vec<&str> =
+                outcome.skipped_secrets.iter().map(|s| s.rule_id).collect();
+            rule_ids.sort_unstable();
+            rule_ids.dedup();
+            self.telemetry.emit(
+                "team_secret_skipped",
+                &[
+                    (
+                        "file_count",
+                        FieldValue::Num(outcome.skipped_secrets.len() as f64),
+                    ),
+                    ("rule_ids", FieldValue::Str(rule_ids.join(","))),
+                ],
+            );
+        }
+        if let Some(max) = state.server_max_entries {
+            if files.len() > max {
+                let total = files.len();
+                // BTreeMap order is key order: keep the first `max` keys.
+                files = files.into_iter().take(max).collect();
+                outcome.dropped_by_cap = total - max;
+                self.telemetry.emit(
+                    "team_entries_capped",
+                    &[
+                        ("total_entries", FieldValue::Num(total as f64)),
+                        (
+                            "dropped_count",
+                            FieldValue::Num(outcome.dropped_by_cap as f64),
+                        ),
+                        ("max_entries", FieldValue::Num(max as f64)),
+                    ],
+                );
+            }
+        }
+        let hashes: BTreeMap<&str, String> = files
+            .iter()
+            .map(|(k, v)| (k.as_str(), hash_content(v)))
+            .collect();
+        loop {
+            let delta: Vec<(&str, &str)> = files
+                .iter()
+                .filter(|(k, _)| state.server_checksums.get(k.as_str()) != hashes.get(k.as_str()))
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            if delta.is_empty() {
+                return Ok(());
+            }
+            if !self
+                .put_batches(state, outcome, too_many, &files, &hashes, delta)
+                .await?
+            {
+                return Ok(());
+            }
+            outcome.conflict = true;
+            if outcome.conflict_retries >= MAX_CONFLICT_RETRIES {
+                return Err(Error {
+                    status: Some(412),
+                    ..Error::new(
+                        Code::Http,
+                        format!(
+                            "Team memory push failed: the server's copy kept changing \
+                             ({MAX_CONFLICT_RETRIES} retries after conflicts)"
+                        ),
+                    )
+                });
+            }
+            outcome.conflict_retries += 1;
+            self.probe_hashes(state).await?;
+        }
+    }
+
+    /// Send the delta in batches; `Ok(true)` when a batch hit a 412 conflict.
+    #[allow(clippy::too_many_arguments)]
+    async fn put_batches(
+        &self,
+        state: &mut SyncState,
+        outcome: &mut PushOutcome,
+        too_many: &mut Option<(usize, Option<f64>)>,
+        files: &BTreeMap<String, String>,
+        hashes: &BTreeMap<&str, String>,
+        delta: Vec<(&str, &str)>,
+    ) -> Result<bool> {
+        for batch in batch_by_bytes(delta) {
+            let entries = batch
+                .iter()
+                .filter_map(|k| {
+                    files
+                        .get(*k)
+                        .map(|v| ((*k).to_owned(), Json::String(v.clone())))
+                })
+                .collect();
+            let body = Json::Object(vec![("entries".to_owned(), Json::Object(entries))]);
+            let mut request = self.request("PUT", self.config.url(false), Some(body.to_string()));
+            if let Some(checksum) = &state.last_checksum {
+                request
+                    .headers
+                    .push(("If-Match".to_owned(), format!("\"{checksum}\"")));
+            }
+            let response = self.send(request).await?;
+            match response.status {
+                200..=299 => {
+                    let view = read_server_view(&response, "push", false).ok();
+                    if let Some(checksum) = view
+                        .and_then(|v| v.checksum)
+                        .or_else(|| etag_checksum(&response))
+                    {
+                        // With no one else's write in between, the server now holds what we
+                        // pulled plus what we sent: the directory reflects the new state.
+                        if state.pulled_checksum == state.last_checksum {
+                            state.pulled_checksum = Some(checksum.clone());
+                        }
+                        state.last_checksum = Some(checksum);
+                    }
+                    for key in &batch {
+                        if let Some(hash) = hashes.get(key) {
+                            state
+                                .server_checksums
+                                .insert((*key).to_owned(), hash.clone());
+                        }
+                    }
+                    outcome.files_uploaded += batch.len();
+                    outcome.put_batches += 1;
+                }
+                412 => return Ok(true),
+                413 => return Err(self.learn_entry_cap(state, &response, too_many)),
+                status => return Err(http_error(status, "push")),
+            }
+        }
+        Ok(false)
+    }
+
+    /// Read a 413's `error.details`; remember the cap when it is the entry-count error.
+    fn learn_entry_cap(
+        &self,
+        state: &mut SyncState,
+        response: &HttpResponse,
+        too_many: &mut Option<(usize, Option<f64>)>,
+    ) -> Error {
+        let details = parse(&response.body)
+            .ok()
+            .and_then(|doc| doc.get("error")?.get("details").cloned());
+        let code = details
+            .as_ref()
+            .and_then(|d| d.get("error_code")?.as_str().map(str::to_owned));
+        let max = details
+            .as_ref()
+            .and_then(|d| d.get("max_entries")?.as_f64())
+            .filter(|n| n.is_finite() && *n >= 0.0);
+        match (code.as_deref(), max) {
+            (Some(TOO_MANY_ENTRIES), Some(max)) => {
+                let max = max as usize;
+                state.server_max_entries = Some(max);
+                let received = details
+                    .as_ref()
+                    .and_then(|d| d.get("received_entries")?.as_f64());
+                *too_many = Some((max, received));
+                Error {
+                    status: Some(413),
+                    ..Error::new(
+                        Code::Http,
+                        format!(
+                            "Team memory push refused: the server keeps at most {max} entries \
+                             per repository; later pushes send only the first {max} files in \
+                             key order"
+                        ),
+                    )
+                }
+            }
+            _ => http_error(413, "push"),
+        }
+    }
+
+    /// Replace the known server checksums with the server's current ones (`&view=hashes`).
+    async fn probe_hashes(&self, state: &mut SyncState) -> Result<()> {
+        let response = self
+            .get_with_retry(self.request("GET", self.config.url(true), None))
+            .await?;
+        match response.status {
+            404 => {
+                state.server_checksums.clear();
+                state.last_checksum = None;
+                Ok(())
+            }
+            200..=299 => {
+                let view = read_server_view(&response, "conflict check", false)?;
+                state.last_checksum = view.checksum;
+                state.server_checksums = view.entry_checksums.unwrap_or_else(|| {
+                    view.entries
+                        .iter()
+                        .map(|(k, v)| (k.clone(), hash_content(v)))
+                        .collect()
+                });
+                Ok(())
+            }
+            status => Err(http_error(status, "conflict check")),
+        }
+    }
+}
+
+/// Create `dir` and its parents. `mkdir` is recursive by contract, but a host that only
+/// creates one level gets its missing ancestors created top-down.
+async fn mkdir_all<F: FileSystem>(fs: &F, dir: &str) -> Result<()> {
+    match fs.mkdir(dir).await {
+        Ok(()) => return Ok(()),
+        Err(e) if !e.is_not_found() => return Err(Error::fs("create directory", dir, e)),
+        Err(_) => {}
+    }
+    let mut chain = vec![dir.to_owned()];
+    while let Some(last) = chain.last() {
+        let parent = dirname(last);
+        if parent == *last {
+            break;
+        }
+        chain.push(parent);
+    }
+    for level in chain.iter().rev() {
+        if let Err(e) = fs.mkdir(level).await {
+            if !e.has_code("EEXIST") {
+                return Err(Error::fs("create directory", level, e));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The 413 `error_code` that carries the server's entry cap.
+const TOO_MANY_ENTRIES: &str = "team_memory_too_many_entries";

@@ -1,0 +1,86 @@
+//! The local side of a push: reading the team directory into keys, and cutting the upload into
+//! bodies under the size cap.
+
+use super::{MAX_ENTRY_BYTES, MAX_PUT_BODY_BYTES};
+use crate::error::{Error, Result};
+use crate::host::{EntryKind, FileSystem};
+use crate::json::Json;
+use crate::paths::join;
+use std::collections::BTreeMap;
+
+/// Every regular file under `team_dir` (symlinks are not followed), keyed by its `/`-separated
+/// path relative to the directory. Files over [`MAX_ENTRY_BYTES`] are left out; a directory that
+/// vanished or cannot be read (`ENOENT`, `EACCES`, `EPERM`) is passed over.
+pub(crate) async fn read_team_files<F: FileSystem>(
+    fs: &F,
+    team_dir: &str,
+) -> Result<BTreeMap<String, String>> {
+    let mut files = BTreeMap::new();
+    let mut pending: Vec<(String, String)> = vec![(team_dir.to_owned(), String::new())];
+    while let Some((dir, prefix)) = pending.pop() {
+        let entries = match fs.read_dir(&dir).await {
+            Ok(entries) => entries,
+            Err(e) if e.has_code("ENOENT") || e.has_code("EACCES") || e.has_code("EPERM") => {
+                continue
+            }
+            Err(e) => return Err(Error::fs("read directory", &dir, e)),
+        };
+        for entry in entries {
+            let path = join(&dir, &entry.name);
+            let key = if prefix.is_empty() {
+                entry.name.clone()
+            } else {
+                format!("{prefix}/{}", entry.name)
+            };
+            match entry.kind {
+                EntryKind::Dir => pending.push((path, key)),
+                EntryKind::File => match fs.read_file(&path).await {
+                    Ok(text) if text.len() <= MAX_ENTRY_BYTES => {
+                        files.insert(key, text);
+                    }
+                    Ok(_) => {}
+                    Err(e) if e.is_not_found() => {}
+                    Err(e) => return Err(Error::fs("read", &path, e)),
+                },
+                EntryKind::Symlink => {}
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Bytes of `text` as a JSON string literal.
+fn json_len(text: &str) -> usize {
+    Json::String(text.to_owned()).to_string().len()
+}
+
+/// Split `(key, content)` pairs (taken in key order) into batches whose estimated `PUT` body —
+/// `{"entries":{}}` plus, per entry, its JSON key, its JSON value and 2 bytes for `:` and `,` —
+/// stays within [`MAX_PUT_BODY_BYTES`]. An entry too big on its own travels alone.
+///
+/// ```
+/// use memdir::sync::batch_by_bytes;
+/// let big = "x".repeat(120_000);
+/// let batches = batch_by_bytes(vec![("a", big.as_str()), ("b", big.as_str()), ("c", "small")]);
+/// assert_eq!(batches, vec![vec!["a"], vec!["b", "c"]]);
+/// ```
+pub fn batch_by_bytes<'a>(mut entries: Vec<(&'a str, &'a str)>) -> Vec<Vec<&'a str>> {
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let empty_body = r#"{"entries":{}}"#.len();
+    let mut batches: Vec<Vec<&str>> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut size = empty_body;
+    for (key, content) in entries {
+        let entry_size = json_len(key) + json_len(content) + 2;
+        if !current.is_empty() && size + entry_size > MAX_PUT_BODY_BYTES {
+            batches.push(std::mem::take(&mut current));
+            size = empty_body;
+        }
+        current.push(key);
+        size += entry_size;
+    }
+    if !current.is_empty() {
+        batches.push(current);
+    }
+    batches
+}

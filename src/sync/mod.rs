@@ -1,0 +1,234 @@
+//! Team memory sync (reference §11): pull the team's shared memory from a server, push local
+//! edits back, and turn file-change notifications into debounced pushes.
+//!
+//! The network is the host's: a [`Transport`] callback takes a method, URL, headers and body and
+//! answers with a status, headers and body (on the JS side, a few lines over `fetch`; the host
+//! adds its own authentication headers through [`SyncConfig::headers`]). The protocol:
+//!
+//! * `GET <base>/api/claude_code/team_memory?repo=<owner/repo>` answers
+//!   `{checksum, content: {entries: {key: text}, entryChecksums?: {key: "sha256:<hex>"}}}`;
+//!   [`TeamSync::pull`] sends `If-None-Match` with the last checksum (304: nothing new; 404: the
+//!   team has no memory yet), checks every key with [`crate::path_key::validate_team_key`],
+//!   skips entries over 250,000 bytes, and leaves identical files untouched.
+//! * [`TeamSync::push`] reads the team directory, skips (and reports) files in which the secret
+//!   scanner finds anything, and `PUT`s `{entries}` for the keys whose `sha256:` checksum differs
+//!   from the server's, in batches of at most 200,000 bytes, each with `If-Match`. A 412
+//!   conflict is answered by a `&view=hashes` probe and a retry (two at most, local wins); a 413
+//!   teaches the server's entry cap, which later pushes respect.
+//! * [`watcher::TeamWatcher`] debounces change notifications into pushes (2 s) and stops
+//!   pushing after a permanent failure until a file is deleted or the watcher restarts.
+//!
+//! Telemetry (no secrets, no paths of secret files): `team_sync_pull`, `team_sync_push`,
+//! `team_secret_skipped`, `team_entries_capped`, `team_sync_started`, `team_push_suppressed`,
+//! with the fields of reference §14.
+
+#![allow(async_fn_in_trait)]
+
+mod client;
+mod local;
+mod sha256;
+pub mod watcher;
+
+pub use client::TeamSync;
+pub use local::batch_by_bytes;
+pub use sha256::{hash_content, sha256};
+pub use watcher::{PushDebouncer, TeamWatcher};
+
+use crate::error::Code;
+use crate::host::HostResult;
+use std::collections::BTreeMap;
+
+/// Largest entry, in UTF-8 bytes, that is pulled or pushed.
+pub const MAX_ENTRY_BYTES: usize = 250_000;
+/// Largest `PUT` body, in bytes (estimated before sending).
+pub const MAX_PUT_BODY_BYTES: usize = 200_000;
+/// Retries of a `GET` after a network error, a 429 or a 5xx.
+pub const MAX_GET_RETRIES: u32 = 3;
+/// Retries of a push after a 412 conflict.
+pub const MAX_CONFLICT_RETRIES: u32 = 2;
+/// Default timeout of one HTTP request, in milliseconds.
+pub const HTTP_TIMEOUT_MS: u32 = 30_000;
+/// Quiet time after the last change before the watcher pushes, in milliseconds.
+pub const DEBOUNCE_MS: u32 = 2_000;
+
+/// One HTTP request the library asks the host to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// `GET` or `PUT`.
+    pub method: String,
+    /// The absolute URL.
+    pub url: String,
+    /// Header names and values, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body (JSON text), if any.
+    pub body: Option<String>,
+}
+
+/// The host's answer to an [`HttpRequest`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HttpResponse {
+    /// The HTTP status.
+    pub status: u16,
+    /// Header names and values.
+    pub headers: Vec<(String, String)>,
+    /// The body text.
+    pub body: String,
+}
+
+impl HttpResponse {
+    /// The first header called `name`, compared case-insensitively.
+    ///
+    /// ```
+    /// let r = memdir::sync::HttpResponse {
+    ///     status: 200,
+    ///     headers: vec![("ETag".into(), "\"x\"".into())],
+    ///     body: String::new(),
+    /// };
+    /// assert_eq!(r.header("etag"), Some("\"x\""));
+    /// ```
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The host's HTTP client. An error means the request did not complete (network, CORS, abort);
+/// an HTTP error status is a normal [`HttpResponse`].
+pub trait Transport {
+    /// Send one request.
+    async fn send(&self, request: HttpRequest) -> HostResult<HttpResponse>;
+}
+
+/// Where and how to sync.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncConfig {
+    /// The API base, e.g. `https://api.example.com` (no trailing `/` needed).
+    pub base_url: String,
+    /// The repository the team memory belongs to, `owner/repo`.
+    pub repo: String,
+    /// The local team directory (absolute, e.g. `<memory>/team/`).
+    pub team_dir: String,
+    /// Headers added to every request (authentication, user agent).
+    pub headers: Vec<(String, String)>,
+    /// Timeout of one request, in milliseconds.
+    pub timeout_ms: u32,
+}
+
+impl SyncConfig {
+    /// A configuration with no extra headers and the default timeout.
+    ///
+    /// ```
+    /// let c = memdir::sync::SyncConfig::new("https://h.example/", "acme/app", "/m/team/");
+    /// assert_eq!(c.url(false), "https://h.example/api/claude_code/team_memory?repo=acme%2Fapp");
+    /// assert!(c.url(true).ends_with("&view=hashes"));
+    /// ```
+    pub fn new(base_url: &str, repo: &str, team_dir: &str) -> Self {
+        SyncConfig {
+            base_url: base_url.to_owned(),
+            repo: repo.to_owned(),
+            team_dir: team_dir.to_owned(),
+            headers: Vec::new(),
+            timeout_ms: HTTP_TIMEOUT_MS,
+        }
+    }
+
+    /// The team memory URL; with `hashes`, the checksum-only view.
+    pub fn url(&self, hashes: bool) -> String {
+        let base = self.base_url.trim_end_matches('/');
+        let repo = encode_uri_component(&self.repo);
+        let view = if hashes { "&view=hashes" } else { "" };
+        format!("{base}/api/claude_code/team_memory?repo={repo}{view}")
+    }
+}
+
+/// JavaScript's `encodeURIComponent`: everything but `A-Z a-z 0-9 - _ . ! ~ * ' ( )` is
+/// percent-encoded as UTF-8.
+fn encode_uri_component(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// What one client remembers between syncs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SyncState {
+    /// The server's checksum of the whole team memory at the last pull or push (the ETag),
+    /// sent as `If-Match`.
+    pub last_checksum: Option<String>,
+    /// The checksum of the server state the local directory reflects, sent as
+    /// `If-None-Match`. It differs from `last_checksum` after a conflict: the reference sends
+    /// the post-push checksum and so never pulls what another client wrote before the
+    /// conflict; we keep them apart so the next pull brings it.
+    pub pulled_checksum: Option<String>,
+    /// The server's `sha256:` checksum of each key, as last seen.
+    pub server_checksums: BTreeMap<String, String>,
+    /// The most entries the server accepts, once a 413 has said so.
+    pub server_max_entries: Option<usize>,
+}
+
+/// Why a pulled entry was not written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The key failed validation (traversal, symlink escape …); the error's code.
+    InvalidKey(Code),
+    /// The entry is larger than [`MAX_ENTRY_BYTES`].
+    TooLarge,
+}
+
+/// An entry a pull did not write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedEntry {
+    /// The key as the server sent it.
+    pub key: String,
+    /// Why.
+    pub reason: SkipReason,
+}
+
+/// What a pull did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PullOutcome {
+    /// The server answered 304: nothing changed since the last pull.
+    pub not_modified: bool,
+    /// The server holds team memory for this repository (false after a 404).
+    pub server_has_content: bool,
+    /// Files created or changed on disk.
+    pub files_written: usize,
+    /// Entries refused or too large.
+    pub skipped: Vec<SkippedEntry>,
+}
+
+/// A local file a push left out because the secret scanner fired on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecretSkip {
+    /// The file's key (relative path), for the host to show; never sent to telemetry.
+    pub path: String,
+    /// The first rule that fired.
+    pub rule_id: &'static str,
+    /// That rule's label.
+    pub label: String,
+}
+
+/// What a push did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PushOutcome {
+    /// Entries the server accepted.
+    pub files_uploaded: usize,
+    /// A 412 conflict happened.
+    pub conflict: bool,
+    /// Retries after conflicts.
+    pub conflict_retries: u32,
+    /// `PUT` requests that succeeded.
+    pub put_batches: usize,
+    /// Files left out because they contain secrets.
+    pub skipped_secrets: Vec<SecretSkip>,
+    /// Files left out because of the server's entry cap.
+    pub dropped_by_cap: usize,
+}

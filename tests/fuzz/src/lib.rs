@@ -1,0 +1,3 @@
+//! memdir fuzz harness: the invariant checks each cargo-fuzz target runs (see `checks`).
+#[path = "checks.rs"]
+pub mod checks;

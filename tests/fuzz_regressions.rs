@@ -1,0 +1,113 @@
+//! Native replay of the fuzz targets' invariant checks (`tests/fuzz/src/checks.rs`), so they run
+//! on stable in every `cargo test`:
+//!
+//! - every file under `tests/fuzz/regressions/<target>/` (inputs that once failed) and
+//!   `tests/fuzz/corpus/<target>/` (seeds) is replayed through its target's check;
+//! - a short deterministic random sweep (hand-rolled PRNG, biased towards each parser's syntax)
+//!   exercises every check, a stand-in for fuzzing where cargo-fuzz cannot run.
+//!
+//! Fuzz for real with `scripts/fuzz.sh` (see its header).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "fuzz/src/checks.rs"]
+mod checks;
+
+use std::path::Path;
+
+fn replay_dir(target: &str, check: fn(&[u8]), folder: &str) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz")
+        .join(folder)
+        .join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return 0;
+    };
+    let mut count = 0;
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let data = std::fs::read(&path).unwrap();
+            let outcome = std::panic::catch_unwind(|| check(&data));
+            assert!(outcome.is_ok(), "{target}: {} fails", path.display());
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn corpus_seeds_pass_every_check() {
+    let mut total = 0;
+    for (target, check) in checks::TARGETS {
+        total += replay_dir(target, check, "corpus");
+    }
+    assert!(total >= 20, "expected the seed corpus, found {total} files");
+}
+
+#[test]
+fn regression_inputs_pass_every_check() {
+    for (target, check) in checks::TARGETS {
+        replay_dir(target, check, "regressions");
+    }
+}
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Fragments each parser cares about; inputs are random concatenations of them and random bytes.
+const PIECES: &[&str] = &[
+    "---", "---\n", "\n", "\r\n", "\r", " ", "\t", ":", ": ", "\"", "'", "#", "-", "- ", "*", "+",
+    "[", "]", "(", ")", "<", ">", "](", ">)", "\\", "\\]", "/", "..", "%", "%2e", "%2F", "%C3%A9",
+    "%FF", "\0", "\u{FEFF}", "\u{2028}", "\u{3000}", "．", "／", "＼", "é", "😀", "—", "–", "--",
+    "name", "description", "type", "user", "feedback", "project", "reference", "name: ",
+    "description: ", "type: user", "|", ">", "{", "}", "[]", "{}", ",", "null", "true", "yes", "1e3",
+    "0x1F", "~", "!!str ", "&a ", "*a", "? ", "```", "```json\n", "selected_memories",
+    "{\"selected_memories\":[", "\"a.md\"", "\"b.md\"", "\\u0061", "a.md", "b.md", "AKIA",
+    "QQQQQQQQQQQQQQQQ", "ghp_", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "sk-ant-api03-", "xoxb-",
+    "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "password = ", "=",
+];
+
+fn random_input(rng: &mut Rng) -> Vec<u8> {
+    let mut out = Vec::new();
+    let parts = rng.below(40);
+    for _ in 0..parts {
+        if rng.below(6) == 0 {
+            out.push(rng.next() as u8);
+        } else {
+            out.extend_from_slice(PIECES[rng.below(PIECES.len())].as_bytes());
+        }
+    }
+    out
+}
+
+#[test]
+fn random_sweep_passes_every_check() {
+    for (n, (target, check)) in checks::TARGETS.iter().enumerate() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1));
+        for round in 0..3000 {
+            let mut data = random_input(&mut rng);
+            if *target == "truncate_entrypoint" || *target == "parse_selector_reply" {
+                data.insert(0, rng.next() as u8);
+            }
+            let outcome = std::panic::catch_unwind(|| check(&data));
+            assert!(
+                outcome.is_ok(),
+                "{target}: round {round} fails on {:?}",
+                String::from_utf8_lossy(&data)
+            );
+        }
+    }
+}

@@ -1,0 +1,237 @@
+// The `memdir` command line, as installed from the packed tarball (node_modules/.bin/memdir):
+// directory resolution, each command, --json, and the exit codes (0 ok, 1 findings/not found,
+// 2 usage error, 3 runtime error).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as memdir from "memdir";
+
+const { Memdir, sanitizePath } = memdir;
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const BIN = join(here, "node_modules", ".bin", "memdir");
+const SAMPLE = join(here, "fixtures", "sample-memory");
+
+const has = {
+  recall: typeof Memdir.prototype.findRelevant === "function",
+  lint: typeof Memdir.prototype.lint === "function",
+  prompt: typeof memdir.buildMemoryPrompt === "function",
+};
+
+function temp() {
+  return realpathSync(mkdtempSync(join(tmpdir(), "memdir-cli-")));
+}
+
+/** Run the CLI with a clean environment: HOME is `home`, no keys, no Claude variables. */
+function run(args, { cwd = here, home = temp(), env = {}, input } = {}) {
+  const result = spawnSync(BIN, args, {
+    cwd,
+    input,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: home, ...env },
+    timeout: 30_000,
+  });
+  if (result.error) throw result.error;
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function sampleCopy() {
+  const dir = join(temp(), "memory");
+  cpSync(SAMPLE, dir, { recursive: true });
+  return dir;
+}
+
+test("path: ~/.claude/projects/<slug of cwd>/memory/ outside a git repository", () => {
+  const home = temp();
+  const project = join(temp(), "my project");
+  mkdirSync(project);
+  const r = run(["path"], { cwd: project, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, `${home}/.claude/projects/${sanitizePath(project)}/memory/\n`);
+});
+
+test("path: the git root names the project, and worktrees share the main repository's", () => {
+  const home = temp();
+  const base = temp();
+  const main = join(base, "repo");
+  mkdirSync(join(main, ".git", "worktrees", "wt"), { recursive: true });
+  mkdirSync(join(main, "src", "deep"), { recursive: true });
+  const expected = `${home}/.claude/projects/${sanitizePath(main)}/memory/\n`;
+  assert.equal(run(["path"], { cwd: join(main, "src", "deep"), home }).stdout, expected);
+
+  const wt = join(base, "wt");
+  mkdirSync(join(wt, "lib"), { recursive: true });
+  writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`);
+  writeFileSync(join(main, ".git", "worktrees", "wt", "commondir"), "../..\n");
+  writeFileSync(join(main, ".git", "worktrees", "wt", "gitdir"), `${join(wt, ".git")}\n`);
+  assert.equal(run(["path"], { cwd: join(wt, "lib"), home }).stdout, expected);
+
+  // A .git file without commondir (a submodule) keeps its own root.
+  const sub = join(base, "sub");
+  mkdirSync(join(base, "modules", "sub"), { recursive: true });
+  mkdirSync(sub);
+  writeFileSync(join(sub, ".git"), `gitdir: ${join(base, "modules", "sub")}\n`);
+  assert.equal(run(["path"], { cwd: sub, home }).stdout, `${home}/.claude/projects/${sanitizePath(sub)}/memory/\n`);
+});
+
+test("path: CLAUDE_CONFIG_DIR, CLAUDE_CODE_REMOTE_MEMORY_DIR and CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", () => {
+  const home = temp();
+  const project = temp();
+  const slug = sanitizePath(project);
+  const config = join(temp(), "cfg");
+  assert.equal(run(["path"], { cwd: project, home, env: { CLAUDE_CONFIG_DIR: config } }).stdout, `${config}/projects/${slug}/memory/\n`);
+  const remote = join(temp(), "remote");
+  assert.equal(
+    run(["path"], { cwd: project, home, env: { CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_REMOTE_MEMORY_DIR: remote } }).stdout,
+    `${remote}/projects/${slug}/memory/\n`,
+  );
+  assert.equal(
+    run(["path"], { cwd: project, home, env: { CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: "/srv/team-mem///" } }).stdout,
+    "/srv/team-mem/\n",
+  );
+  // Not absolute, so not valid: the default applies.
+  assert.equal(
+    run(["path"], { cwd: project, home, env: { CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: "relative/mem" } }).stdout,
+    `${home}/.claude/projects/${slug}/memory/\n`,
+  );
+  const json = JSON.parse(run(["path", "--json"], { cwd: project, home }).stdout);
+  assert.equal(json.dir, `${home}/.claude/projects/${slug}/memory/`);
+  assert.equal(json.exists, false);
+  assert.equal(json.projectRoot, project);
+});
+
+test("ls works on the project's own directory and on any directory through --dir", () => {
+  const home = temp();
+  const project = temp();
+  const dir = join(home, ".claude", "projects", sanitizePath(project), "memory");
+  cpSync(SAMPLE, dir, { recursive: true });
+  const r = run(["ls"], { cwd: project, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim().split("\n").length, 6);
+  assert.match(r.stdout, /^feedback\s+feedback_real_database\.md\s+today\s+Integration tests: hit a real database, never mocks$/m);
+
+  const json = JSON.parse(run(["ls", "--json", "--dir", sampleCopy()]).stdout);
+  assert.deepEqual(
+    json.map((h) => h.filename).sort(),
+    [
+      "feedback_real_database.md", "feedback_terse_answers.md", "project_auth_rewrite.md",
+      "reference_linear_ingest.md", "team/project_release_freeze.md", "user_go_background.md",
+    ],
+  );
+  assert.equal(json.find((h) => h.filename === "user_go_background.md").type, "user");
+
+  const missing = run(["ls", "--dir", join(temp(), "nope")]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no memory directory/);
+});
+
+test("show prints a memory; a missing one exits 1, one outside the directory exits 2", () => {
+  const dir = sampleCopy();
+  const r = run(["show", "feedback_terse_answers.md", "--dir", dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, readFileSync(join(dir, "feedback_terse_answers.md"), "utf8"));
+  const json = JSON.parse(run(["show", "feedback_terse_answers.md", "--dir", dir, "--json"]).stdout);
+  assert.equal(json.header.name, "Terse answers");
+  assert.equal(json.header.type, "feedback");
+  assert.equal(run(["show", "nope.md", "--dir", dir]).code, 1);
+  assert.equal(run(["show", "../../etc/passwd", "--dir", dir]).code, 2);
+  assert.equal(run(["show", "--dir", dir]).code, 2);
+});
+
+test("save from flags and from stdin writes the file and its index entry", () => {
+  const dir = join(temp(), "memory");
+  const a = run(["save", "--dir", dir, "--name", "Prefers pnpm", "--description", "pnpm, never npm", "--type", "feedback", "--body", "Use pnpm."]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(a.stdout, `${dir}/feedback_prefers_pnpm.md\n`);
+  const b = run(["save", "--dir", dir, "--json", "--name", "Go background", "--description", "Senior Go dev", "--type", "user"], {
+    input: "Ten years of Go.\n",
+  });
+  assert.equal(b.code, 0, b.stderr);
+  const outcome = JSON.parse(b.stdout);
+  assert.equal(outcome.status, "saved");
+  assert.equal(outcome.file, "user_go_background.md");
+  assert.match(readFileSync(join(dir, "user_go_background.md"), "utf8"), /^---\n[\s\S]*type: user[\s\S]*---\n[\s\S]*Ten years of Go\./);
+  assert.equal(
+    readFileSync(join(dir, "MEMORY.md"), "utf8"),
+    "- [Prefers pnpm](feedback_prefers_pnpm.md) — pnpm, never npm\n- [Go background](user_go_background.md) — Senior Go dev\n",
+  );
+});
+
+test("save refuses bad input with exit code 2", () => {
+  const dir = join(temp(), "memory");
+  assert.equal(run(["save", "--dir", dir, "--description", "d", "--type", "user", "--body", "b"]).code, 2, "no --name");
+  assert.equal(run(["save", "--dir", dir, "--name", "n", "--description", "d", "--type", "nonsense", "--body", "b"]).code, 2);
+  assert.equal(run(["save", "--dir", dir, "--name", "n", "--description", "d", "--type", "user", "--body", "b", "--file", "../x.md"]).code, 2);
+  assert.equal(existsSync(join(dir, "MEMORY.md")), false);
+  const saved = ["save", "--dir", dir, "--name", "n", "--description", "d", "--type", "user", "--body", "b", "--file", "user_n.md"];
+  assert.equal(run(saved).code, 0);
+  assert.equal(run(saved).code, 2, "an existing file without --replace");
+  assert.equal(run([...saved, "--replace"]).code, 0);
+});
+
+test("log appends to today's daily log", () => {
+  const dir = join(temp(), "memory");
+  const r = run(["log", "--dir", dir, "user", "prefers", "pnpm"]);
+  assert.equal(r.code, 0, r.stderr);
+  const now = new Date();
+  const yyyy = String(now.getFullYear());
+  const mm = String(now.getMonth() + 1).padStart(2, "0");
+  const dd = String(now.getDate()).padStart(2, "0");
+  const path = `${dir}/logs/${yyyy}/${mm}/${yyyy}-${mm}-${dd}.md`;
+  assert.equal(r.stdout, `${path}\n`);
+  run(["log", "--dir", dir], { input: "second line" });
+  assert.equal(readFileSync(path, "utf8"), "user prefers pnpm\nsecond line\n");
+  assert.equal(run(["log", "--dir", dir]).code, 2, "no text");
+});
+
+test("usage errors exit 2: no command, unknown command, unknown option", () => {
+  assert.equal(run([]).code, 2);
+  assert.equal(run(["frobnicate"]).code, 2);
+  assert.equal(run(["ls", "--frobnicate"]).code, 2);
+  const help = run(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /Exit status: 0 ok, 1 findings or nothing found, 2 usage error [^]*, 3 runtime error/);
+});
+
+test("recall: the built-in ranker answers without a key", { skip: !has.recall && "no Memdir.findRelevant in this build" }, () => {
+  const dir = sampleCopy();
+  const r = run(["recall", "should integration tests use a real database or mocks", "--dir", dir, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const json = JSON.parse(r.stdout);
+  assert.equal(json.answeredBy, "lexical");
+  assert.ok(json.memories.some((m) => m.path.endsWith("feedback_real_database.md")), r.stdout);
+  for (const m of json.memories) assert.match(m.header, /today/);
+  const human = run(["recall", "real database mocks", "--dir", dir]);
+  assert.match(human.stdout, /Integration tests must run against a real Postgres/);
+  assert.equal(run(["recall", "--dir", dir]).code, 2, "no query");
+});
+
+test("recall is a runtime error (3) when the build lacks it", { skip: has.recall && "recall is available" }, () => {
+  assert.equal(run(["recall", "anything", "--dir", sampleCopy()]).code, 3);
+});
+
+test("lint: findings exit 1, a clean directory exits 0", { skip: !has.lint && "no Memdir.lint in this build" }, () => {
+  const dir = sampleCopy();
+  writeFileSync(join(dir, "MEMORY.md"), readFileSync(join(dir, "MEMORY.md"), "utf8") + "- [Gone](feedback_gone.md) — points at nothing\n");
+  const r = run(["lint", "--dir", dir, "--json"]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.ok(JSON.parse(r.stdout).findings.length >= 1);
+  const clean = join(temp(), "memory");
+  run(["save", "--dir", clean, "--name", "One", "--description", "one memory", "--type", "user", "--body", "b"]);
+  const ok = run(["lint", "--dir", clean]);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+});
+
+test("prompt prints the memory prompt for a mode", { skip: !has.prompt && "no buildMemoryPrompt in this build" }, () => {
+  const dir = sampleCopy();
+  const r = run(["prompt", "--dir", dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.includes(`${dir}/`), r.stdout);
+  const agent = run(["prompt", "--dir", dir, "--mode", "agent"]);
+  assert.match(agent.stdout, /Terse answers/);
+  assert.equal(run(["prompt", "--dir", dir, "--mode", "nonsense"]).code, 2);
+});
