@@ -8,7 +8,7 @@ use crate::secrets::scan_for_secrets;
 use crate::store::names::{check_memory_file, check_single_line};
 use crate::store::{Scope, TEAM_DIR};
 use crate::types::MemoryType;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// Most operations applied from one reply; the rest are rejected.
@@ -50,13 +50,13 @@ pub struct MemoryOperation {
 }
 
 /// An operation that was not applied, and why. Never quotes the model's text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RejectedOperation {
     /// Its position in the reply (0-based).
     pub index: usize,
     /// The file relative to the memory directory, only when it is a valid memory file name.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     /// A stable code: an error code (`PATH_ESCAPES`, `SECRET_DETECTED` …) or one of
     /// `MALFORMED_OPERATION`, `TOO_MANY_OPERATIONS`, `DUPLICATE_TARGET`.
