@@ -37,9 +37,12 @@ pub async fn race<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Outp
     .await
 }
 
+/// A future being joined and, once it finished, its output.
+type Slot<F> = (Pin<Box<F>>, Option<<F as Future>::Output>);
+
 /// Run every future to completion, concurrently, keeping input order in the output.
 pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut slots: Vec<(Pin<Box<F>>, Option<F::Output>)> =
+    let mut slots: Vec<Slot<F>> =
         futures.into_iter().map(|f| (Box::pin(f), None)).collect();
     std::future::poll_fn(move |cx| {
         let mut pending = false;

@@ -333,11 +333,7 @@ impl Parser<'_> {
                 self.pos += 1;
             }
             // The input is a `&str` and the run stops only at ASCII bytes, so it is valid UTF-8.
-            if let Some(Ok(run)) = self
-                .bytes
-                .get(run_start..self.pos)
-                .map(std::str::from_utf8)
-            {
+            if let Some(Ok(run)) = self.bytes.get(run_start..self.pos).map(std::str::from_utf8) {
                 out.push_str(run);
             }
             match self.peek() {
@@ -499,9 +495,31 @@ mod tests {
     #[test]
     fn rejects_what_json_rejects() {
         for bad in [
-            "", " ", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "1e", "-", "'a'", "\"a",
-            "\"\t\"", "[1 2]", "{a:1}", "nul", "truex", "[1]]", "\"\\x\"", "\"\\u12\"", "{\"a\"}",
-            "NaN", "Infinity", "// c\n1", "\u{FEFF}1",
+            "",
+            " ",
+            "[1,]",
+            "{\"a\":1,}",
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            "1e",
+            "-",
+            "'a'",
+            "\"a",
+            "\"\t\"",
+            "[1 2]",
+            "{a:1}",
+            "nul",
+            "truex",
+            "[1]]",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "{\"a\"}",
+            "NaN",
+            "Infinity",
+            "// c\n1",
+            "\u{FEFF}1",
         ] {
             assert!(parse(bad).is_err(), "accepted {bad:?}");
         }

@@ -67,7 +67,13 @@ fn fixture_headers() -> Vec<MemoryHeader> {
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "md") {
-                rels.push(path.strip_prefix(&root).unwrap().to_str().unwrap().to_owned());
+                rels.push(
+                    path.strip_prefix(&root)
+                        .unwrap()
+                        .to_str()
+                        .unwrap()
+                        .to_owned(),
+                );
             }
         }
     }
@@ -137,7 +143,9 @@ fn fixture_is_big_enough() {
     for t in MemoryType::ALL {
         assert!(headers.iter().any(|h| h.memory_type == Some(t)), "{t:?}");
     }
-    assert!(headers.iter().all(|h| h.name.is_some() && h.description.is_some()));
+    assert!(headers
+        .iter()
+        .all(|h| h.name.is_some() && h.description.is_some()));
     let queries = fixture_queries();
     assert!(queries.len() >= 30);
     assert!(queries.iter().filter(|q| q.expected.is_empty()).count() >= 5);
@@ -156,7 +164,11 @@ fn ranker_precision_and_recall_on_fixture() {
     let index = RankerIndex::build(&headers);
     let (mut dev, mut held) = (Tally::default(), Tally::default());
     for q in fixture_queries() {
-        let got: Vec<String> = index.rank(&q.text, 5).into_iter().map(|r| r.filename).collect();
+        let got: Vec<String> = index
+            .rank(&q.text, 5)
+            .into_iter()
+            .map(|r| r.filename)
+            .collect();
         let tally = if q.held_out { &mut held } else { &mut dev };
         let hits = got.iter().filter(|g| q.expected.contains(g)).count();
         tally.true_pos += hits;
@@ -168,7 +180,10 @@ fn ranker_precision_and_recall_on_fixture() {
         }
         if std::env::var_os("RECALL_VERBOSE").is_some() {
             let split = if q.held_out { "held" } else { "dev " };
-            println!("{split} {:?}\n     want {:?}\n     got  {got:?}", q.text, q.expected);
+            println!(
+                "{split} {:?}\n     want {:?}\n     got  {got:?}",
+                q.text, q.expected
+            );
         }
     }
     for (label, t) in [("dev", &dev), ("held-out", &held)] {
@@ -199,7 +214,10 @@ fn ranker_precision_and_recall_on_fixture() {
     // Floors a little under the measured values, so a regression fails the test.
     // Measured at the time of writing: dev 0.842 / 0.727, held-out 0.818 / 0.750.
     assert!(dev.precision() >= 0.8 && dev.recall() >= 0.65, "{dev:?}");
-    assert!(held.precision() >= 0.75 && held.recall() >= 0.65, "{held:?}");
+    assert!(
+        held.precision() >= 0.75 && held.recall() >= 0.65,
+        "{held:?}"
+    );
     // Unrelated queries get nothing (held-out: all but one of them).
     assert_eq!(dev.nothing_clean, dev.nothing_queries);
     assert!(held.nothing_clean + 1 >= held.nothing_queries);
@@ -307,9 +325,17 @@ fn small_headers() -> Vec<MemoryHeader> {
         body_head: String::new(),
     };
     vec![
-        h("a.md", "Deploy checklist for production", MemoryType::Project),
+        h(
+            "a.md",
+            "Deploy checklist for production",
+            MemoryType::Project,
+        ),
         h("b.md", "User prefers terse answers", MemoryType::User),
-        h("team/c.md", "Grafana dashboards for billing", MemoryType::Reference),
+        h(
+            "team/c.md",
+            "Grafana dashboards for billing",
+            MemoryType::Reference,
+        ),
     ]
 }
 
@@ -326,7 +352,10 @@ fn paths(r: &Recall) -> Vec<&str> {
 fn field(events: &Events, name: &str) -> Option<FieldValue> {
     let events = events.borrow();
     let (_, fields) = events.last()?;
-    fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    fields
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,10 +371,14 @@ fn request_is_built_from_candidates_and_tools() {
         already_surfaced: vec!["/mem/b.md".into()],
         ..FindOptions::default()
     };
-    let r = block_on(memdir.find_relevant_in(small_headers(), "where are the dashboards", &options));
+    let r =
+        block_on(memdir.find_relevant_in(small_headers(), "where are the dashboards", &options));
     assert_eq!(paths(&r), ["/mem/team/c.md"]);
     assert_eq!(r.memories[0].mtime_ms, NOW - DAY);
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Llm, RecallOutcome::Ok));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Llm, RecallOutcome::Ok)
+    );
     let requests = requests.borrow();
     assert_eq!(requests.len(), 1);
     let content = &requests[0].messages[0].content;
@@ -427,18 +460,17 @@ fn garbage_replies_fall_back_to_the_ranker() {
         );
     }
     // Without the fallback: nothing.
-    let (memdir, _) = memdir_with(
-        TestClock::new(NOW),
-        Some(ScriptedLlm::reply("nope")),
-        false,
-    );
+    let (memdir, _) = memdir_with(TestClock::new(NOW), Some(ScriptedLlm::reply("nope")), false);
     let r = block_on(memdir.find_relevant_in(
         small_headers(),
         "production deploy checklist",
         &FindOptions::default(),
     ));
     assert!(r.memories.is_empty());
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Llm, RecallOutcome::InvalidReply));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Llm, RecallOutcome::InvalidReply)
+    );
 }
 
 #[test]
@@ -448,7 +480,10 @@ fn an_empty_selection_is_respected() {
         "production deploy checklist",
     );
     assert!(r.memories.is_empty());
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Llm, RecallOutcome::Ok));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Llm, RecallOutcome::Ok)
+    );
 }
 
 #[test]
@@ -457,21 +492,31 @@ fn failing_llm_falls_back() {
         ScriptedLlm::new(Script::Fail),
         "open the grafana dashboards for billing",
     );
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Lexical, RecallOutcome::Error));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Lexical, RecallOutcome::Error)
+    );
     assert_eq!(paths(&r), ["/mem/team/c.md"]);
     assert_eq!(
         field(&events, "answered_by"),
         Some(FieldValue::Str("lexical".into()))
     );
 
-    let (memdir, _) = memdir_with(TestClock::new(NOW), Some(ScriptedLlm::new(Script::Fail)), false);
+    let (memdir, _) = memdir_with(
+        TestClock::new(NOW),
+        Some(ScriptedLlm::new(Script::Fail)),
+        false,
+    );
     let r = block_on(memdir.find_relevant_in(
         small_headers(),
         "grafana dashboards",
         &FindOptions::default(),
     ));
     assert!(r.memories.is_empty());
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Llm, RecallOutcome::Error));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Llm, RecallOutcome::Error)
+    );
 }
 
 #[test]
@@ -483,10 +528,16 @@ fn a_hanging_llm_times_out() {
         "the production deploy",
         &FindOptions::default(),
     ));
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Lexical, RecallOutcome::Timeout));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Lexical, RecallOutcome::Timeout)
+    );
     assert_eq!(paths(&r), ["/mem/a.md"]);
     // The test clock's sleep advanced time by exactly the default timeout.
-    assert_eq!(field(&events, "duration_ms"), Some(FieldValue::Num(10_000.0)));
+    assert_eq!(
+        field(&events, "duration_ms"),
+        Some(FieldValue::Num(10_000.0))
+    );
 
     let mut config = MemdirConfig::new("/mem/");
     config.recall.timeout_ms = 250;
@@ -538,7 +589,10 @@ fn abort_yields_nothing() {
     };
     let r = block_on(memdir.find_relevant_in(small_headers(), "production deploy", &options));
     assert!(r.memories.is_empty());
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Llm, RecallOutcome::Aborted));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Llm, RecallOutcome::Aborted)
+    );
 }
 
 #[test]
@@ -554,7 +608,8 @@ fn nothing_to_choose_from_asks_nobody() {
     assert!(r.memories.is_empty());
     assert!(requests.borrow().is_empty());
     assert!(events.borrow().is_empty());
-    let r = block_on(memdir.find_relevant_in(Vec::new(), "production deploy", &FindOptions::default()));
+    let r =
+        block_on(memdir.find_relevant_in(Vec::new(), "production deploy", &FindOptions::default()));
     assert_eq!(r.outcome, RecallOutcome::Ok);
 }
 
@@ -562,7 +617,9 @@ fn nothing_to_choose_from_asks_nobody() {
 fn already_surfaced_is_never_selected_again() {
     let (memdir, _) = memdir_with(
         TestClock::new(NOW),
-        Some(ScriptedLlm::reply(r#"{"selected_memories":["a.md","b.md"]}"#)),
+        Some(ScriptedLlm::reply(
+            r#"{"selected_memories":["a.md","b.md"]}"#,
+        )),
         true,
     );
     let options = FindOptions {
@@ -620,7 +677,13 @@ fn telemetry_never_carries_the_query() {
     let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(
         keys,
-        ["answered_by", "outcome", "candidates", "selected", "duration_ms"]
+        [
+            "answered_by",
+            "outcome",
+            "candidates",
+            "selected",
+            "duration_ms"
+        ]
     );
     for (_, v) in fields {
         if let FieldValue::Str(s) = v {
@@ -647,12 +710,19 @@ fn without_an_llm_the_ranker_answers() {
         &FindOptions::default(),
     ));
     assert_eq!(paths(&r), ["/mem/reference_k8s_cluster_access.md"]);
-    assert_eq!((r.answered_by, r.outcome), (AnsweredBy::Lexical, RecallOutcome::Ok));
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Lexical, RecallOutcome::Ok)
+    );
     assert_eq!(
         field(&events, "answered_by"),
         Some(FieldValue::Str("lexical".into()))
     );
-    let r = block_on(memdir.find_relevant_in(headers, "who won the football match", &FindOptions::default()));
+    let r = block_on(memdir.find_relevant_in(
+        headers,
+        "who won the football match",
+        &FindOptions::default(),
+    ));
     assert!(r.memories.is_empty());
 }
 
@@ -683,7 +753,10 @@ fn surfacing_line_cap_with_our_fix() {
     let two_hundred = "line\n".repeat(200);
     let s = surface_text("/mem/a.md", &two_hundred, NOW, NOW);
     assert_eq!(s.content, "line\n".repeat(199) + "line");
-    assert_eq!(s.limit, None, "exactly 200 lines ending in a newline is whole");
+    assert_eq!(
+        s.limit, None,
+        "exactly 200 lines ending in a newline is whole"
+    );
 
     let two_hundred_one = "line\n".repeat(200) + "extra";
     let s = surface_text("/mem/a.md", &two_hundred_one, NOW, NOW);
@@ -709,7 +782,9 @@ fn surfacing_byte_cap() {
 
     // Byte reason wins over line reason.
     let many = vec![line.as_str(); 300].join("\n");
-    assert!(surface_text("/mem/a.md", &many, NOW, NOW).content.ends_with(NOTE_BYTES));
+    assert!(surface_text("/mem/a.md", &many, NOW, NOW)
+        .content
+        .ends_with(NOTE_BYTES));
 
     // A first line over the limit shows nothing.
     let huge = "é".repeat(3000);
@@ -732,10 +807,16 @@ fn surfacing_byte_cap() {
 fn surfacing_strips_one_bom_and_renders() {
     let s = surface_text("/mem/a.md", "\u{FEFF}\u{FEFF}hi", NOW - 3.0 * DAY, NOW);
     assert_eq!(s.content, "\u{FEFF}hi");
-    assert_eq!(s.header, memdir::memory_header("/mem/a.md", NOW - 3.0 * DAY, NOW));
+    assert_eq!(
+        s.header,
+        memdir::memory_header("/mem/a.md", NOW - 3.0 * DAY, NOW)
+    );
     assert_eq!(
         render_surfaced(&s),
-        format!("<system-reminder>\n{}\n\n\u{FEFF}hi\n</system-reminder>", s.header)
+        format!(
+            "<system-reminder>\n{}\n\n\u{FEFF}hi\n</system-reminder>",
+            s.header
+        )
     );
 }
 
@@ -802,14 +883,47 @@ fn session_budget_stops_at_61440_units() {
 
 fn synthetic_headers(n: usize) -> Vec<MemoryHeader> {
     const WORDS: &[&str] = &[
-        "deploy", "billing", "invoice", "postgres", "kafka", "react", "cache", "test", "flaky",
-        "release", "freeze", "grafana", "sentry", "oauth", "token", "session", "migration",
-        "schema", "index", "payment", "stripe", "webhook", "retry", "queue", "worker", "timeout",
-        "latency", "budget", "bundle", "design", "tailwind", "figma", "lint", "commit", "review",
+        "deploy",
+        "billing",
+        "invoice",
+        "postgres",
+        "kafka",
+        "react",
+        "cache",
+        "test",
+        "flaky",
+        "release",
+        "freeze",
+        "grafana",
+        "sentry",
+        "oauth",
+        "token",
+        "session",
+        "migration",
+        "schema",
+        "index",
+        "payment",
+        "stripe",
+        "webhook",
+        "retry",
+        "queue",
+        "worker",
+        "timeout",
+        "latency",
+        "budget",
+        "bundle",
+        "design",
+        "tailwind",
+        "figma",
+        "lint",
+        "commit",
+        "review",
     ];
     let mut state = 12345u64;
     let mut word = move || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         WORDS[(state >> 33) as usize % WORDS.len()]
     };
     (0..n)
@@ -852,4 +966,53 @@ fn ranker_speed_10k() {
     let per_query = started.elapsed() / (rounds * queries.len() as u32);
     println!("ranker 10k: build {build:?}, query {per_query:?}");
     assert!(per_query < std::time::Duration::from_millis(10));
+}
+
+// ---------------------------------------------------------------------------------------------
+// End to end over a MemFs: scan, recall, surface
+
+#[test]
+fn find_relevant_then_surface_over_memfs() {
+    let fs = MemFs::new();
+    let root = fixture_dir().join("memories");
+    for h in fixture_headers() {
+        let text = std::fs::read_to_string(root.join(&h.filename)).unwrap();
+        fs.insert_file(&h.file_path, text);
+        fs.set_mtime(&h.file_path, h.mtime_ms);
+    }
+    fs.insert_file(
+        "/mem/MEMORY.md",
+        "- [Staging](reference_staging_environment.md) — env\n",
+    );
+    let llm = ScriptedLlm::reply(
+        "```json\n{\"selected_memories\":[\"reference_staging_environment.md\",\"MEMORY.md\"]}\n```",
+    );
+    let requests = Rc::clone(&llm.requests);
+    let recorder = Recorder::default();
+    let memdir = Memdir::new(
+        fs,
+        TestClock::new(NOW),
+        Some(llm),
+        recorder,
+        MemdirConfig::new("/mem/"),
+    );
+    let r =
+        block_on(memdir.find_relevant("test the checkout flow on staging", FindOptions::default()))
+            .unwrap();
+    assert_eq!(paths(&r), ["/mem/reference_staging_environment.md"]);
+    assert!(!requests.borrow()[0].messages[0]
+        .content
+        .contains("MEMORY.md"));
+    let picked: Vec<(String, f64)> = r
+        .memories
+        .iter()
+        .map(|m| (m.path.clone(), m.mtime_ms))
+        .collect();
+    let shown = block_on(memdir.surface(&picked));
+    assert_eq!(shown.len(), 1);
+    assert!(shown[0]
+        .content
+        .starts_with("---\nname: Staging environment\n"));
+    assert_eq!(shown[0].limit, None);
+    assert!(render_surfaced(&shown[0]).starts_with("<system-reminder>\n"));
 }

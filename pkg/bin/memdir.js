@@ -72,68 +72,8 @@ function readJson(path) {
   }
 }
 
-function isGitEntry(path) {
-  try {
-    const s = lstatSync(path);
-    return s.isDirectory() || s.isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The nearest directory at or above `start` holding a `.git` entry (directory or file). */
-function findGitRoot(start) {
-  let dir = posix.resolve(start);
-  for (;;) {
-    if (isGitEntry(posix.join(dir, ".git"))) return dir.normalize("NFC");
-    const parent = posix.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
-
-/** The main repository's root for a worktree, so all worktrees share one memory directory. */
-function findCanonicalGitRoot(start) {
-  const root = findGitRoot(start);
-  if (!root) return null;
-  try {
-    const dotGit = posix.join(root, ".git");
-    if (!statSync(dotGit).isFile()) return root;
-    const text = readFileSync(dotGit, "utf8").trim();
-    if (!text.startsWith("gitdir:")) return root;
-    const worktreeGitDir = posix.resolve(root, text.slice("gitdir:".length).trim());
-    const commonDir = posix.resolve(worktreeGitDir, readFileSync(posix.join(worktreeGitDir, "commondir"), "utf8").trim());
-    if (posix.dirname(worktreeGitDir) !== posix.join(commonDir, "worktrees")) return root;
-    const backLink = readFileSync(posix.join(worktreeGitDir, "gitdir"), "utf8").trim();
-    if (realpathSync(backLink) !== posix.join(realpathSync(root), ".git")) return root;
-    const main = posix.basename(commonDir) === ".git" ? posix.dirname(commonDir) : commonDir;
-    return main.normalize("NFC");
-  } catch {
-    return root; // submodules (no commondir) and any error: the worktree's own root
-  }
-}
-
-/** `validateMemoryPath` as the reference has it, when the package does not export it. */
-function validateMemoryPathJs(raw, expandTilde, home) {
-  if (!raw) return null;
-  let candidate = raw;
-  if (expandTilde && (raw.startsWith("~/") || raw.startsWith("~\\"))) {
-    const rest = raw.slice(2);
-    const n = posix.normalize(rest || ".");
-    if (n === "." || n === "..") return null;
-    candidate = posix.join(home, rest);
-  }
-  const normalized = posix.normalize(candidate).replace(/[/\\]+$/, "");
-  if (!posix.isAbsolute(normalized) || normalized.length < 3 || /^[A-Za-z]:$/.test(normalized)) return null;
-  if (normalized.startsWith("\\\\") || normalized.startsWith("//") || normalized.includes("\0")) return null;
-  return (normalized + "/").normalize("NFC");
-}
-
 function validateMemoryPath(raw, expandTilde, home) {
-  if (typeof api.validateMemoryPath === "function") {
-    return api.validateMemoryPath(raw ?? "", { expandTilde, home }) ?? null;
-  }
-  return validateMemoryPathJs(raw, expandTilde, home);
+  return api.validateMemoryPath(raw ?? "", { expandTilde, home }) ?? null;
 }
 
 function loadSettings(projectRoot, configHome) {
@@ -155,14 +95,14 @@ function loadSettings(projectRoot, configHome) {
 }
 
 /** The project's memory directory and how it was chosen. */
-function resolveProjectMemory(projectDir, env = process.env, home = homedir()) {
+async function resolveProjectMemory(projectDir, env = process.env, home = homedir()) {
   const projectRoot = posix.resolve(projectDir).normalize("NFC");
-  const gitRoot = findCanonicalGitRoot(projectRoot);
+  const gitRoot = (await api.findCanonicalGitRoot(nodeFs({ sync: true }), projectRoot)) ?? null;
   const configHome = (env.CLAUDE_CONFIG_DIR ?? posix.join(home, ".claude")).normalize("NFC");
   const settings = loadSettings(projectRoot, configHome);
   const envMap = Object.fromEntries(Object.entries(env).filter(([, v]) => typeof v === "string"));
   const context = { env: envMap, settings, home, projectRoot, cwd: projectRoot, ...(gitRoot ? { gitRoot } : {}) };
-  const enabled = typeof api.isAutoMemoryEnabled === "function" ? api.isAutoMemoryEnabled({ env: envMap, settings }) : undefined;
+  const enabled = api.isAutoMemoryEnabled({ env: envMap, settings });
 
   let dir;
   let source;
@@ -178,15 +118,11 @@ function resolveProjectMemory(projectDir, env = process.env, home = homedir()) {
     const fromSettings = chosen === undefined ? null : validateMemoryPath(chosen, true, home);
     if (fromSettings) {
       [dir, source] = [fromSettings, "settings autoMemoryDirectory"];
-    } else if (typeof api.resolveMemoryDir === "function") {
-      [dir, source] = [api.resolveMemoryDir(context), "default"];
     } else {
-      const base = env.CLAUDE_CODE_REMOTE_MEMORY_DIR ? env.CLAUDE_CODE_REMOTE_MEMORY_DIR : configHome;
-      dir = (posix.join(base, "projects", api.sanitizePath(gitRoot ?? projectRoot), "memory") + "/").normalize("NFC");
-      source = "default";
+      [dir, source] = [await api.resolveMemoryDir(context), "default"];
     }
   }
-  return { dir, source, projectRoot, gitRoot, ...(enabled === undefined ? {} : { enabled }) };
+  return { dir, source, projectRoot, gitRoot, enabled };
 }
 
 // ---- filesystem with progress --------------------------------------------------------------
@@ -467,7 +403,7 @@ async function main(argv = process.argv.slice(2)) {
     return EXIT.USAGE;
   }
   try {
-    const resolved = resolveProjectMemory(values.project ?? process.cwd());
+    const resolved = await resolveProjectMemory(values.project ?? process.cwd());
     let dir = resolved.dir;
     if (values.dir !== undefined) {
       if (!values.dir) throw new UsageError("--dir needs a path");

@@ -117,11 +117,11 @@ fn conflict(file: &str) -> Error {
 }
 
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
-    fn journal_path(&self) -> String {
+    fn undo_journal_path(&self) -> String {
         format!("{}{UNDO_JOURNAL_NAME}", self.config.dir)
     }
 
-    fn entry_path(&self, file: &str) -> String {
+    fn changeset_entry_path(&self, file: &str) -> String {
         format!("{}{file}", self.config.dir)
     }
 
@@ -131,7 +131,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         self.check_writable()?;
         check_changeset(changeset)?;
         let lock = self.lock_dir().await?;
-        let result = self.apply_locked(changeset).await;
+        let result = self.apply_changeset_locked(changeset).await;
         self.unlock_dir(lock).await;
         if let Ok(report) = &result {
             let n = |v: usize| FieldValue::Num(v as f64);
@@ -148,7 +148,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         result
     }
 
-    async fn apply_locked(&self, cs: &Changeset) -> Result<ApplyReport> {
+    async fn apply_changeset_locked(&self, cs: &Changeset) -> Result<ApplyReport> {
         let mut entries = Vec::new();
         for c in &cs.create {
             entries.push(JournalEntry {
@@ -179,7 +179,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             });
         }
         for entry in &entries {
-            let path = self.entry_path(&entry.file);
+            let path = self.changeset_entry_path(&entry.file);
             if self.read_optional(&path).await? != entry.before {
                 return Err(conflict(&entry.file));
             }
@@ -188,14 +188,14 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 self.check_inside(&self.config.dir, &path).await?;
             }
         }
-        self.write_atomic(&self.journal_path(), &journal_text(&entries))
+        self.write_atomic(&self.undo_journal_path(), &journal_text(&entries))
             .await?;
         for (done, entry) in entries.iter().enumerate() {
-            if let Err(e) = self.put(&entry.file, entry.after.as_deref()).await {
+            if let Err(e) = self.put_changeset_file(&entry.file, entry.after.as_deref()).await {
                 for undone in entries.iter().take(done + 1).rev() {
-                    let _ = self.put(&undone.file, undone.before.as_deref()).await;
+                    let _ = self.put_changeset_file(&undone.file, undone.before.as_deref()).await;
                 }
-                let _ = self.fs.remove(&self.journal_path()).await;
+                let _ = self.fs.remove(&self.undo_journal_path()).await;
                 return Err(e);
             }
         }
@@ -212,8 +212,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 
     /// Make `file` hold `text`, or remove it for `None`.
-    async fn put(&self, file: &str, text: Option<&str>) -> Result<()> {
-        let path = self.entry_path(file);
+    async fn put_changeset_file(&self, file: &str, text: Option<&str>) -> Result<()> {
+        let path = self.changeset_entry_path(file);
         match text {
             Some(text) => {
                 self.ensure_parent(&path).await?;
@@ -233,7 +233,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     pub async fn undo_changeset(&self) -> Result<usize> {
         self.check_writable()?;
         let lock = self.lock_dir().await?;
-        let result = self.undo_locked().await;
+        let result = self.undo_changeset_locked().await;
         self.unlock_dir(lock).await;
         if let Ok(restored) = result {
             self.telemetry.emit(
@@ -244,20 +244,20 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         result
     }
 
-    async fn undo_locked(&self) -> Result<usize> {
-        let journal_path = self.journal_path();
+    async fn undo_changeset_locked(&self) -> Result<usize> {
+        let journal_path = self.undo_journal_path();
         let text = self
             .read_optional(&journal_path)
             .await?
             .ok_or_else(|| Error::new(Code::NotFound, "there is no changeset to undo"))?;
         let entries = parse_journal(&text)?;
         for entry in &entries {
-            if self.read_optional(&self.entry_path(&entry.file)).await? != entry.after {
+            if self.read_optional(&self.changeset_entry_path(&entry.file)).await? != entry.after {
                 return Err(conflict(&entry.file));
             }
         }
         for entry in entries.iter().rev() {
-            self.put(&entry.file, entry.before.as_deref()).await?;
+            self.put_changeset_file(&entry.file, entry.before.as_deref()).await?;
         }
         self.fs
             .remove(&journal_path)

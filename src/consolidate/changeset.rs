@@ -316,12 +316,17 @@ mod tests {
     fn builds_creates_updates_deletes_and_the_index() {
         let a = "---\nname: A\ndescription: a\ntype: user\n---\n\nbody a\n";
         let b = "---\nname: B\ndescription: b\ntype: project\n---\n\nbody b\n";
-        let files = [file("a.md", a), file("b.md", b), file("logs/2024/01/x.md", "log")];
+        let files = [
+            file("a.md", a),
+            file("b.md", b),
+            file("d.md", a),
+            file("logs/2024/01/x.md", "log"),
+        ];
         let reply = r#"{"operations":[
             {"op":"create","file":"c.md","type":"feedback","name":"C","description":"c","body":"rule"},
             {"op":"update","file":"a.md","body":"merged"},
             {"op":"delete","file":"b.md"},
-            {"op":"create","file":"a.md","type":"user","name":"A","description":"a","body":"x"},
+            {"op":"create","file":"d.md","type":"user","name":"A","description":"a","body":"x"},
             {"op":"delete","file":"nope.md"},
             {"op":"delete","file":"logs/2024/01/x.md"}
         ],"summary":"merged b into a"}"#;

@@ -248,7 +248,7 @@ fn file_reason(code: Code) -> &'static str {
         Code::PathBackslash => "the file name contains a backslash",
         Code::PathAbsolute => "the file name is absolute",
         Code::PathEscapes => "the file name leaves the memory directory",
-        _ => "the file name is not a memory file name (relative, ending in .md, not MEMORY.md)",
+        _ => "the file name is not a memory file name (relative, ending in .md, not the index)",
     }
 }
 

@@ -1,1 +1,260 @@
-//! (being written)
+//! `lint`: a report over a memory directory, one finding per problem, each with a stable code.
+//!
+//! | code | severity | what |
+//! |---|---|---|
+//! | `INVALID_FRONTMATTER` | error | no frontmatter block, or one that is not a YAML mapping |
+//! | `MISSING_NAME` | warning | no `name` |
+//! | `MISSING_DESCRIPTION` | warning | no `description` (or a falsy one) |
+//! | `UNKNOWN_TYPE` | error | `type` missing or not one of the four (case-sensitive) |
+//! | `SECRET` | error | the secret scanner fires (labels only) |
+//! | `STALE_MEMORY` | info | unchanged for more than `stale_days` (default 90) |
+//! | `OVERSIZED_MEMORY` | warning | over the surfacing cap (200 lines or 4,096 bytes) |
+//! | `DANGLING_INDEX_ENTRY` | error | an index entry points at no memory file |
+//! | `DUPLICATE_INDEX_ENTRY` | warning | two index entries point at the same file |
+//! | `UNINDEXED_FILE` | warning | a memory file no index entry points at |
+//! | `INDEX_LINE_TOO_LONG` | warning | an index line over 150 characters |
+//! | `INDEX_OVER_CAP` | warning | the index is over 200 lines or 25,000 units; `related` lists the entries the model would not see |
+//! | `DUPLICATE_MEMORY` | warning | the same body, or the same name and description (ignoring case), as another file |
+//! | `NEAR_DUPLICATE_MEMORY` | info | name + description tokens overlap by a Jaccard similarity ≥ 0.7 (stop words dropped; at least 2 tokens each) |
+//!
+//! Checked: every `.md` file below the directory except `MEMORY.md` files and the daily logs in
+//! `logs/`; `team/` files against `team/MEMORY.md`. Directory symlinks are not followed.
+//! Index checks are skipped when `check_index` is false (hosts that run without an index).
+//!
+//! ```
+//! use memdir::lint::{lint_memory, LintFile, LintOptions};
+//! let files = [LintFile { file: "a.md".into(), text: "no header".into(), mtime_ms: 0.0 }];
+//! let report = lint_memory(&files, Some("- [A](a.md) — x\n- [B](b.md) — y\n"), None, &LintOptions::default(), 0.0);
+//! assert_eq!(report.codes(), ["INVALID_FRONTMATTER", "DANGLING_INDEX_ENTRY"]);
+//! ```
+
+mod checks;
+mod similarity;
+
+pub use checks::{check_duplicates, check_file, check_index, LintFile, LintIndex};
+pub use similarity::{jaccard, similar_pairs, tokens};
+
+use crate::entrypoint::TruncateOptions;
+use crate::error::{Error, Result};
+use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Llm, Telemetry};
+use crate::memdir::Memdir;
+use crate::store::{Scope, LOGS_DIR, TEAM_DIR};
+use crate::types::ENTRYPOINT_NAME;
+use serde::Serialize;
+
+/// Most files lint reads.
+pub const MAX_LINT_FILES: usize = 10_000;
+/// Deepest directory level lint enters.
+pub const MAX_LINT_DEPTH: usize = 16;
+
+/// How bad a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Broken: the memory system misreads it.
+    Error,
+    /// Works, but not as intended.
+    Warning,
+    /// Worth a look.
+    Info,
+}
+
+/// One problem.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintFinding {
+    /// Stable code (see the module docs).
+    pub code: &'static str,
+    /// How bad.
+    pub severity: Severity,
+    /// What, for people. Never memory text or a secret.
+    pub message: String,
+    /// The file, relative to the memory directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The 1-based line, for index findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Other files involved: the original of a duplicate, the entries an over-cap index cuts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<String>,
+}
+
+/// Thresholds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LintOptions {
+    /// Days after which a memory is stale.
+    pub stale_days: u64,
+    /// Jaccard similarity at or above which two memories are near-duplicates.
+    pub near_duplicate_threshold: f64,
+    /// Longest index line, in characters.
+    pub max_index_line_chars: usize,
+    /// The index caps.
+    pub index_caps: TruncateOptions,
+    /// Check the indexes (dangling entries, unindexed files, caps, long lines).
+    pub check_index: bool,
+}
+
+impl Default for LintOptions {
+    fn default() -> Self {
+        LintOptions {
+            stale_days: 90,
+            near_duplicate_threshold: 0.7,
+            max_index_line_chars: 150,
+            index_caps: TruncateOptions::default(),
+            check_index: true,
+        }
+    }
+}
+
+/// The findings, files first (in path order), then indexes, then duplicates.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintReport {
+    /// Every finding.
+    pub findings: Vec<LintFinding>,
+    /// Memory files checked.
+    pub files_checked: usize,
+}
+
+impl LintReport {
+    /// The codes of the findings, in order.
+    pub fn codes(&self) -> Vec<&'static str> {
+        self.findings.iter().map(|f| f.code).collect()
+    }
+
+    /// True when a finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+}
+
+/// Lint collected files (relative to the memory directory, daily logs left out) against the
+/// private index and, when given, the team index. Pure.
+pub fn lint_memory(
+    files: &[LintFile],
+    index: Option<&str>,
+    team_index: Option<&str>,
+    options: &LintOptions,
+    now_ms: f64,
+) -> LintReport {
+    let mut sorted: Vec<LintFile> = files.to_vec();
+    sorted.sort_by(|a, b| a.file.cmp(&b.file));
+    let mut findings: Vec<LintFinding> = sorted
+        .iter()
+        .flat_map(|f| check_file(f, options, now_ms))
+        .collect();
+    if options.check_index {
+        findings.extend(check_index(
+            &LintIndex {
+                prefix: String::new(),
+                text: index.map(str::to_owned),
+            },
+            &sorted,
+            options,
+        ));
+        let has_team_files = sorted.iter().any(|f| f.file.starts_with(TEAM_DIR));
+        if team_index.is_some() || has_team_files {
+            findings.extend(check_index(
+                &LintIndex {
+                    prefix: TEAM_DIR.to_owned(),
+                    text: team_index.map(str::to_owned),
+                },
+                &sorted,
+                options,
+            ));
+        }
+    }
+    findings.extend(check_duplicates(&sorted, options));
+    LintReport {
+        findings,
+        files_checked: sorted.len(),
+    }
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+    /// Lint the memory directory (see the module docs). Reads only; allowed in every mode.
+    /// Unreadable files and directories are skipped; a failure to read an index other than
+    /// "missing" is an error.
+    pub async fn lint(&self, options: &LintOptions) -> Result<LintReport> {
+        let files = self.lint_collect().await;
+        let index = self.read_optional(&self.index_path(Scope::Private)).await?;
+        let team_index = self.read_optional(&self.index_path(Scope::Team)).await?;
+        let report = lint_memory(
+            &files,
+            index.as_deref(),
+            team_index.as_deref(),
+            options,
+            self.clock.now_ms(),
+        );
+        let count = |s: Severity| {
+            FieldValue::Num(report.findings.iter().filter(|f| f.severity == s).count() as f64)
+        };
+        self.telemetry.emit(
+            "memdir_lint",
+            &[
+                ("files_checked", FieldValue::Num(report.files_checked as f64)),
+                ("errors", count(Severity::Error)),
+                ("warnings", count(Severity::Warning)),
+                ("infos", count(Severity::Info)),
+            ],
+        );
+        Ok(report)
+    }
+
+    async fn lint_collect(&self) -> Vec<LintFile> {
+        let mut out = Vec::new();
+        let mut queue = vec![(String::new(), 0usize)];
+        while let Some((rel_dir, depth)) = queue.pop() {
+            let abs_dir = format!("{}{rel_dir}", self.config.dir);
+            let Ok(entries) = self.fs.read_dir(&abs_dir).await else {
+                continue;
+            };
+            for entry in entries {
+                let name = entry.name;
+                if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+                    continue;
+                }
+                let rel = format!("{rel_dir}{name}");
+                let abs = format!("{abs_dir}{name}");
+                let kind = match entry.kind {
+                    EntryKind::Symlink => match self.fs.stat(&abs).await {
+                        Ok(st) if st.kind == EntryKind::File => EntryKind::File,
+                        _ => continue,
+                    },
+                    kind => kind,
+                };
+                match kind {
+                    EntryKind::Dir if depth < MAX_LINT_DEPTH && format!("{rel}/") != LOGS_DIR => {
+                        queue.push((format!("{rel}/"), depth + 1));
+                    }
+                    EntryKind::File if name.ends_with(".md") && name != ENTRYPOINT_NAME => {
+                        if out.len() >= MAX_LINT_FILES {
+                            return out;
+                        }
+                        if let Some(file) = self.lint_read(&abs, rel).await {
+                            out.push(file);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    async fn lint_read(&self, abs: &str, rel: String) -> Option<LintFile> {
+        let st = self.fs.stat(abs).await.ok()?;
+        let text = self
+            .fs
+            .read_file(abs)
+            .await
+            .map_err(|e| Error::fs("read", abs, e))
+            .ok()?;
+        Some(LintFile {
+            file: rel,
+            text,
+            mtime_ms: st.mtime_ms,
+        })
+    }
+}

@@ -1,1 +1,144 @@
-//! (being written)
+//! A backend for Anthropic's memory tool (`memory_20250818`): its commands (`view`, `create`,
+//! `str_replace`, `insert`, `delete`, `rename`) carried out over the memory directory, so a host
+//! can hand the same memory to a model through that tool.
+//!
+//! Paths are `/memories/…` and map onto the memory directory ([`resolve_tool_path`]: traversal
+//! in any disguise is refused with a path error code). Writes take the directory lock, are
+//! atomic, refuse to follow a symlink out of the directory, obey the write mode (`off` and
+//! `read-only` refuse with `WRITE_FORBIDDEN`, `confirm` turns them into
+//! [`MemoryToolOutcome::Proposed`], carried out later by [`Memdir::apply_memory_command`]), and
+//! content bound for `team/` goes through the secret guard. The tool writes files as the model
+//! gives them; it does not maintain `MEMORY.md` (the model does, as with the reference's tools).
+//! `view` is refused in `off` mode too (memory is disabled there).
+//!
+//! ```
+//! use memdir::memory_tool::MemoryToolCommand;
+//! let cmd: MemoryToolCommand = serde_yaml::from_str(
+//!     r#"{"command":"str_replace","path":"/memories/a.md","old_str":"x","new_str":"y"}"#,
+//! ).unwrap();
+//! assert_eq!(cmd.name(), "str_replace");
+//! ```
+
+mod commands;
+mod path;
+
+pub use path::{resolve_tool_path, tool_path, MEMORIES_ROOT};
+
+use crate::error::Result;
+use crate::host::{Clock, FileSystem, Llm, Telemetry};
+use crate::memdir::Memdir;
+use serde::{Deserialize, Serialize};
+
+/// The tool's type string in the Messages API.
+pub const MEMORY_TOOL_TYPE: &str = "memory_20250818";
+/// The tool's name.
+pub const MEMORY_TOOL_NAME: &str = "memory";
+/// Largest file the tool writes, in UTF-8 bytes.
+pub const MAX_TOOL_FILE_BYTES: usize = 250_000;
+
+/// One command of the memory tool, as the model sends it (`{"command": "view", "path": …}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum MemoryToolCommand {
+    /// Show a directory (two levels, with sizes) or a file (with line numbers).
+    View {
+        /// The path.
+        path: String,
+        /// 1-based first and last line; a last line of -1 means the end.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view_range: Option<[i64; 2]>,
+    },
+    /// Create or overwrite a file.
+    Create {
+        /// The path.
+        path: String,
+        /// Its text.
+        file_text: String,
+    },
+    /// Replace the one occurrence of `old_str`.
+    StrReplace {
+        /// The path.
+        path: String,
+        /// Text that must occur exactly once.
+        old_str: String,
+        /// Its replacement.
+        new_str: String,
+    },
+    /// Insert text after a line (0 = at the start).
+    Insert {
+        /// The path.
+        path: String,
+        /// The line after which to insert.
+        insert_line: i64,
+        /// The text.
+        insert_text: String,
+    },
+    /// Delete a file, or every file below a directory.
+    Delete {
+        /// The path.
+        path: String,
+    },
+    /// Rename a file.
+    Rename {
+        /// The current path.
+        old_path: String,
+        /// The new path (must not exist).
+        new_path: String,
+    },
+}
+
+impl MemoryToolCommand {
+    /// The command's name (`view`, `create` …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            MemoryToolCommand::View { .. } => "view",
+            MemoryToolCommand::Create { .. } => "create",
+            MemoryToolCommand::StrReplace { .. } => "str_replace",
+            MemoryToolCommand::Insert { .. } => "insert",
+            MemoryToolCommand::Delete { .. } => "delete",
+            MemoryToolCommand::Rename { .. } => "rename",
+        }
+    }
+
+    /// True for every command but `view`.
+    pub fn writes(&self) -> bool {
+        !matches!(self, MemoryToolCommand::View { .. })
+    }
+}
+
+/// What a command did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum MemoryToolOutcome {
+    /// Carried out; `text` is the tool result for the model.
+    Done {
+        /// The tool result.
+        text: String,
+    },
+    /// `confirm` mode: held for the host's approval.
+    Proposed {
+        /// The tool result telling the model the change awaits approval.
+        text: String,
+        /// The command to pass to [`Memdir::apply_memory_command`] once approved.
+        command: MemoryToolCommand,
+    },
+}
+
+impl MemoryToolOutcome {
+    /// The tool result text.
+    pub fn text(&self) -> &str {
+        match self {
+            MemoryToolOutcome::Done { text } | MemoryToolOutcome::Proposed { text, .. } => text,
+        }
+    }
+}
+
+/// Run one memory-tool command and return the tool result text (in `confirm` mode, for a
+/// write, a note that it awaits approval). Errors are for the model too: their messages say
+/// what was wrong without echoing file contents.
+pub async fn handle_memory_command<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
+    memdir: &Memdir<F, C, L, T>,
+    command: MemoryToolCommand,
+) -> Result<String> {
+    Ok(memdir.memory_command(command).await?.text().to_owned())
+}

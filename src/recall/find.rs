@@ -138,7 +138,11 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
         options: &FindOptions,
     ) -> Recall {
         let started = self.clock.now_ms();
-        let surfaced: HashSet<&str> = options.already_surfaced.iter().map(String::as_str).collect();
+        let surfaced: HashSet<&str> = options
+            .already_surfaced
+            .iter()
+            .map(String::as_str)
+            .collect();
         let candidates: Vec<MemoryHeader> = headers
             .into_iter()
             .filter(|h| !surfaced.contains(h.file_path.as_str()))
@@ -155,18 +159,19 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
                 outcome: RecallOutcome::Ok,
             };
         }
-        let (answered_by, outcome, chosen) = if options.abort.as_ref().is_some_and(AbortFlag::is_aborted) {
-            (nobody, RecallOutcome::Aborted, Vec::new())
-        } else {
-            match &self.llm {
-                None => (
-                    AnsweredBy::Lexical,
-                    RecallOutcome::Ok,
-                    self.lexical(&candidates, query, options.limit),
-                ),
-                Some(llm) => self.select_with_llm(llm, &candidates, query, options).await,
-            }
-        };
+        let (answered_by, outcome, chosen) =
+            if options.abort.as_ref().is_some_and(AbortFlag::is_aborted) {
+                (nobody, RecallOutcome::Aborted, Vec::new())
+            } else {
+                match &self.llm {
+                    None => (
+                        AnsweredBy::Lexical,
+                        RecallOutcome::Ok,
+                        self.lexical(&candidates, query, options.limit),
+                    ),
+                    Some(llm) => self.select_with_llm(llm, &candidates, query, options).await,
+                }
+            };
         let memories: Vec<RecalledMemory> = chosen
             .iter()
             .filter_map(|&i| candidates.get(i))
@@ -196,7 +201,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
     /// Positions in `candidates` the ranker picks.
     fn lexical(&self, candidates: &[MemoryHeader], query: &str, limit: usize) -> Vec<usize> {
         let index = RankerIndex::build_with(candidates, self.config.recall.ranker.clone());
-        positions(candidates, index.rank(query, limit).iter().map(|r| r.filename.as_str()))
+        positions(
+            candidates,
+            index.rank(query, limit).iter().map(|r| r.filename.as_str()),
+        )
     }
 
     async fn select_with_llm(
@@ -210,7 +218,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
         let (by, shown): (AnsweredBy, Vec<MemoryHeader>) = if candidates.len() > budget {
             let index = RankerIndex::build_with(candidates, self.config.recall.ranker.clone());
             let picked = index.prefilter(query, budget);
-            let shown = picked.iter().filter_map(|&i| candidates.get(i).cloned()).collect();
+            let shown = picked
+                .iter()
+                .filter_map(|&i| candidates.get(i).cloned())
+                .collect();
             (AnsweredBy::LlmPrefilter, shown)
         } else {
             (AnsweredBy::Llm, candidates.to_vec())

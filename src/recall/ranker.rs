@@ -376,7 +376,13 @@ mod tests {
     #[test]
     fn unrelated_queries_get_nothing() {
         let index = RankerIndex::build(&corpus());
-        for q in ["what's the weather in Paris", "the", "", "🙂", "tell me a joke"] {
+        for q in [
+            "what's the weather in Paris",
+            "the",
+            "",
+            "🙂",
+            "tell me a joke",
+        ] {
             assert!(index.rank(q, 5).is_empty(), "{q}");
         }
         // A word only in a body (not in filename, name or description) is not enough alone.
@@ -389,6 +395,9 @@ mod tests {
         assert!(index.rank("flaky ci tests", 0).is_empty());
         assert_eq!(index.prefilter("postgres migrations", 2), vec![3, 0]);
         assert_eq!(index.prefilter("nothing matches", 10), vec![0, 1, 2, 3]);
-        assert_eq!(RankerIndex::build(&[]).prefilter("x", 3), Vec::<usize>::new());
+        assert_eq!(
+            RankerIndex::build(&[]).prefilter("x", 3),
+            Vec::<usize>::new()
+        );
     }
 }

@@ -214,7 +214,8 @@ mod tests {
         );
         assert_eq!(parse_selector_reply(reply, &c, 2), ["c.md", "a.md"]);
         assert!(parse_selector_reply(reply, &c, 0).is_empty());
-        let hostile = r#"{"selected_memories":["/abs/a.md","./a.md","A.MD","a.md ","MEMORY.md","d.md"]}"#;
+        let hostile =
+            r#"{"selected_memories":["/abs/a.md","./a.md","A.MD","a.md ","MEMORY.md","d.md"]}"#;
         assert!(parse_selector_reply(hostile, &c, 5).is_empty());
     }
 }

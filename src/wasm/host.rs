@@ -328,18 +328,3 @@ impl Clock for JsClock {
         gloo_timers::future::TimeoutFuture::new(ms).await;
     }
 }
-
-/// A future that resolves when `signal` aborts (at once if it already has); never, without one.
-pub async fn aborted(signal: Option<web_sys::AbortSignal>) {
-    let Some(signal) = signal else {
-        std::future::pending::<()>().await;
-        return;
-    };
-    if signal.aborted() {
-        return;
-    }
-    let promise = Promise::new(&mut |resolve, _reject| {
-        let _ = signal.add_event_listener_with_callback("abort", &resolve);
-    });
-    let _ = JsFuture::from(promise).await;
-}

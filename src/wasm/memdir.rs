@@ -25,6 +25,14 @@ struct StoreOptionsIn {
     lock_stale_ms: Option<u32>,
 }
 
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct RecallOptionsIn {
+    timeout_ms: Option<u32>,
+    selector_budget: Option<usize>,
+    fallback_to_lexical: Option<bool>,
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct MemdirOptionsIn {
@@ -35,6 +43,8 @@ struct MemdirOptionsIn {
     store: StoreOptionsIn,
     #[serde(default)]
     prompt: crate::prompt::PromptConfig,
+    #[serde(default)]
+    recall: RecallOptionsIn,
 }
 
 fn invalid(message: String) -> JsValue {
@@ -86,6 +96,15 @@ impl JsMemdir {
         let mut config = crate::MemdirConfig::new(given.dir);
         config.write_mode = given.write_mode;
         config.prompt = given.prompt;
+        if let Some(ms) = given.recall.timeout_ms {
+            config.recall.timeout_ms = ms;
+        }
+        if let Some(n) = given.recall.selector_budget {
+            config.recall.selector_budget = n;
+        }
+        if let Some(b) = given.recall.fallback_to_lexical {
+            config.recall.fallback_to_lexical = b;
+        }
         let store = &mut config.store;
         if let Some(n) = given.store.max_lines {
             store.index_caps.max_lines = n;
@@ -121,6 +140,51 @@ impl JsMemdir {
     pub fn load_prompt(&self) -> Promise {
         let inner = self.inner.clone();
         promise(async move { inner.load_prompt().await })
+    }
+
+    /// The memories relevant to `query` (at most `limit`, default 5): picked by the host's LLM
+    /// when one is configured, by the built-in ranker otherwise (or when the LLM fails, times
+    /// out or answers garbage). Never rejects for a bad reply; `answeredBy` says which path
+    /// answered and `outcome` what happened. `signal` aborts it.
+    ///
+    /// ```js
+    /// const { memories, answeredBy } = await memdir.findRelevant("how do we run the tests?", { signal });
+    /// ```
+    #[wasm_bindgen(js_name = findRelevant, unchecked_return_type = "Promise<Recall>")]
+    pub fn find_relevant(
+        &self,
+        query: String,
+        #[wasm_bindgen(unchecked_param_type = "FindOptions")] options: Option<JsValue>,
+    ) -> Result<Promise, JsValue> {
+        let call = super::recall::FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
+        let inner = self.inner.clone();
+        Ok(promise(async move {
+            let result = inner.find_relevant(&query, call.options.clone()).await;
+            drop(call);
+            result
+        }))
+    }
+
+    /// Read recalled memories for the model: each file's first 200 lines within 4,096 bytes,
+    /// a truncation note when cut, the age header, and `text`, the rendered system reminder.
+    /// Unreadable files are left out.
+    ///
+    /// ```js
+    /// const shown = await memdir.surface(memories);
+    /// for (const m of shown) messages.push({ role: "user", content: m.text });
+    /// ```
+    #[wasm_bindgen(unchecked_return_type = "Promise<SurfacedMemory[]>")]
+    pub fn surface(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{ path: string; mtimeMs: number }[]")] memories: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let memories = super::recall::recalled_from_js(memories)?;
+        let inner = self.inner.clone();
+        Ok(future_to_promise(async move {
+            let shown: Vec<super::recall::SurfacedOut> =
+                inner.surface(&memories).await.into_iter().map(Into::into).collect();
+            to_js(&shown)
+        }))
     }
 
     /// Every memory file's header, newest first, at most 200 (reference §5.1).

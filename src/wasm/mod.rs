@@ -6,6 +6,7 @@ pub mod error;
 pub mod host;
 pub mod memdir;
 pub mod pure;
+pub mod recall;
 mod ts;
 
 use wasm_bindgen::prelude::*;

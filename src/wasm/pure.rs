@@ -287,3 +287,60 @@ pub fn resolve_memory_dir(
         Ok(JsValue::from_str(&crate::paths::resolve_memory_dir(&ctx)))
     }))
 }
+
+/// The repository root that names a project's memory directory: the nearest directory with a
+/// `.git` entry above `start`, or — for a linked worktree — the main repository's root, so all
+/// worktrees share one memory. `null` outside a repository.
+///
+/// ```js
+/// import { nodeFs } from "memdir/node";
+/// await findCanonicalGitRoot(nodeFs(), process.cwd()); // "/home/me/app"
+/// ```
+#[wasm_bindgen(js_name = findCanonicalGitRoot, unchecked_return_type = "Promise<string | null>")]
+pub fn find_canonical_git_root(
+    #[wasm_bindgen(unchecked_param_type = "MemoryFs")] fs: JsValue,
+    start: String,
+) -> Result<js_sys::Promise, JsValue> {
+    let fs = super::host::JsFs::new(fs)
+        .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
+    Ok(wasm_bindgen_futures::future_to_promise(async move {
+        Ok(match crate::paths::find_canonical_git_root(&fs, &start).await {
+            Some(root) => JsValue::from_str(&root),
+            None => JsValue::NULL,
+        })
+    }))
+}
+
+/// Which secret rules match `text`: `[{ ruleId, label }]`, one per rule, in rule order. The
+/// matched text itself is never returned.
+///
+/// ```js
+/// scanForSecrets("token ghp_" + "a".repeat(36)); // [{ ruleId: "github-pat", label: "GitHub PAT" }]
+/// ```
+#[wasm_bindgen(js_name = scanForSecrets, unchecked_return_type = "SecretFinding[]")]
+pub fn scan_for_secrets(text: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::secrets::scan_for_secrets(text))
+}
+
+/// `text` with every secret the rules find replaced by `[REDACTED]`.
+///
+/// ```js
+/// redactSecrets("key: ghp_" + "a".repeat(36)); // "key: [REDACTED]"
+/// ```
+#[wasm_bindgen(js_name = redactSecrets)]
+pub fn redact_secrets(text: &str) -> String {
+    crate::secrets::redact_secrets(text)
+}
+
+/// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
+/// Unicode-normalised `..`/`/`, backslashes, absolute keys. Returns the key, or throws a
+/// `MemdirError` whose `code` starts with `PATH_`.
+///
+/// ```js
+/// sanitizePathKey("notes/api.md"); // "notes/api.md"
+/// sanitizePathKey("%2e%2e%2fx");   // throws, code "PATH_URL_ENCODED_TRAVERSAL"
+/// ```
+#[wasm_bindgen(js_name = sanitizePathKey)]
+pub fn sanitize_path_key(key: &str) -> Result<String, JsValue> {
+    super::error::throw(crate::path_key::sanitize_path_key(key).map(str::to_owned))
+}

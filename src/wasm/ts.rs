@@ -118,6 +118,8 @@ export interface MemdirOptions {
   writeMode?: "off" | "read-only" | "confirm" | "auto";
   /** How `loadPrompt` builds the prompt. */
   prompt?: PromptConfig;
+  /** Recall tuning: LLM timeout (default 10 s), selector budget (200), ranker fallback (on). */
+  recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /** Index caps and lock tuning. */
   store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number };
 }
@@ -184,6 +186,39 @@ export interface PathContext {
   cwd?: string;
   gitRoot?: string;
 }
+
+/** Options of `findRelevant`. */
+export interface FindOptions {
+  /** Aborts the recall (and the LLM request's signal). */
+  signal?: AbortSignal;
+  /** Tools used successfully since the last prompt. */
+  recentTools?: string[];
+  /** Absolute paths already shown this session. */
+  alreadySurfaced?: string[];
+  /** Most memories returned (default 5). */
+  limit?: number;
+}
+
+/** What `findRelevant` found and how. */
+export interface Recall {
+  memories: { path: string; mtimeMs: number }[];
+  answeredBy: "llm" | "lexical" | "llm+prefilter";
+  outcome: "ok" | "error" | "timeout" | "aborted" | "invalid_reply";
+}
+
+/** A memory ready for the model. `text` is the rendered system reminder. */
+export interface SurfacedMemory {
+  path: string;
+  content: string;
+  mtimeMs: number;
+  header: string;
+  /** Lines shown, when the file was truncated. */
+  limit?: number;
+  text: string;
+}
+
+/** A secret rule that matched (never the secret itself). */
+export interface SecretFinding { ruleId: string; label: string }
 
 /** Private memory (the directory) or team memory (`team/`). */
 export type Scope = "private" | "team";

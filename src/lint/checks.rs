@@ -1,0 +1,334 @@
+//! The lint checks over collected files and indexes. Pure.
+
+use super::similarity::{similar_pairs, tokens};
+use super::{LintFinding, LintOptions, Severity};
+use crate::age::memory_age_days;
+use crate::entrypoint::{lines_cut, prepare_index_for_model};
+use crate::frontmatter::{parse_frontmatter, split_frontmatter};
+use crate::index_entry::{index_entries, parse_index_entry};
+use crate::jsstr::js_trim;
+use crate::secrets::scan_for_secrets;
+use crate::store::names::check_memory_file;
+use crate::types::{MemoryType, MAX_SURFACED_BYTES, MAX_SURFACED_LINES};
+use std::collections::{HashMap, HashSet};
+
+/// One memory file as lint sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LintFile {
+    /// Path relative to the memory directory (`team/x.md` for team memory).
+    pub file: String,
+    /// Its text.
+    pub text: String,
+    /// Modification time, ms.
+    pub mtime_ms: f64,
+}
+
+/// One scope's index and the directory prefix of its files (`""` or `team/`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LintIndex {
+    /// `""` for private memory, `team/` for team memory.
+    pub prefix: String,
+    /// The index text; `None` when there is no index file.
+    pub text: Option<String>,
+}
+
+fn finding(code: &'static str, severity: Severity, message: String) -> LintFinding {
+    LintFinding {
+        code,
+        severity,
+        message,
+        file: None,
+        line: None,
+        related: Vec::new(),
+    }
+}
+
+fn at_file(mut f: LintFinding, file: &str) -> LintFinding {
+    f.file = Some(file.to_owned());
+    f
+}
+
+/// Lines of a file as the surfacing cap counts them (a final newline ends the last line).
+fn line_count(text: &str) -> usize {
+    let n = text.split('\n').count();
+    if text.ends_with('\n') {
+        n - 1
+    } else {
+        n
+    }
+}
+
+/// The checks of one file: frontmatter, fields, secrets, age, size.
+pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintFinding> {
+    let mut out = Vec::new();
+    let file = f.file.as_str();
+    if split_frontmatter(&f.text).is_none() {
+        out.push(at_file(
+            finding(
+                "INVALID_FRONTMATTER",
+                Severity::Error,
+                "no frontmatter block (a `---` line, YAML, a closing `---` line) opens the file"
+                    .to_owned(),
+            ),
+            file,
+        ));
+    } else {
+        let parsed = parse_frontmatter(&f.text);
+        if parsed.frontmatter.is_empty() {
+            out.push(at_file(
+                finding(
+                    "INVALID_FRONTMATTER",
+                    Severity::Error,
+                    "the frontmatter is empty or not a YAML mapping".to_owned(),
+                ),
+                file,
+            ));
+        } else {
+            if parsed.header.name.is_none() {
+                out.push(at_file(
+                    finding("MISSING_NAME", Severity::Warning, "no `name`".to_owned()),
+                    file,
+                ));
+            }
+            if parsed.header.description.is_none() {
+                out.push(at_file(
+                    finding(
+                        "MISSING_DESCRIPTION",
+                        Severity::Warning,
+                        "no `description`: recall has nothing to judge this memory by".to_owned(),
+                    ),
+                    file,
+                ));
+            }
+            let raw_type = parsed.frontmatter.get("type");
+            if parsed.header.memory_type.is_none() {
+                let what = match raw_type.and_then(|v| v.as_str()) {
+                    Some(t) => format!("type {t:?} is not one of"),
+                    None => "no `type`; it must be one of".to_owned(),
+                };
+                let types: Vec<&str> = MemoryType::ALL.iter().map(|t| t.as_str()).collect();
+                out.push(at_file(
+                    finding(
+                        "UNKNOWN_TYPE",
+                        Severity::Error,
+                        format!("{what} {}", types.join(", ")),
+                    ),
+                    file,
+                ));
+            }
+        }
+    }
+    let secrets = scan_for_secrets(&f.text);
+    if !secrets.is_empty() {
+        let labels: Vec<&str> = secrets.iter().map(|s| s.label.as_str()).collect();
+        out.push(at_file(
+            finding(
+                "SECRET",
+                Severity::Error,
+                format!("contains potential secrets ({})", labels.join(", ")),
+            ),
+            file,
+        ));
+    }
+    let age = memory_age_days(f.mtime_ms, now_ms);
+    if age > options.stale_days {
+        out.push(at_file(
+            finding(
+                "STALE_MEMORY",
+                Severity::Info,
+                format!("not changed for {age} days (threshold {})", options.stale_days),
+            ),
+            file,
+        ));
+    }
+    let lines = line_count(&f.text);
+    if f.text.len() > MAX_SURFACED_BYTES || lines > MAX_SURFACED_LINES {
+        out.push(at_file(
+            finding(
+                "OVERSIZED_MEMORY",
+                Severity::Warning,
+                format!(
+                    "{} bytes and {lines} lines: recall shows only the first {MAX_SURFACED_LINES} \
+                     lines and {MAX_SURFACED_BYTES} bytes",
+                    f.text.len()
+                ),
+            ),
+            file,
+        ));
+    }
+    out
+}
+
+/// The checks of one index against the files of its scope (`files` relative to the memory
+/// directory; only those under `index.prefix` count, and for the private index none in `team/`).
+pub fn check_index(index: &LintIndex, files: &[LintFile], options: &LintOptions) -> Vec<LintFinding> {
+    let mut out = Vec::new();
+    let index_name = format!("{}MEMORY.md", index.prefix);
+    let in_scope: Vec<&str> = files
+        .iter()
+        .map(|f| f.file.as_str())
+        .filter_map(|f| f.strip_prefix(index.prefix.as_str()))
+        .filter(|rel| !index.prefix.is_empty() || !rel.starts_with(crate::store::TEAM_DIR))
+        .collect();
+    let present: HashSet<&str> = in_scope.iter().copied().collect();
+    let text = index.text.as_deref().unwrap_or("");
+    let mut referenced: HashSet<String> = HashSet::new();
+    let mut first_line: HashMap<String, usize> = HashMap::new();
+    for (n, raw_line) in text.split('\n').enumerate() {
+        let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
+        let line_no = n + 1;
+        let chars = line.chars().count();
+        if chars > options.max_index_line_chars {
+            let mut f = finding(
+                "INDEX_LINE_TOO_LONG",
+                Severity::Warning,
+                format!(
+                    "{chars} characters (keep index lines under {})",
+                    options.max_index_line_chars
+                ),
+            );
+            f.file = Some(index_name.clone());
+            f.line = Some(line_no);
+            out.push(f);
+        }
+        let Some(entry) = parse_index_entry(line) else {
+            continue;
+        };
+        let target = entry.file.strip_prefix("./").unwrap_or(&entry.file).to_owned();
+        let mut f = if check_memory_file(&target).is_err() || !present.contains(target.as_str()) {
+            finding(
+                "DANGLING_INDEX_ENTRY",
+                Severity::Error,
+                format!("the entry points at {:?}, which is not a memory file here", entry.file),
+            )
+        } else if let Some(first) = first_line.get(&target) {
+            finding(
+                "DUPLICATE_INDEX_ENTRY",
+                Severity::Warning,
+                format!("{target} is already listed on line {first}"),
+            )
+        } else {
+            first_line.insert(target.clone(), line_no);
+            referenced.insert(target);
+            continue;
+        };
+        f.file = Some(index_name.clone());
+        f.line = Some(line_no);
+        out.push(f);
+    }
+    for rel in in_scope {
+        if !referenced.contains(rel) {
+            out.push(at_file(
+                finding(
+                    "UNINDEXED_FILE",
+                    Severity::Warning,
+                    format!("not listed in {index_name}"),
+                ),
+                &format!("{}{rel}", index.prefix),
+            ));
+        }
+    }
+    let prepared = prepare_index_for_model(text);
+    let cut = lines_cut(&prepared, &options.index_caps);
+    if !cut.is_empty() {
+        let trimmed = js_trim(&prepared);
+        let lost: Vec<String> = index_entries(trimmed)
+            .into_iter()
+            .filter(|(n, _)| cut.contains(n))
+            .map(|(_, e)| e.file)
+            .collect();
+        let mut f = finding(
+            "INDEX_OVER_CAP",
+            Severity::Warning,
+            format!(
+                "{index_name} is over its caps ({} lines, {} UTF-16 units); from line {} on, \
+                 the model does not see it ({} entries cut)",
+                cut.end,
+                crate::jsstr::utf16_len(trimmed),
+                cut.start + 1,
+                lost.len()
+            ),
+        );
+        f.file = Some(index_name);
+        f.related = lost;
+        out.push(f);
+    }
+    out
+}
+
+/// Exact duplicates (the same trimmed body, or the same name and description ignoring case)
+/// and near-duplicates (token Jaccard over name + description at or above the threshold).
+pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFinding> {
+    let mut out = Vec::new();
+    let parsed: Vec<_> = files.iter().map(|f| parse_frontmatter(&f.text)).collect();
+    let mut exact: HashSet<(usize, usize)> = HashSet::new();
+    let mut by_body: HashMap<&str, usize> = HashMap::new();
+    let mut by_header: HashMap<(String, String), usize> = HashMap::new();
+    for (i, p) in parsed.iter().enumerate() {
+        let body = js_trim(&p.body);
+        let earlier_body = if body.is_empty() {
+            None
+        } else {
+            by_body.get(body).copied()
+        };
+        let header = match (&p.header.name, &p.header.description) {
+            (Some(n), Some(d)) => Some((n.to_lowercase(), d.to_lowercase())),
+            _ => None,
+        };
+        let earlier_header = header.as_ref().and_then(|h| by_header.get(h).copied());
+        if let Some(j) = earlier_body.or(earlier_header) {
+            exact.insert((j, i));
+            if let (Some(a), Some(b)) = (files.get(j), files.get(i)) {
+                let mut f = at_file(
+                    finding(
+                        "DUPLICATE_MEMORY",
+                        Severity::Warning,
+                        format!("duplicates {}", a.file),
+                    ),
+                    &b.file,
+                );
+                f.related = vec![a.file.clone()];
+                out.push(f);
+            }
+        }
+        if !body.is_empty() {
+            by_body.entry(body).or_insert(i);
+        }
+        if let Some(h) = header {
+            by_header.entry(h).or_insert(i);
+        }
+    }
+    let sets: Vec<_> = parsed
+        .iter()
+        .map(|p| {
+            let text = format!(
+                "{} {}",
+                p.header.name.as_deref().unwrap_or(""),
+                p.header.description.as_deref().unwrap_or("")
+            );
+            tokens(&text)
+        })
+        .collect();
+    for (i, j, score) in similar_pairs(&sets, options.near_duplicate_threshold, 2) {
+        if exact.contains(&(i, j)) {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (files.get(i), files.get(j)) {
+            let mut f = at_file(
+                finding(
+                    "NEAR_DUPLICATE_MEMORY",
+                    Severity::Info,
+                    format!(
+                        "name and description overlap {:.0}% with {}",
+                        score * 100.0,
+                        a.file
+                    ),
+                ),
+                &b.file,
+            );
+            f.related = vec![a.file.clone()];
+            out.push(f);
+        }
+    }
+    out
+}

@@ -1,0 +1,99 @@
+//! Near-duplicate detection: token-set Jaccard similarity over a memory's name and description.
+
+use std::collections::{BTreeSet, HashMap};
+
+/// Words too common to tell memories apart.
+const STOP_WORDS: [&str; 16] = [
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "in", "is", "of", "on", "or", "the",
+    "to",
+];
+
+/// Lower-cased words (runs of letters and digits) of `text`, stop words left out.
+///
+/// ```
+/// use memdir::lint::tokens;
+/// let t = tokens("Prefers TABS over spaces; the tabs!");
+/// assert_eq!(t.into_iter().collect::<Vec<_>>(), ["over", "prefers", "spaces", "tabs"]);
+/// ```
+pub fn tokens(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .collect()
+}
+
+/// |A ∩ B| / |A ∪ B|; 0 for two empty sets.
+///
+/// ```
+/// use memdir::lint::{jaccard, tokens};
+/// assert_eq!(jaccard(&tokens("a b c"), &tokens("b c d")), 0.5);
+/// ```
+pub fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f64 / union as f64
+}
+
+/// Pairs `(i, j)`, `i < j`, whose token sets have a Jaccard similarity of at least `threshold`
+/// (sets of fewer than `min_tokens` tokens are skipped). Only pairs sharing a token are compared.
+pub fn similar_pairs(
+    sets: &[BTreeSet<String>],
+    threshold: f64,
+    min_tokens: usize,
+) -> Vec<(usize, usize, f64)> {
+    let mut postings: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, set) in sets.iter().enumerate() {
+        if set.len() >= min_tokens {
+            for token in set {
+                postings.entry(token.as_str()).or_default().push(i);
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for (i, set) in sets.iter().enumerate() {
+        if set.len() < min_tokens {
+            continue;
+        }
+        let mut candidates: BTreeSet<usize> = BTreeSet::new();
+        for token in set {
+            if let Some(list) = postings.get(token.as_str()) {
+                candidates.extend(list.iter().copied().filter(|&j| j > i));
+            }
+        }
+        for j in candidates {
+            if let Some(other) = sets.get(j) {
+                let score = jaccard(set, other);
+                if score >= threshold {
+                    pairs.push((i, j, score));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn pairs_above_threshold_only() {
+        let sets: Vec<_> = [
+            "Prefers tabs over spaces in Go code",
+            "prefers tabs over spaces in go",
+            "Deploys happen on Fridays",
+            "x",
+        ]
+        .iter()
+        .map(|t| tokens(t))
+        .collect();
+        let pairs = similar_pairs(&sets, 0.7, 2);
+        assert_eq!(pairs.len(), 1);
+        assert_eq!((pairs[0].0, pairs[0].1), (0, 1));
+        assert!((pairs[0].2 - 5.0 / 6.0).abs() < 1e-9);
+    }
+}

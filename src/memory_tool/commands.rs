@@ -1,0 +1,427 @@
+//! The memory tool's commands over a [`Memdir`].
+
+use super::path::{is_reserved_name, resolve_tool_path, tool_path};
+use super::{MemoryToolCommand, MemoryToolOutcome, MAX_TOOL_FILE_BYTES};
+use crate::error::{Code, Error, Result};
+use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Llm, Telemetry};
+use crate::memdir::{Memdir, WriteMode};
+use crate::secrets::check_write_for_secrets;
+use crate::size::format_file_size;
+use crate::store::TEAM_DIR;
+
+/// Most files a directory delete removes.
+const MAX_DELETE_FILES: usize = 10_000;
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(Code::InvalidInput, message)
+}
+
+/// Lines of a file as the tool numbers them (a final newline does not start a line).
+fn file_lines(text: &str) -> Vec<&str> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    body.split('\n').collect()
+}
+
+/// `text` with `insert` placed after line `after` (0 = before the first line).
+fn insert_after(text: &str, after: usize, insert: &str) -> String {
+    let mut offset = 0;
+    for _ in 0..after {
+        match text.get(offset..).and_then(|rest| rest.find('\n')) {
+            Some(i) => offset += i + 1,
+            None => offset = text.len(),
+        }
+    }
+    let (head, tail) = text.split_at(offset.min(text.len()));
+    let mut out = String::with_capacity(text.len() + insert.len() + 2);
+    out.push_str(head);
+    if !head.is_empty() && !head.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(insert);
+    if !insert.ends_with('\n') && !tail.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(tail);
+    out
+}
+
+fn numbered(tool: &str, text: &str, range: Option<[i64; 2]>) -> Result<String> {
+    let lines = file_lines(text);
+    let total = lines.len();
+    let (start, end) = match range {
+        None => (1, total),
+        Some([s, e]) => {
+            let end = if e == -1 { total as i64 } else { e };
+            if s < 1 || s > total as i64 || end < s || end > total as i64 {
+                return Err(invalid(format!(
+                    "view_range [{s}, {e}] is outside the file's {total} lines"
+                )));
+            }
+            (s as usize, end as usize)
+        }
+    };
+    if total == 0 {
+        return Ok(format!("{tool} is empty."));
+    }
+    let mut out = format!("Lines {start}–{end} of {tool} ({total} lines):\n");
+    for (i, line) in lines.iter().enumerate().take(end).skip(start - 1) {
+        out.push_str(&format!("{:>6}\t{line}\n", i + 1));
+    }
+    Ok(out)
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+    /// Run one memory-tool command (see the module docs): `view` reads; writes are refused in
+    /// `off`/`read-only`, proposed in `confirm`, carried out in `auto`.
+    pub async fn memory_command(&self, command: MemoryToolCommand) -> Result<MemoryToolOutcome> {
+        if self.config.write_mode == WriteMode::Off {
+            return Err(Error::new(Code::WriteForbidden, "memory is off"));
+        }
+        if command.writes() {
+            self.check_writable()?;
+            self.check_tool_paths(&command)?;
+            if self.confirms_writes() {
+                self.emit_tool(&command, "proposed");
+                return Ok(MemoryToolOutcome::Proposed {
+                    text: format!(
+                        "The {} was proposed to the user and is waiting for approval; it has \
+                         not been applied yet.",
+                        command.name()
+                    ),
+                    command,
+                });
+            }
+        }
+        self.apply_memory_command(command).await.map(|text| MemoryToolOutcome::Done { text })
+    }
+
+    /// Carry out a memory-tool command, also one proposed in `confirm` mode (this is the host's
+    /// approval); still refused in `off` and `read-only`.
+    pub async fn apply_memory_command(&self, command: MemoryToolCommand) -> Result<String> {
+        if command.writes() {
+            self.check_writable()?;
+        } else if self.config.write_mode == WriteMode::Off {
+            return Err(Error::new(Code::WriteForbidden, "memory is off"));
+        }
+        self.check_tool_paths(&command)?;
+        let result = if command.writes() {
+            let lock = self.lock_dir().await?;
+            let result = self.tool_write(&command).await;
+            self.unlock_dir(lock).await;
+            result
+        } else {
+            self.tool_view(&command).await
+        };
+        self.emit_tool(&command, if result.is_ok() { "ok" } else { "error" });
+        result
+    }
+
+    fn emit_tool(&self, command: &MemoryToolCommand, status: &str) {
+        self.telemetry.emit(
+            "memdir_memory_tool",
+            &[
+                ("command", FieldValue::Str(command.name().to_owned())),
+                ("status", FieldValue::Str(status.to_owned())),
+            ],
+        );
+    }
+
+    fn check_tool_paths(&self, command: &MemoryToolCommand) -> Result<()> {
+        match command {
+            MemoryToolCommand::Rename { old_path, new_path } => {
+                for p in [old_path, new_path] {
+                    if resolve_tool_path(p)?.is_empty() {
+                        return Err(invalid("/memories itself cannot be renamed"));
+                    }
+                }
+                Ok(())
+            }
+            MemoryToolCommand::View { path, .. } => resolve_tool_path(path).map(drop),
+            MemoryToolCommand::Create { path, .. }
+            | MemoryToolCommand::StrReplace { path, .. }
+            | MemoryToolCommand::Insert { path, .. }
+            | MemoryToolCommand::Delete { path } => {
+                if resolve_tool_path(path)?.is_empty() {
+                    return Err(invalid(format!("{path} is the memory directory, not a file")));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The absolute path of a tool path, checked not to leave the directory through a symlink.
+    async fn tool_abs(&self, path: &str) -> Result<(String, String)> {
+        let rel = resolve_tool_path(path)?;
+        if rel.is_empty() {
+            return Ok((rel, self.config.dir.clone()));
+        }
+        let abs = format!("{}{rel}", self.config.dir);
+        self.check_inside(&self.config.dir, &abs).await?;
+        Ok((rel, abs))
+    }
+
+    async fn tool_view(&self, command: &MemoryToolCommand) -> Result<String> {
+        let MemoryToolCommand::View { path, view_range } = command else {
+            return Err(invalid("not a view"));
+        };
+        let (rel, abs) = self.tool_abs(path).await?;
+        let st = self.fs.stat(abs.trim_end_matches('/')).await.map_err(|e| {
+            if e.is_not_found() {
+                Error::new(Code::NotFound, format!("{} does not exist", tool_path(&rel)))
+            } else {
+                Error::fs("stat", &abs, e)
+            }
+        })?;
+        if st.kind == EntryKind::Dir {
+            return self.tool_list(&rel).await;
+        }
+        let text = self
+            .fs
+            .read_file(&abs)
+            .await
+            .map_err(|e| Error::fs("read", &abs, e))?;
+        numbered(&tool_path(&rel), &text, *view_range)
+    }
+
+    async fn tool_list(&self, rel: &str) -> Result<String> {
+        let shown = tool_path(rel);
+        let mut out = format!("{shown}, two levels deep (hidden entries left out):\n");
+        let mut queue = vec![(rel.to_owned(), 0usize)];
+        let mut lines = Vec::new();
+        while let Some((dir_rel, depth)) = queue.pop() {
+            let abs = format!("{}{dir_rel}", self.config.dir);
+            let Ok(entries) = self.fs.read_dir(abs.trim_end_matches('/')).await else {
+                continue;
+            };
+            for entry in entries {
+                if entry.name.starts_with('.') || is_reserved_name(&entry.name) {
+                    continue;
+                }
+                let child = if dir_rel.is_empty() {
+                    entry.name.clone()
+                } else {
+                    format!("{dir_rel}/{}", entry.name)
+                };
+                let child_abs = format!("{}{child}", self.config.dir);
+                match self.fs.stat(&child_abs).await {
+                    Ok(st) if st.kind == EntryKind::Dir => {
+                        lines.push(format!("dir\t{}/", tool_path(&child)));
+                        if depth + 1 < 2 {
+                            queue.push((child, depth + 1));
+                        }
+                    }
+                    Ok(st) => lines.push(format!(
+                        "{}\t{}",
+                        format_file_size(st.size),
+                        tool_path(&child)
+                    )),
+                    Err(_) => {}
+                }
+            }
+        }
+        lines.sort_by(|a, b| a.split('\t').nth(1).cmp(&b.split('\t').nth(1)));
+        if lines.is_empty() {
+            out.push_str("(empty)\n");
+        }
+        for line in lines {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    /// Read a file the command needs to exist.
+    async fn tool_read_existing(&self, rel: &str, abs: &str) -> Result<String> {
+        match self.read_optional(abs).await? {
+            Some(text) => Ok(text),
+            None => Err(Error::new(
+                Code::NotFound,
+                format!("{} does not exist", tool_path(rel)),
+            )),
+        }
+    }
+
+    /// Write `text` to a tool file, after the size and (for team paths) secret checks.
+    async fn tool_put(&self, rel: &str, abs: &str, text: &str) -> Result<()> {
+        if text.len() > MAX_TOOL_FILE_BYTES {
+            return Err(invalid(format!(
+                "{} would be {} bytes; the limit is {MAX_TOOL_FILE_BYTES}",
+                tool_path(rel),
+                text.len()
+            )));
+        }
+        if rel.starts_with(TEAM_DIR) {
+            check_write_for_secrets("team memory", text)?;
+        }
+        self.ensure_parent(abs).await?;
+        self.check_inside(&self.config.dir, abs).await?;
+        self.write_atomic(abs, text).await
+    }
+
+    async fn tool_write(&self, command: &MemoryToolCommand) -> Result<String> {
+        match command {
+            MemoryToolCommand::View { .. } => Err(invalid("view does not write")),
+            MemoryToolCommand::Create { path, file_text } => {
+                let (rel, abs) = self.tool_abs(path).await?;
+                let existed = self.path_exists(&abs).await?;
+                self.tool_put(&rel, &abs, file_text).await?;
+                let verb = if existed { "Overwrote" } else { "Created" };
+                Ok(format!("{verb} {}.", tool_path(&rel)))
+            }
+            MemoryToolCommand::StrReplace {
+                path,
+                old_str,
+                new_str,
+            } => {
+                let (rel, abs) = self.tool_abs(path).await?;
+                let text = self.tool_read_existing(&rel, &abs).await?;
+                if old_str.is_empty() {
+                    return Err(invalid("old_str must not be empty"));
+                }
+                let count = text.matches(old_str.as_str()).count();
+                if count != 1 {
+                    return Err(invalid(format!(
+                        "old_str must occur exactly once in {}; it occurs {count} times",
+                        tool_path(&rel)
+                    )));
+                }
+                let updated = text.replacen(old_str.as_str(), new_str, 1);
+                self.tool_put(&rel, &abs, &updated).await?;
+                Ok(format!("Edited {}.", tool_path(&rel)))
+            }
+            MemoryToolCommand::Insert {
+                path,
+                insert_line,
+                insert_text,
+            } => {
+                let (rel, abs) = self.tool_abs(path).await?;
+                let text = self.tool_read_existing(&rel, &abs).await?;
+                let total = file_lines(&text).len();
+                let after = usize::try_from(*insert_line)
+                    .ok()
+                    .filter(|n| *n <= total)
+                    .ok_or_else(|| {
+                        invalid(format!(
+                            "insert_line {insert_line} is outside 0..={total} for {}",
+                            tool_path(&rel)
+                        ))
+                    })?;
+                let updated = insert_after(&text, after, insert_text);
+                self.tool_put(&rel, &abs, &updated).await?;
+                Ok(format!("Inserted text into {} after line {after}.", tool_path(&rel)))
+            }
+            MemoryToolCommand::Delete { path } => {
+                let (rel, abs) = self.tool_abs(path).await?;
+                let st = self.fs.stat(&abs).await.map_err(|e| {
+                    if e.is_not_found() {
+                        Error::new(Code::NotFound, format!("{} does not exist", tool_path(&rel)))
+                    } else {
+                        Error::fs("stat", &abs, e)
+                    }
+                })?;
+                if st.kind != EntryKind::Dir {
+                    self.fs
+                        .remove(&abs)
+                        .await
+                        .map_err(|e| Error::fs("remove", &abs, e))?;
+                    return Ok(format!("Deleted {}.", tool_path(&rel)));
+                }
+                let files = self.tool_files_below(&rel).await;
+                for file in &files {
+                    let file_abs = format!("{}{file}", self.config.dir);
+                    self.fs
+                        .remove(&file_abs)
+                        .await
+                        .map_err(|e| Error::fs("remove", &file_abs, e))?;
+                }
+                Ok(format!(
+                    "Deleted {} and the {} files in it.",
+                    tool_path(&rel),
+                    files.len()
+                ))
+            }
+            MemoryToolCommand::Rename { old_path, new_path } => {
+                let (old_rel, old_abs) = self.tool_abs(old_path).await?;
+                let (new_rel, new_abs) = self.tool_abs(new_path).await?;
+                let text = self.tool_read_existing(&old_rel, &old_abs).await?;
+                if self.path_exists(&new_abs).await? {
+                    return Err(Error::new(
+                        Code::AlreadyExists,
+                        format!("{} already exists", tool_path(&new_rel)),
+                    ));
+                }
+                if new_rel.starts_with(TEAM_DIR) {
+                    check_write_for_secrets("team memory", &text)?;
+                }
+                self.ensure_parent(&new_abs).await?;
+                self.check_inside(&self.config.dir, &new_abs).await?;
+                if self.fs.capabilities().rename {
+                    self.fs
+                        .rename(&old_abs, &new_abs)
+                        .await
+                        .map_err(|e| Error::fs("rename", &old_abs, e))?;
+                } else {
+                    self.write_atomic(&new_abs, &text).await?;
+                    self.fs
+                        .remove(&old_abs)
+                        .await
+                        .map_err(|e| Error::fs("remove", &old_abs, e))?;
+                }
+                Ok(format!(
+                    "Renamed {} to {}.",
+                    tool_path(&old_rel),
+                    tool_path(&new_rel)
+                ))
+            }
+        }
+    }
+
+    /// Regular files below a directory (relative to the memory directory), the library's own
+    /// files left out; symlinked directories are not entered.
+    async fn tool_files_below(&self, rel: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut queue = vec![rel.to_owned()];
+        while let Some(dir) = queue.pop() {
+            let abs = format!("{}{dir}", self.config.dir);
+            let Ok(entries) = self.fs.read_dir(&abs).await else {
+                continue;
+            };
+            for entry in entries {
+                if is_reserved_name(&entry.name) || entry.name.contains('/') {
+                    continue;
+                }
+                let child = format!("{dir}/{}", entry.name);
+                match entry.kind {
+                    EntryKind::Dir => queue.push(child),
+                    _ if out.len() < MAX_DELETE_FILES => out.push(child),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn inserting_and_numbering() {
+        assert_eq!(insert_after("a\nb\n", 0, "x"), "x\na\nb\n");
+        assert_eq!(insert_after("a\nb\n", 1, "x"), "a\nx\nb\n");
+        assert_eq!(insert_after("a\nb\n", 2, "x"), "a\nb\nx");
+        assert_eq!(insert_after("a\nb", 2, "x\n"), "a\nb\nx\n");
+        assert_eq!(insert_after("", 0, "x"), "x");
+        assert_eq!(file_lines("a\nb\n"), ["a", "b"]);
+        let view = numbered("/memories/a", "one\ntwo\nthree\n", Some([2, -1])).unwrap();
+        assert_eq!(view, "Lines 2–3 of /memories/a (3 lines):\n     2\ttwo\n     3\tthree\n");
+        assert!(numbered("/memories/a", "one\n", Some([0, 1])).is_err());
+        assert!(numbered("/memories/a", "one\n", Some([1, 2])).is_err());
+        assert_eq!(numbered("/memories/a", "", None).unwrap(), "/memories/a is empty.");
+    }
+}

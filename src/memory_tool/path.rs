@@ -1,0 +1,125 @@
+//! `/memories/…` paths of the memory tool, mapped onto the memory directory. Pure.
+
+use crate::error::{Code, Error, Result};
+use crate::path_key::sanitize_path_key;
+
+/// The root every memory-tool path starts with.
+pub const MEMORIES_ROOT: &str = "/memories";
+
+/// Internal files of the library the tool may neither show nor touch.
+const RESERVED: [&str; 4] = [
+    ".memdir.lock",
+    ".consolidate-lock",
+    ".memdir-undo.json",
+    ".memdir-journal",
+];
+
+fn bad(code: Code, path: &str, why: &str) -> Error {
+    Error::new(code, format!("The path {path:?} is not allowed: {why}."))
+}
+
+/// The path relative to the memory directory (`""` for `/memories` itself) of a tool path.
+/// Rules: it starts with `/memories` (then `/` or nothing); no NUL, backslash, URL-encoded or
+/// Unicode look-alike traversal; no empty, `.` or `..` segments (one trailing `/` is allowed);
+/// no control characters; not one of the library's own lock and journal files, nor a temp file.
+///
+/// ```
+/// use memdir::memory_tool::resolve_tool_path;
+/// assert_eq!(resolve_tool_path("/memories").unwrap(), "");
+/// assert_eq!(resolve_tool_path("/memories/notes/a.md").unwrap(), "notes/a.md");
+/// assert_eq!(resolve_tool_path("/memories/../etc/passwd").unwrap_err().code, memdir::Code::PathEscapes);
+/// assert_eq!(resolve_tool_path("/memoriesX/a").unwrap_err().code, memdir::Code::PathEscapes);
+/// ```
+pub fn resolve_tool_path(path: &str) -> Result<String> {
+    let rest = match path.strip_prefix(MEMORIES_ROOT) {
+        Some("") | Some("/") => return Ok(String::new()),
+        Some(rest) if rest.starts_with('/') => rest.get(1..).unwrap_or(""),
+        _ => {
+            return Err(bad(
+                Code::PathEscapes,
+                path,
+                "memory paths start with /memories",
+            ))
+        }
+    };
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    sanitize_path_key(rest).map_err(|e| {
+        let why = match e.code {
+            Code::PathNullByte => "it contains a NUL byte",
+            Code::PathUrlEncodedTraversal => "it hides traversal in URL encoding",
+            Code::PathUnicodeTraversal => "it hides traversal in Unicode look-alikes",
+            Code::PathBackslash => "it contains a backslash",
+            _ => "it has an empty segment",
+        };
+        bad(e.code, path, why)
+    })?;
+    if rest.chars().any(char::is_control) {
+        return Err(bad(Code::InvalidInput, path, "it contains control characters"));
+    }
+    for segment in rest.split('/') {
+        match segment {
+            "" => return Err(bad(Code::InvalidInput, path, "it has an empty segment")),
+            "." | ".." => {
+                return Err(bad(
+                    Code::PathEscapes,
+                    path,
+                    "`.` and `..` segments are not allowed",
+                ))
+            }
+            s if RESERVED.contains(&s) || s.contains(".tmp-") => {
+                return Err(bad(
+                    Code::InvalidInput,
+                    path,
+                    "it names a file the memory library keeps for itself",
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(rest.to_owned())
+}
+
+/// The tool path of a path relative to the memory directory.
+pub fn tool_path(rel: &str) -> String {
+    if rel.is_empty() {
+        MEMORIES_ROOT.to_owned()
+    } else {
+        format!("{MEMORIES_ROOT}/{rel}")
+    }
+}
+
+/// True for the library's own files, which listings leave out.
+pub(crate) fn is_reserved_name(name: &str) -> bool {
+    RESERVED.contains(&name) || name.contains(".tmp-")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn rules() {
+        let cases = [
+            ("/memories/a/../../x", Code::PathEscapes),
+            ("/memories/./x", Code::PathEscapes),
+            ("/memories/%2e%2e%2fx", Code::PathUrlEncodedTraversal),
+            ("/memories/．．／x", Code::PathUnicodeTraversal),
+            ("/memories/a\\b", Code::PathBackslash),
+            ("/memories/a\0b", Code::PathNullByte),
+            ("/memories//etc/passwd", Code::PathAbsolute),
+            ("/memories/a//b", Code::InvalidInput),
+            ("/memories/a\nb", Code::InvalidInput),
+            ("/memories/.consolidate-lock", Code::InvalidInput),
+            ("/etc/passwd", Code::PathEscapes),
+            ("memories/a", Code::PathEscapes),
+            ("", Code::PathEscapes),
+        ];
+        for (path, code) in cases {
+            assert_eq!(resolve_tool_path(path).unwrap_err().code, code, "{path:?}");
+        }
+        assert_eq!(resolve_tool_path("/memories/dir/").unwrap(), "dir");
+        assert_eq!(tool_path("a/b.md"), "/memories/a/b.md");
+        assert_eq!(tool_path(""), "/memories");
+    }
+}

@@ -1,0 +1,173 @@
+//! Recall across the boundary: `Memdir.findRelevant`, `Memdir.surface`, and the turn-loop
+//! helpers `shouldRecall` and `RecallSession`.
+
+use super::convert::{from_js, from_js_or_default, to_js};
+use crate::recall::{render_surfaced, AbortFlag, FindOptions, SessionBudget, SurfacedMemory};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct FindOptionsIn {
+    recent_tools: Vec<String>,
+    already_surfaced: Vec<String>,
+    limit: Option<usize>,
+}
+
+/// Recall options from JS, plus the abort wiring for `signal`.
+pub(crate) struct FindCall {
+    pub options: FindOptions,
+    listener: Option<(web_sys::AbortSignal, Closure<dyn FnMut()>)>,
+}
+
+impl FindCall {
+    pub fn new(options: JsValue) -> Result<FindCall, JsValue> {
+        let signal = js_sys::Reflect::get(&options, &"signal".into())
+            .ok()
+            .and_then(|s| s.dyn_into::<web_sys::AbortSignal>().ok());
+        let given: FindOptionsIn = from_js_or_default(options, "findRelevant options")?;
+        let mut find = FindOptions {
+            recent_tools: given.recent_tools,
+            already_surfaced: given.already_surfaced,
+            ..FindOptions::default()
+        };
+        if let Some(limit) = given.limit {
+            find.limit = limit;
+        }
+        let mut listener = None;
+        if let Some(signal) = signal {
+            let flag = AbortFlag::new();
+            if signal.aborted() {
+                flag.abort();
+            } else {
+                let on_abort = flag.clone();
+                let closure = Closure::<dyn FnMut()>::new(move || on_abort.abort());
+                let _ = signal.add_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
+                listener = Some((signal, closure));
+            }
+            find.abort = Some(flag);
+        }
+        Ok(FindCall { options: find, listener })
+    }
+}
+
+impl Drop for FindCall {
+    fn drop(&mut self) {
+        if let Some((signal, closure)) = self.listener.take() {
+            let _ = signal.remove_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
+        }
+    }
+}
+
+/// A surfaced memory plus its rendered `<system-reminder>` text.
+#[derive(Serialize)]
+pub(crate) struct SurfacedOut {
+    #[serde(flatten)]
+    memory: SurfacedMemory,
+    text: String,
+}
+
+impl From<SurfacedMemory> for SurfacedOut {
+    fn from(memory: SurfacedMemory) -> Self {
+        let text = render_surfaced(&memory);
+        SurfacedOut { memory, text }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RecalledIn {
+    path: String,
+    #[serde(default)]
+    mtime_ms: f64,
+}
+
+/// Recalled memories (`[{ path, mtimeMs }]`) as the core takes them.
+pub(crate) fn recalled_from_js(memories: JsValue) -> Result<Vec<(String, f64)>, JsValue> {
+    let given: Vec<RecalledIn> = from_js(memories, "memories")?;
+    Ok(given.into_iter().map(|m| (m.path, m.mtime_ms)).collect())
+}
+
+/// Whether a user prompt should trigger recall: not for a single word (reference §16.11).
+///
+/// ```js
+/// shouldRecall("tests");                    // false
+/// shouldRecall("how do we run the tests?"); // true
+/// ```
+#[wasm_bindgen(js_name = shouldRecall)]
+pub fn should_recall(query: &str) -> bool {
+    crate::recall::should_recall(query)
+}
+
+#[derive(Deserialize)]
+struct ShownIn {
+    path: String,
+    content: String,
+}
+
+/// What one session has surfaced: recall stops once 61,440 UTF-16 units were shown, and a
+/// memory already shown is not shown again.
+///
+/// ```js
+/// const session = new RecallSession();
+/// if (shouldRecall(prompt) && !session.exhausted) {
+///   const { memories } = await memdir.findRelevant(prompt, { alreadySurfaced: session.surfacedPaths });
+///   session.record(await memdir.surface(memories));
+/// }
+/// ```
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct RecallSession {
+    budget: SessionBudget,
+}
+
+#[wasm_bindgen]
+impl RecallSession {
+    /// An empty session.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> RecallSession {
+        RecallSession::default()
+    }
+
+    /// Count memories shown to the model (the objects `surface` returned).
+    pub fn record(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "{ path: string; content: string }[]")] memories: JsValue,
+    ) -> Result<(), JsValue> {
+        let shown: Vec<ShownIn> = from_js(memories, "memories")?;
+        for m in shown {
+            self.budget.record(&SurfacedMemory {
+                path: m.path,
+                content: m.content,
+                mtime_ms: 0.0,
+                header: String::new(),
+                limit: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// UTF-16 units surfaced so far.
+    #[wasm_bindgen(getter, js_name = usedUnits)]
+    pub fn used_units(&self) -> f64 {
+        self.budget.used_units() as f64
+    }
+
+    /// True once the session budget is spent: skip recall for the rest of the session.
+    #[wasm_bindgen(getter)]
+    pub fn exhausted(&self) -> bool {
+        self.budget.is_exhausted()
+    }
+
+    /// Absolute paths surfaced so far (pass as `alreadySurfaced`).
+    #[wasm_bindgen(getter, js_name = surfacedPaths, unchecked_return_type = "string[]")]
+    pub fn surfaced_paths(&self) -> Result<JsValue, JsValue> {
+        to_js(self.budget.surfaced_paths())
+    }
+
+    /// Forget everything (after the conversation is compacted).
+    pub fn reset(&mut self) {
+        self.budget.reset();
+    }
+}
