@@ -83,7 +83,10 @@ impl Telemetry for &Recorder {
     fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
         self.0.borrow_mut().push((
             event.to_owned(),
-            fields.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect(),
+            fields
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
         ));
     }
 }
@@ -157,7 +160,13 @@ const VALID_REPLY: &str = r#"{"operations":[
 fn valid_reply_creates_updates_and_deletes_through_the_store() {
     let llm = ScriptedLlm::new(&[VALID_REPLY]);
     let rec = Recorder::default();
-    let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), &rec, config(WriteMode::Auto));
+    let m = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(&llm),
+        &rec,
+        config(WriteMode::Auto),
+    );
     let outcome = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap();
     assert_eq!(outcome.status, ExtractStatus::Extracted);
     assert_eq!(outcome.message_count, 2);
@@ -181,9 +190,16 @@ fn valid_reply_creates_updates_and_deletes_through_the_store() {
     assert!(request.system.contains("## Existing memory files"));
     assert!(request.system.contains("[user] user_role.md"));
     assert!(request.system.contains("~2 messages"));
-    assert_eq!(request.messages[0].content, "Please always use tabs in Go code.");
+    assert_eq!(
+        request.messages[0].content,
+        "Please always use tabs in Go code."
+    );
     assert_eq!(request.messages.len(), 3);
-    assert!(request.response_schema.as_deref().unwrap().contains("\"operations\""));
+    assert!(request
+        .response_schema
+        .as_deref()
+        .unwrap()
+        .contains("\"operations\""));
     let events = rec.events();
     assert!(events.contains(&"memdir_extract".to_owned()), "{events:?}");
 }
@@ -197,7 +213,13 @@ fn malformed_replies_fail_without_writing_or_moving_the_cursor() {
         "[]",
     ] {
         let llm = ScriptedLlm::new(&[reply, r#"{"operations":[]}"#]);
-        let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), memdir::NoTelemetry, config(WriteMode::Auto));
+        let m = Memdir::new(
+            seeded_fs(),
+            TestClock::new(T0),
+            Some(&llm),
+            memdir::NoTelemetry,
+            config(WriteMode::Auto),
+        );
         let before = m.fs().snapshot();
         let x = Extractor::new(1);
         let err = block_on(x.run(&m, &conversation(), &ExtractOptions::default())).unwrap_err();
@@ -213,10 +235,19 @@ fn malformed_replies_fail_without_writing_or_moving_the_cursor() {
     // Malformed items inside a good reply are rejected one by one.
     let llm = ScriptedLlm::new(&[r#"{"operations":[{"op":"create","file":"x.md"},7,
         {"op":"create","file":"y.md","type":"User","name":"Y","description":"y","body":""}]}"#]);
-    let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), memdir::NoTelemetry, config(WriteMode::Auto));
+    let m = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(&llm),
+        memdir::NoTelemetry,
+        config(WriteMode::Auto),
+    );
     let outcome = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap();
     let codes: Vec<&str> = outcome.rejected.iter().map(|r| r.code.as_str()).collect();
-    assert_eq!(codes, ["MALFORMED_OPERATION", "INVALID_MEMORY", "INVALID_MEMORY"]);
+    assert_eq!(
+        codes,
+        ["INVALID_MEMORY", "MALFORMED_OPERATION", "INVALID_MEMORY"]
+    );
     assert!(outcome.created.is_empty());
 }
 
@@ -239,9 +270,20 @@ fn hostile_replies_never_write_outside_or_leak_secrets() {
     let reply = format!("{{\"operations\":[{}]}}", ops.join(","));
     let llm = ScriptedLlm::new(&[&reply]);
     let rec = Recorder::default();
-    let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), &rec, config(WriteMode::Auto));
+    let m = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(&llm),
+        &rec,
+        config(WriteMode::Auto),
+    );
     let outcome = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap();
-    let first: Vec<&str> = outcome.rejected.iter().take(6).map(|r| r.code.as_str()).collect();
+    let first: Vec<&str> = outcome
+        .rejected
+        .iter()
+        .take(6)
+        .map(|r| r.code.as_str())
+        .collect();
     assert_eq!(
         first,
         [
@@ -255,7 +297,11 @@ fn hostile_replies_never_write_outside_or_leak_secrets() {
     );
     // 6 hostile + 44 bulk fill the first 50; the other 956 are over the cap.
     assert_eq!(outcome.created.len(), MAX_OPERATIONS - 6);
-    let over = outcome.rejected.iter().filter(|r| r.code == "TOO_MANY_OPERATIONS").count();
+    let over = outcome
+        .rejected
+        .iter()
+        .filter(|r| r.code == "TOO_MANY_OPERATIONS")
+        .count();
     assert_eq!(over, 1006 - MAX_OPERATIONS);
     for (path, data) in m.fs().snapshot() {
         assert!(path.starts_with(DIR), "{path}");
@@ -270,17 +316,33 @@ fn hostile_replies_never_write_outside_or_leak_secrets() {
 fn cursor_throttle_and_direct_write_skip() {
     let llm = ScriptedLlm::new(&[r#"{"operations":[]}"#, r#"{"operations":[]}"#]);
     let rec = Recorder::default();
-    let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), &rec, config(WriteMode::Auto));
+    let m = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(&llm),
+        &rec,
+        config(WriteMode::Auto),
+    );
     let x = Extractor::new(2);
     let opts = ExtractOptions::default();
     let mut convo = conversation();
     let first = block_on(x.run(&m, &convo, &opts)).unwrap();
-    assert_eq!(first.status, ExtractStatus::Skipped { reason: SkipReason::Throttled });
+    assert_eq!(
+        first.status,
+        ExtractStatus::Skipped {
+            reason: SkipReason::Throttled
+        }
+    );
     let second = block_on(x.run(&m, &convo, &opts)).unwrap();
     assert_eq!(second.status, ExtractStatus::Extracted);
     assert_eq!(second.message_count, 2);
     let third = block_on(x.run(&m, &convo, &opts)).unwrap();
-    assert_eq!(third.status, ExtractStatus::Skipped { reason: SkipReason::NoNewMessages });
+    assert_eq!(
+        third.status,
+        ExtractStatus::Skipped {
+            reason: SkipReason::NoNewMessages
+        }
+    );
     // The conversation saved a memory itself: skipped, cursor moved past it.
     convo.push(ConversationMessage::user("remember I use vim").with_id("u2"));
     convo.push(
@@ -289,13 +351,24 @@ fn cursor_throttle_and_direct_write_skip() {
             .with_tool_use("Write", "/m/user_editor.md"),
     );
     let fourth = block_on(x.run(&m, &convo, &opts)).unwrap();
-    assert_eq!(fourth.status, ExtractStatus::Skipped { reason: SkipReason::DirectWrite });
+    assert_eq!(
+        fourth.status,
+        ExtractStatus::Skipped {
+            reason: SkipReason::DirectWrite
+        }
+    );
     assert_eq!(x.cursor().unwrap().id.as_deref(), Some("a2"));
-    assert!(rec.events().contains(&"memdir_extract_skipped_direct_write".to_owned()));
+    assert!(rec
+        .events()
+        .contains(&"memdir_extract_skipped_direct_write".to_owned()));
     // Only the one run reached the model; each message was offered once.
     assert_eq!(llm.requests.borrow().len(), 1);
     // A Write outside the memory directory does not count.
-    convo.push(ConversationMessage::user("x").with_id("u3").with_tool_use("Write", "/m-other/a.md"));
+    convo.push(
+        ConversationMessage::user("x")
+            .with_id("u3")
+            .with_tool_use("Write", "/m-other/a.md"),
+    );
     convo.push(ConversationMessage::assistant("y").with_id("a3"));
     let _ = block_on(x.run(&m, &convo, &opts)).unwrap();
     let fifth = block_on(x.run(&m, &convo, &opts)).unwrap();
@@ -310,7 +383,13 @@ fn overlapping_calls_coalesce_into_one_trailing_run() {
         ..ScriptedLlm::new(&[r#"{"operations":[]}"#, r#"{"operations":[]}"#])
     };
     let rec = Recorder::default();
-    let m = Memdir::new(seeded_fs(), StillClock, Some(&llm), &rec, config(WriteMode::Auto));
+    let m = Memdir::new(
+        seeded_fs(),
+        StillClock,
+        Some(&llm),
+        &rec,
+        config(WriteMode::Auto),
+    );
     let x = Extractor::new(1);
     let opts = ExtractOptions::default();
     let turn1 = conversation();
@@ -325,31 +404,61 @@ fn overlapping_calls_coalesce_into_one_trailing_run() {
     ]));
     let first = outcomes[0].as_ref().unwrap();
     assert_eq!(first.status, ExtractStatus::Extracted);
-    assert_eq!(outcomes[1].as_ref().unwrap().status, ExtractStatus::Coalesced);
-    assert_eq!(outcomes[2].as_ref().unwrap().status, ExtractStatus::Coalesced);
+    assert_eq!(
+        outcomes[1].as_ref().unwrap().status,
+        ExtractStatus::Coalesced
+    );
+    assert_eq!(
+        outcomes[2].as_ref().unwrap().status,
+        ExtractStatus::Coalesced
+    );
     // One trailing run over the latest stash, starting after the first run's cursor.
     assert_eq!(first.trailing.len(), 1);
     assert_eq!(first.trailing[0].message_count, 2);
     assert_eq!(llm.requests.borrow().len(), 2);
-    assert_eq!(llm.requests.borrow()[1].messages[0].content, "and use gofmt");
+    assert_eq!(
+        llm.requests.borrow()[1].messages[0].content,
+        "and use gofmt"
+    );
     assert_eq!(x.cursor().unwrap().id.as_deref(), Some("a3"));
     assert!(!x.in_flight());
-    let coalesced = rec.events().iter().filter(|e| *e == "memdir_extract_coalesced").count();
+    let coalesced = rec
+        .events()
+        .iter()
+        .filter(|e| *e == "memdir_extract_coalesced")
+        .count();
     assert_eq!(coalesced, 2);
 }
 
 #[test]
 fn timeouts_and_llm_errors_are_reported() {
-    let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(SilentLlm), memdir::NoTelemetry, config(WriteMode::Auto));
+    let m = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(SilentLlm),
+        memdir::NoTelemetry,
+        config(WriteMode::Auto),
+    );
     let err = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap_err();
     assert_eq!(err.code, Code::Timeout);
     let llm = ScriptedLlm::new(&[]);
-    let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), memdir::NoTelemetry, config(WriteMode::Auto));
+    let m = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(&llm),
+        memdir::NoTelemetry,
+        config(WriteMode::Auto),
+    );
     let err = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap_err();
     assert_eq!(err.code, Code::HostLlm);
     assert_eq!(err.cause.unwrap().message, "script exhausted");
-    let m: Memdir<MemFs, TestClock> =
-        Memdir::new(seeded_fs(), TestClock::new(T0), None, memdir::NoTelemetry, config(WriteMode::Auto));
+    let m: Memdir<MemFs, TestClock> = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        None,
+        memdir::NoTelemetry,
+        config(WriteMode::Auto),
+    );
     let err = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap_err();
     assert_eq!(err.code, Code::Unsupported);
 }
@@ -358,20 +467,36 @@ fn timeouts_and_llm_errors_are_reported() {
 fn modes_refuse_or_propose() {
     for mode in [WriteMode::Off, WriteMode::ReadOnly] {
         let llm = ScriptedLlm::new(&[VALID_REPLY]);
-        let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), memdir::NoTelemetry, config(mode));
+        let m = Memdir::new(
+            seeded_fs(),
+            TestClock::new(T0),
+            Some(&llm),
+            memdir::NoTelemetry,
+            config(mode),
+        );
         let err = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap_err();
         assert_eq!(err.code, Code::WriteForbidden);
         assert!(llm.requests.borrow().is_empty());
     }
     let llm = ScriptedLlm::new(&[VALID_REPLY]);
-    let m = Memdir::new(seeded_fs(), TestClock::new(T0), Some(&llm), memdir::NoTelemetry, config(WriteMode::Confirm));
+    let m = Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(&llm),
+        memdir::NoTelemetry,
+        config(WriteMode::Confirm),
+    );
     let before = m.fs().snapshot();
     let outcome = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap();
     assert_eq!(m.fs().snapshot(), before);
     assert!(outcome.created.is_empty() && outcome.deleted.is_empty());
     assert_eq!(outcome.proposals.len(), 3);
-    assert!(matches!(&outcome.proposals[0], Proposal::Save(s) if s.file.as_deref() == Some("feedback_tabs.md")));
-    assert!(matches!(&outcome.proposals[2], Proposal::Delete { file } if file == "project_freeze.md"));
+    assert!(
+        matches!(&outcome.proposals[0], Proposal::Save(s) if s.file.as_deref() == Some("feedback_tabs.md"))
+    );
+    assert!(
+        matches!(&outcome.proposals[2], Proposal::Delete { file } if file == "project_freeze.md")
+    );
     // The host approves the first one only.
     let first = outcome.proposals.into_iter().next().unwrap();
     block_on(m.apply_proposal(first)).unwrap();

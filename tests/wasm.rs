@@ -16,8 +16,22 @@ extern "C" {
     fn make_fs(style: &str) -> JsValue;
     #[wasm_bindgen(js_name = makeThrowingFs)]
     fn make_throwing_fs() -> JsValue;
-    #[wasm_bindgen(js_name = hostFailure)]
-    static HOST_FAILURE: JsValue;
+    #[wasm_bindgen(js_name = hostFailureValue)]
+    fn host_failure() -> JsValue;
+    #[wasm_bindgen(js_name = llmReplying)]
+    fn llm_replying(text: &str, as_promise: bool) -> JsValue;
+    #[wasm_bindgen(js_name = llmThrowing)]
+    fn llm_throwing() -> JsValue;
+    #[wasm_bindgen(js_name = llmRejecting)]
+    fn llm_rejecting() -> JsValue;
+    #[wasm_bindgen(js_name = llmNeverSettling)]
+    fn llm_never_settling() -> JsValue;
+    #[wasm_bindgen(js_name = signalOf)]
+    fn signal_of(llm: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = callCount)]
+    fn call_count(llm: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = lastRequest)]
+    fn last_request(llm: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = makeOptions)]
     fn make_options(fs: &JsValue, dir: &str, llm: &JsValue, events: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = newArray)]
@@ -135,7 +149,7 @@ async fn a_throwing_host_fs_gives_memdir_errors_with_the_original_cause() {
     assert!(e.is_instance_of::<js_sys::Error>());
     assert_eq!(str_of(&e, "name"), "MemdirError");
     assert_eq!(str_of(&e, "code"), "HOST_FS");
-    assert!(js_sys::Object::is(&get(&e, "cause"), &HOST_FAILURE));
+    assert!(js_sys::Object::is(&get(&e, "cause"), &host_failure()));
 }
 
 #[wasm_bindgen_test]
@@ -147,4 +161,122 @@ fn bad_options_are_memdir_errors() {
     assert!(str_of(&e, "message").contains("readFile"));
     let e = memdir(&make_fs("sync"), None).save(JsValue::from_f64(3.0)).err().unwrap();
     assert_eq!(str_of(&e, "code"), "INVALID_INPUT");
+}
+
+fn recall_memdir(llm: &JsValue, timeout_ms: u32) -> (JsValue, JsMemdir) {
+    let fs = make_fs("sync");
+    let options = make_options(&fs, "/mem", llm, &JsValue::UNDEFINED);
+    let recall = js_sys::Object::new();
+    Reflect::set(&recall, &"timeoutMs".into(), &JsValue::from(timeout_ms)).unwrap();
+    Reflect::set(&options, &"recall".into(), &recall).unwrap();
+    (fs, JsMemdir::new(options).unwrap())
+}
+
+async fn seed(m: &JsMemdir) {
+    ok(m.save(save_input("Integration tests database", "Integration tests hit a real Postgres database", "feedback")).unwrap()).await;
+    ok(m.save(save_input("Release freeze", "Merge freeze every Thursday for the mobile release", "project")).unwrap()).await;
+}
+
+fn paths_of(recall: &JsValue) -> Vec<String> {
+    Array::from(&get(recall, "memories")).iter().map(|m| str_of(&m, "path")).collect()
+}
+
+async fn llm_picks(as_promise: bool) {
+    let reply = r#"{"selected_memories":["feedback_integration-tests-database.md","../../etc/passwd","MEMORY.md"]}"#;
+    let llm = llm_replying(reply, as_promise);
+    let (_fs, m) = recall_memdir(&llm, 5_000);
+    seed(&m).await;
+    let headers: Array = ok(m.scan()).await.into();
+    let wanted = Array::from(&headers).iter().map(|h| str_of(&h, "filename")).find(|f| f.starts_with("feedback_")).unwrap();
+    let llm = llm_replying(&reply.replace("feedback_integration-tests-database.md", &wanted), as_promise);
+    let (fs, m) = recall_memdir(&llm, 5_000);
+    let _ = fs;
+    seed(&m).await;
+    let recall = ok(m.find_relevant("how do we run the integration tests?".into(), None).unwrap()).await;
+    assert_eq!(str_of(&recall, "answeredBy"), "llm");
+    assert_eq!(paths_of(&recall), vec![format!("/mem/{wanted}")], "only the real candidate survives");
+    assert_eq!(call_count(&llm), 1);
+    let request = last_request(&llm);
+    assert_eq!(str_of(&request, "purpose"), "recall");
+    assert_eq!(get(&request, "maxTokens").as_f64(), Some(256.0));
+    assert!(get(&request, "signal").is_instance_of::<web_sys::AbortSignal>());
+    assert!(get(&request, "responseSchema").is_object());
+    let shown = ok(m.surface(get(&recall, "memories")).unwrap()).await;
+    let first = Array::from(&shown).get(0);
+    // The fixture's files are from 2023: the header carries the staleness caveat.
+    let text = str_of(&first, "text");
+    assert!(text.starts_with("<system-reminder>\nThis memory is "), "{text}");
+    assert!(text.contains(&format!("\n\nMemory: /mem/{wanted}:\n\n")), "{text}");
+    assert!(text.ends_with("\n</system-reminder>"), "{text}");
+}
+
+#[wasm_bindgen_test]
+async fn recall_through_a_plain_llm_callback() {
+    llm_picks(false).await;
+}
+
+#[wasm_bindgen_test]
+async fn recall_through_a_promise_returning_llm_callback() {
+    llm_picks(true).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_throwing_or_rejecting_llm_falls_back_to_the_ranker() {
+    for llm in [llm_throwing(), llm_rejecting(), llm_replying("not json at all", true)] {
+        let (_fs, m) = recall_memdir(&llm, 5_000);
+        seed(&m).await;
+        let recall = ok(m.find_relevant("integration tests database".into(), None).unwrap()).await;
+        assert_eq!(str_of(&recall, "answeredBy"), "lexical");
+        assert_ne!(str_of(&recall, "outcome"), "ok");
+        assert!(paths_of(&recall).iter().any(|p| p.contains("integration")));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_never_settling_llm_times_out_and_its_signal_is_aborted() {
+    let llm = llm_never_settling();
+    let (_fs, m) = recall_memdir(&llm, 50);
+    seed(&m).await;
+    let started = js_sys::Date::now();
+    let recall = ok(m.find_relevant("integration tests database".into(), None).unwrap()).await;
+    assert!(js_sys::Date::now() - started < 5_000.0);
+    assert_eq!(str_of(&recall, "outcome"), "timeout");
+    let signal: web_sys::AbortSignal = signal_of(&llm).into();
+    assert!(signal.aborted(), "the request's signal is aborted on timeout");
+}
+
+#[wasm_bindgen_test]
+async fn the_callers_abort_signal_stops_recall() {
+    let llm = llm_never_settling();
+    let (_fs, m) = recall_memdir(&llm, 60_000);
+    seed(&m).await;
+    let controller = web_sys::AbortController::new().unwrap();
+    let options = js_sys::Object::new();
+    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
+    let pending = m.find_relevant("integration tests database".into(), Some(options.into())).unwrap();
+    let abort = controller.clone();
+    gloo_timers_shim(20, move || abort.abort()).await;
+    let recall = ok(pending).await;
+    assert_eq!(str_of(&recall, "outcome"), "aborted");
+    assert_eq!(paths_of(&recall).len(), 0);
+    let signal: web_sys::AbortSignal = signal_of(&llm).into();
+    assert!(signal.aborted());
+}
+
+/// Run `f` after `ms` milliseconds (no timer crate in the test's dependencies).
+async fn gloo_timers_shim(ms: i32, f: impl FnOnce() + 'static) {
+    let mut f = Some(f);
+    let promise = Promise::new(&mut |resolve, _| {
+        let f = f.take();
+        let cb = Closure::once_into_js(move || {
+            if let Some(f) = f {
+                f();
+            }
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        });
+        let global = js_sys::global();
+        let set_timeout: js_sys::Function = Reflect::get(&global, &"setTimeout".into()).unwrap().into();
+        set_timeout.call2(&JsValue::UNDEFINED, &cb, &JsValue::from(ms)).unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
 }

@@ -191,9 +191,14 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         self.write_atomic(&self.undo_journal_path(), &journal_text(&entries))
             .await?;
         for (done, entry) in entries.iter().enumerate() {
-            if let Err(e) = self.put_changeset_file(&entry.file, entry.after.as_deref()).await {
+            if let Err(e) = self
+                .put_changeset_file(&entry.file, entry.after.as_deref())
+                .await
+            {
                 for undone in entries.iter().take(done + 1).rev() {
-                    let _ = self.put_changeset_file(&undone.file, undone.before.as_deref()).await;
+                    let _ = self
+                        .put_changeset_file(&undone.file, undone.before.as_deref())
+                        .await;
                 }
                 let _ = self.fs.remove(&self.undo_journal_path()).await;
                 return Err(e);
@@ -252,12 +257,17 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             .ok_or_else(|| Error::new(Code::NotFound, "there is no changeset to undo"))?;
         let entries = parse_journal(&text)?;
         for entry in &entries {
-            if self.read_optional(&self.changeset_entry_path(&entry.file)).await? != entry.after {
+            if self
+                .read_optional(&self.changeset_entry_path(&entry.file))
+                .await?
+                != entry.after
+            {
                 return Err(conflict(&entry.file));
             }
         }
         for entry in entries.iter().rev() {
-            self.put_changeset_file(&entry.file, entry.before.as_deref()).await?;
+            self.put_changeset_file(&entry.file, entry.before.as_deref())
+                .await?;
         }
         self.fs
             .remove(&journal_path)
@@ -287,7 +297,10 @@ mod tests {
             },
         ];
         assert_eq!(parse_journal(&journal_text(&entries)).unwrap(), entries);
-        assert!(parse_journal("{\"entries\":[{\"file\":\"../x.md\",\"before\":null,\"after\":null}]}").is_err());
+        assert!(parse_journal(
+            "{\"entries\":[{\"file\":\"../x.md\",\"before\":null,\"after\":null}]}"
+        )
+        .is_err());
         assert!(parse_journal("nope").is_err());
     }
 }

@@ -120,7 +120,8 @@ fn reject(index: usize, file: &str, code: Code, reason: &str) -> RejectedOperati
 /// replacement of a file shown only in part, and anything in `team/` or `logs/` are rejected.
 /// Without a usable `index` (absent, not a string, or holding a secret) the index is derived
 /// from `index`: entries upserted for created and updated files, removed for deleted ones
-/// (nothing when `skip_index`).
+/// (nothing when `skip_index`). Rejections come in reply order; one for the `index` key counts
+/// as the position after the last operation.
 ///
 /// ```
 /// use memdir::consolidate::{build_changeset, CurrentFile};
@@ -256,6 +257,7 @@ pub fn build_changeset(
         None if !skip_index => Some(derived_index),
         None => None,
     };
+    cs.rejected.sort_by_key(|r| r.index);
     if let Some(after) = after {
         if after != index.unwrap_or("") {
             cs.index = Some(IndexChange {
@@ -334,7 +336,10 @@ mod tests {
         let cs = build_changeset(reply, &files, Some(index), false).unwrap();
         assert_eq!(cs.create[0].file, "c.md");
         assert!(cs.create[0].content.starts_with("---\nname: C\n"));
-        assert_eq!(cs.update[0].after, "---\nname: A\ndescription: a\ntype: user\n---\n\nmerged");
+        assert_eq!(
+            cs.update[0].after,
+            "---\nname: A\ndescription: a\ntype: user\n---\n\nmerged"
+        );
         assert_eq!(cs.delete[0].before, b);
         assert_eq!(
             cs.index.as_ref().unwrap().after,
@@ -356,7 +361,10 @@ mod tests {
         assert!(cs.update.is_empty());
         assert_eq!(cs.rejected[0].code, "INVALID_MEMORY");
         let change = cs.index.unwrap();
-        assert_eq!((change.before, change.after.as_str()), (None, "- [A](a.md) — a\n"));
+        assert_eq!(
+            (change.before, change.after.as_str()),
+            (None, "- [A](a.md) — a\n")
+        );
         let secret = format!("ghp_{}", "a1B2".repeat(9));
         let reply = format!(r#"{{"operations":[],"index":"- [K](k.md) — {secret}\n"}}"#);
         let cs = build_changeset(&reply, &[], Some(""), false).unwrap();

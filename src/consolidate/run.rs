@@ -9,8 +9,8 @@ use super::prompt::{
 };
 use crate::error::{Code, Error, Result};
 use crate::extract::ask;
-use crate::host::{Clock, FieldValue, FileSystem, Llm, LlmMessage, LlmPurpose, LlmRequest, Role};
 use crate::host::Telemetry;
+use crate::host::{Clock, FieldValue, FileSystem, Llm, LlmMessage, LlmPurpose, LlmRequest, Role};
 use crate::memdir::{Memdir, WriteMode};
 use crate::store::{Scope, TEAM_DIR};
 use serde::Serialize;
@@ -86,7 +86,7 @@ pub enum ConsolidateOutcome {
     #[serde(rename_all = "camelCase")]
     Ready {
         /// The changes, for the host to show, apply or drop.
-        changeset: Changeset,
+        changeset: Box<Changeset>,
         /// The last consolidation before this one (pass it to
         /// [`Memdir::rollback_consolidation_lock`] when the changeset is dropped).
         previous_consolidated_at: f64,
@@ -151,7 +151,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             ],
         );
         match self.propose_changeset(options, &sessions).await {
-            Ok(changeset) => self.finish_consolidation(options, lease, changeset, sessions.len()).await,
+            Ok(changeset) => {
+                self.finish_consolidation(options, lease, changeset, sessions.len())
+                    .await
+            }
             Err(e) => {
                 let _ = self.rollback_consolidation_lock(lease.prior).await;
                 self.telemetry.emit(
@@ -192,7 +195,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             None
         };
         Ok(ConsolidateOutcome::Ready {
-            changeset,
+            changeset: Box::new(changeset),
             previous_consolidated_at: lease.prior,
             sessions_reviewed,
             applied,

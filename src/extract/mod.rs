@@ -32,8 +32,8 @@ pub use ops::{
     parse_operations, strip_code_fence, validate_operations, MemoryOperation, OperationKind,
     ParsedReply, RejectedOperation, ValidatedOperation, MAX_OPERATIONS, MAX_REPLY_BYTES,
 };
-pub use run::{ExtractOptions, ExtractOutcome, ExtractStatus, SkipReason};
 pub(crate) use run::ask;
+pub use run::{ExtractOptions, ExtractOutcome, ExtractStatus, SkipReason};
 pub use schedule::{wrote_memories_directly, Cursor, Extractor};
 
 use crate::host::Role;

@@ -201,12 +201,7 @@ pub fn parse_operations(reply: &str) -> Result<ParsedReply> {
     let items = value
         .get("operations")
         .and_then(Json::as_array)
-        .ok_or_else(|| {
-            Error::new(
-                Code::HostLlm,
-                "the model's reply has no `operations` array",
-            )
-        })?;
+        .ok_or_else(|| Error::new(Code::HostLlm, "the model's reply has no `operations` array"))?;
     let mut parsed = ParsedReply::default();
     for (index, item) in items.iter().enumerate() {
         match parse_item(index, item) {
@@ -254,7 +249,9 @@ fn file_reason(code: Code) -> &'static str {
 
 fn check_fields(op: &MemoryOperation) -> std::result::Result<Option<MemoryType>, &'static str> {
     let memory_type = match &op.memory_type {
-        Some(t) => Some(MemoryType::parse(t).ok_or("`type` is not user, feedback, project or reference")?),
+        Some(t) => {
+            Some(MemoryType::parse(t).ok_or("`type` is not user, feedback, project or reference")?)
+        }
         None => None,
     };
     if let Some(name) = &op.name {

@@ -5,13 +5,11 @@ use super::schedule::{wrote_memories_directly, Extractor};
 use super::ConversationMessage;
 use crate::error::{Code, Error, Result};
 use crate::future::{race, Either};
-use crate::host::{Clock, FieldValue, FileSystem, Llm, LlmMessage, LlmPurpose, LlmRequest, Role};
 use crate::host::Telemetry;
+use crate::host::{Clock, FieldValue, FileSystem, Llm, LlmMessage, LlmPurpose, LlmRequest, Role};
 use crate::memdir::Memdir;
 use crate::prompt::{build_extract_prompt, PromptMode, EXTRACT_RESPONSE_SCHEMA};
-use crate::store::{
-    IndexWarning, MemoryChanges, Proposal, SaveInput, SaveOutcome,
-};
+use crate::store::{IndexWarning, MemoryChanges, Proposal, SaveInput, SaveOutcome};
 use serde::Serialize;
 
 /// Tuning of an extraction run.
@@ -219,7 +217,10 @@ impl Extractor {
                     "memdir_extract_error",
                     &[
                         ("code", FieldValue::Str(e.code.as_str().to_owned())),
-                        ("duration_ms", FieldValue::Num(memdir.clock.now_ms() - started)),
+                        (
+                            "duration_ms",
+                            FieldValue::Num(memdir.clock.now_ms() - started),
+                        ),
                     ],
                 );
                 Err(e)
@@ -285,7 +286,10 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
                     .save(SaveInput {
                         name: op.name.unwrap_or_default(),
                         description: op.description.unwrap_or_default(),
-                        memory_type: op.memory_type.map(|t| t.as_str().to_owned()).unwrap_or_default(),
+                        memory_type: op
+                            .memory_type
+                            .map(|t| t.as_str().to_owned())
+                            .unwrap_or_default(),
                         body: op.body.unwrap_or_default(),
                         file: Some(op.file.clone()),
                         scope: op.scope,
@@ -328,6 +332,7 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
             )),
         }
     }
+    outcome.rejected.sort_by_key(|r| r.index);
     Ok(outcome)
 }
 
@@ -352,7 +357,9 @@ pub(crate) async fn ask<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
 ) -> Result<String> {
     match race(llm.complete(request), memdir.clock.sleep(timeout_ms)).await {
         Either::Left(Ok(text)) => Ok(text),
-        Either::Left(Err(cause)) => Err(Error::host(Code::HostLlm, "the LLM callback failed", cause)),
+        Either::Left(Err(cause)) => {
+            Err(Error::host(Code::HostLlm, "the LLM callback failed", cause))
+        }
         Either::Right(()) => Err(Error::new(
             Code::Timeout,
             format!("the LLM did not answer within {timeout_ms} ms"),

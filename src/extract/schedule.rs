@@ -87,7 +87,10 @@ impl Extractor {
     /// x.advance_cursor(&m[..1]);
     /// assert_eq!(x.new_messages(&m).len(), 1);
     /// ```
-    pub fn new_messages<'a>(&self, messages: &'a [ConversationMessage]) -> &'a [ConversationMessage] {
+    pub fn new_messages<'a>(
+        &self,
+        messages: &'a [ConversationMessage],
+    ) -> &'a [ConversationMessage] {
         let state = self.state.borrow();
         let Some(cursor) = &state.cursor else {
             return messages;
@@ -190,7 +193,10 @@ mod tests {
         // Compacted: the cursor's id is gone → everything is new.
         assert_eq!(x.new_messages(&msgs(&["z"])).len(), 1);
         let y = Extractor::new(1);
-        let plain = vec![ConversationMessage::user("1"), ConversationMessage::user("2")];
+        let plain = vec![
+            ConversationMessage::user("1"),
+            ConversationMessage::user("2"),
+        ];
         y.advance_cursor(&plain[..1]);
         assert_eq!(y.new_messages(&plain).len(), 1);
         assert_eq!(y.new_messages(&[]).len(), 0);

@@ -136,7 +136,10 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
             finding(
                 "STALE_MEMORY",
                 Severity::Info,
-                format!("not changed for {age} days (threshold {})", options.stale_days),
+                format!(
+                    "not changed for {age} days (threshold {})",
+                    options.stale_days
+                ),
             ),
             file,
         ));
@@ -161,7 +164,11 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
 
 /// The checks of one index against the files of its scope (`files` relative to the memory
 /// directory; only those under `index.prefix` count, and for the private index none in `team/`).
-pub fn check_index(index: &LintIndex, files: &[LintFile], options: &LintOptions) -> Vec<LintFinding> {
+pub fn check_index(
+    index: &LintIndex,
+    files: &[LintFile],
+    options: &LintOptions,
+) -> Vec<LintFinding> {
     let mut out = Vec::new();
     let index_name = format!("{}MEMORY.md", index.prefix);
     let in_scope: Vec<&str> = files
@@ -194,12 +201,19 @@ pub fn check_index(index: &LintIndex, files: &[LintFile], options: &LintOptions)
         let Some(entry) = parse_index_entry(line) else {
             continue;
         };
-        let target = entry.file.strip_prefix("./").unwrap_or(&entry.file).to_owned();
+        let target = entry
+            .file
+            .strip_prefix("./")
+            .unwrap_or(&entry.file)
+            .to_owned();
         let mut f = if check_memory_file(&target).is_err() || !present.contains(target.as_str()) {
             finding(
                 "DANGLING_INDEX_ENTRY",
                 Severity::Error,
-                format!("the entry points at {:?}, which is not a memory file here", entry.file),
+                format!(
+                    "the entry points at {:?}, which is not a memory file here",
+                    entry.file
+                ),
             )
         } else if let Some(first) = first_line.get(&target) {
             finding(

@@ -193,7 +193,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         self.telemetry.emit(
             "memdir_lint",
             &[
-                ("files_checked", FieldValue::Num(report.files_checked as f64)),
+                (
+                    "files_checked",
+                    FieldValue::Num(report.files_checked as f64),
+                ),
                 ("errors", count(Severity::Error)),
                 ("warnings", count(Severity::Warning)),
                 ("infos", count(Severity::Info)),

@@ -16,6 +16,23 @@ fn invalid(message: impl Into<String>) -> Error {
     Error::new(Code::InvalidInput, message)
 }
 
+/// The parent of an absolute path (`/a/b` → `/a`).
+fn parent_of(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => path.get(..i).unwrap_or("/"),
+    }
+}
+
+/// True when `path` is `root` or below it.
+fn within(root: &str, path: &str) -> bool {
+    let root = root.trim_end_matches('/');
+    path == root
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// Lines of a file as the tool numbers them (a final newline does not start a line).
 fn file_lines(text: &str) -> Vec<&str> {
     if text.is_empty() {
@@ -95,7 +112,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 });
             }
         }
-        self.apply_memory_command(command).await.map(|text| MemoryToolOutcome::Done { text })
+        self.apply_memory_command(command)
+            .await
+            .map(|text| MemoryToolOutcome::Done { text })
     }
 
     /// Carry out a memory-tool command, also one proposed in `confirm` mode (this is the host's
@@ -145,22 +164,67 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             | MemoryToolCommand::Insert { path, .. }
             | MemoryToolCommand::Delete { path } => {
                 if resolve_tool_path(path)?.is_empty() {
-                    return Err(invalid(format!("{path} is the memory directory, not a file")));
+                    return Err(invalid(format!(
+                        "{path} is the memory directory, not a file"
+                    )));
                 }
                 Ok(())
             }
         }
     }
 
-    /// The absolute path of a tool path, checked not to leave the directory through a symlink.
+    /// The absolute path of a tool path, checked not to leave the directory through a symlink:
+    /// the deepest existing ancestor must resolve inside the directory, and when the parent
+    /// exists, the target itself too (see [`Memdir::check_inside`]).
     async fn tool_abs(&self, path: &str) -> Result<(String, String)> {
         let rel = resolve_tool_path(path)?;
         if rel.is_empty() {
             return Ok((rel, self.config.dir.clone()));
         }
         let abs = format!("{}{rel}", self.config.dir);
-        self.check_inside(&self.config.dir, &abs).await?;
+        if self.tool_parent_exists(&abs).await? {
+            self.check_inside(&self.config.dir, &abs).await?;
+        }
         Ok((rel, abs))
+    }
+
+    /// With `realpath`: walk up from the parent of `abs` to the first ancestor that exists and
+    /// refuse if it resolves outside the memory directory. True when the parent itself exists
+    /// (always true without `realpath`, where only the lexical checks apply).
+    async fn tool_parent_exists(&self, abs: &str) -> Result<bool> {
+        if !self.fs.capabilities().realpath {
+            return Ok(true);
+        }
+        let root = self.config.dir.trim_end_matches('/');
+        let real_root = match self.fs.realpath(root).await {
+            Ok(real) => real,
+            Err(e) if e.is_not_found() => return Ok(false),
+            Err(e) => return Err(Error::host(Code::PathUnverifiable, root, e)),
+        };
+        let mut probe = parent_of(abs);
+        let mut first = true;
+        while probe.len() > root.len() {
+            match self.fs.realpath(probe).await {
+                Ok(real) => {
+                    if !within(&real_root, &real) {
+                        return Err(Error::new(
+                            Code::PathSymlinkEscape,
+                            format!(
+                                "{} leads outside the memory directory",
+                                tool_path(abs.get(self.config.dir.len()..).unwrap_or(""))
+                            ),
+                        ));
+                    }
+                    return Ok(first);
+                }
+                Err(e) if e.is_not_found() => {
+                    probe = parent_of(probe);
+                    first = false;
+                }
+                Err(e) => return Err(Error::host(Code::PathUnverifiable, probe, e)),
+            }
+        }
+        Ok(first)
     }
 
     async fn tool_view(&self, command: &MemoryToolCommand) -> Result<String> {
@@ -170,7 +234,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let (rel, abs) = self.tool_abs(path).await?;
         let st = self.fs.stat(abs.trim_end_matches('/')).await.map_err(|e| {
             if e.is_not_found() {
-                Error::new(Code::NotFound, format!("{} does not exist", tool_path(&rel)))
+                Error::new(
+                    Code::NotFound,
+                    format!("{} does not exist", tool_path(&rel)),
+                )
             } else {
                 Error::fs("stat", &abs, e)
             }
@@ -311,13 +378,19 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                     })?;
                 let updated = insert_after(&text, after, insert_text);
                 self.tool_put(&rel, &abs, &updated).await?;
-                Ok(format!("Inserted text into {} after line {after}.", tool_path(&rel)))
+                Ok(format!(
+                    "Inserted text into {} after line {after}.",
+                    tool_path(&rel)
+                ))
             }
             MemoryToolCommand::Delete { path } => {
                 let (rel, abs) = self.tool_abs(path).await?;
                 let st = self.fs.stat(&abs).await.map_err(|e| {
                     if e.is_not_found() {
-                        Error::new(Code::NotFound, format!("{} does not exist", tool_path(&rel)))
+                        Error::new(
+                            Code::NotFound,
+                            format!("{} does not exist", tool_path(&rel)),
+                        )
                     } else {
                         Error::fs("stat", &abs, e)
                     }
@@ -419,9 +492,15 @@ mod tests {
         assert_eq!(insert_after("", 0, "x"), "x");
         assert_eq!(file_lines("a\nb\n"), ["a", "b"]);
         let view = numbered("/memories/a", "one\ntwo\nthree\n", Some([2, -1])).unwrap();
-        assert_eq!(view, "Lines 2–3 of /memories/a (3 lines):\n     2\ttwo\n     3\tthree\n");
+        assert_eq!(
+            view,
+            "Lines 2–3 of /memories/a (3 lines):\n     2\ttwo\n     3\tthree\n"
+        );
         assert!(numbered("/memories/a", "one\n", Some([0, 1])).is_err());
         assert!(numbered("/memories/a", "one\n", Some([1, 2])).is_err());
-        assert_eq!(numbered("/memories/a", "", None).unwrap(), "/memories/a is empty.");
+        assert_eq!(
+            numbered("/memories/a", "", None).unwrap(),
+            "/memories/a is empty."
+        );
     }
 }

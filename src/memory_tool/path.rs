@@ -54,7 +54,11 @@ pub fn resolve_tool_path(path: &str) -> Result<String> {
         bad(e.code, path, why)
     })?;
     if rest.chars().any(char::is_control) {
-        return Err(bad(Code::InvalidInput, path, "it contains control characters"));
+        return Err(bad(
+            Code::InvalidInput,
+            path,
+            "it contains control characters",
+        ));
     }
     for segment in rest.split('/') {
         match segment {

@@ -1,0 +1,623 @@
+//! The memory-tool backend (`memory_20250818`), and the write-mode matrix over every write path.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+mod std_fs;
+
+use common::{block_on, TestClock};
+use memdir::consolidate::{Changeset, ConsolidateOptions, ConsolidateOutcome, FileCreate};
+use memdir::extract::{ConversationMessage, ExtractOptions};
+use memdir::host::{HostResult, LlmRequest};
+use memdir::memory_tool::{handle_memory_command, MemoryToolCommand as Cmd, MemoryToolOutcome};
+use memdir::store::{MemoryChanges, Proposal, SaveInput, SaveOutcome};
+use memdir::{Code, Llm, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry, WriteMode};
+use std_fs::{StdFs, TempDir};
+
+const T0: f64 = 1_700_000_000_000.0;
+
+const NOTE: &str = "---\nname: Note\ndescription: a note\ntype: user\n---\n\nline one\nline two\n";
+
+fn memdir(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
+    let fs = MemFs::new();
+    fs.insert_file("/m/note.md", NOTE);
+    fs.insert_file("/m/MEMORY.md", "- [Note](note.md) — a note\n");
+    fs.insert_file("/m/sub/deep/x.md", "x");
+    fs.insert_file("/m/.memdir-undo.json", "{}");
+    fs.insert_file("/outside/secret.md", "top secret");
+    let mut c = MemdirConfig::new("/m/");
+    c.write_mode = mode;
+    Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
+}
+
+fn run(m: &Memdir<MemFs, TestClock, NoLlm>, cmd: Cmd) -> memdir::Result<String> {
+    block_on(handle_memory_command(m, cmd))
+}
+
+fn content(m: &Memdir<MemFs, TestClock, NoLlm>, path: &str) -> Option<String> {
+    m.fs()
+        .snapshot()
+        .into_iter()
+        .find(|(p, _)| p == path)
+        .map(|(_, d)| String::from_utf8(d).unwrap())
+}
+
+fn view(path: &str) -> Cmd {
+    Cmd::View {
+        path: path.into(),
+        view_range: None,
+    }
+}
+
+#[test]
+fn view_lists_directories_and_numbers_lines() {
+    let m = memdir(WriteMode::Auto);
+    let listing = run(&m, view("/memories")).unwrap();
+    assert_eq!(
+        listing,
+        "/memories, two levels deep (hidden entries left out):\n\
+         29 bytes\t/memories/MEMORY.md\n\
+         69 bytes\t/memories/note.md\n\
+         dir\t/memories/sub/\n\
+         dir\t/memories/sub/deep/\n"
+    );
+    let text = run(
+        &m,
+        Cmd::View {
+            path: "/memories/note.md".into(),
+            view_range: Some([7, -1]),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        text,
+        "Lines 7–8 of /memories/note.md (8 lines):\n     7\tline one\n     8\tline two\n"
+    );
+    assert_eq!(
+        run(&m, view("/memories/none.md")).unwrap_err().code,
+        Code::NotFound
+    );
+    let err = run(
+        &m,
+        Cmd::View {
+            path: "/memories/note.md".into(),
+            view_range: Some([9, 9]),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, Code::InvalidInput);
+}
+
+#[test]
+fn create_replace_insert_rename_delete() {
+    let m = memdir(WriteMode::Auto);
+    assert_eq!(
+        run(
+            &m,
+            Cmd::Create {
+                path: "/memories/new/a.md".into(),
+                file_text: "alpha\nbeta\n".into()
+            }
+        )
+        .unwrap(),
+        "Created /memories/new/a.md."
+    );
+    assert_eq!(content(&m, "/m/new/a.md").unwrap(), "alpha\nbeta\n");
+    let replace = |old: &str, new: &str| Cmd::StrReplace {
+        path: "/memories/new/a.md".into(),
+        old_str: old.into(),
+        new_str: new.into(),
+    };
+    assert_eq!(
+        run(&m, replace("beta", "gamma")).unwrap(),
+        "Edited /memories/new/a.md."
+    );
+    assert_eq!(content(&m, "/m/new/a.md").unwrap(), "alpha\ngamma\n");
+    let err = run(&m, replace("a", "b")).unwrap_err();
+    assert_eq!(err.code, Code::InvalidInput);
+    assert!(err.message.contains("occurs 4 times"), "{}", err.message);
+    assert!(run(&m, replace("zeta", "b"))
+        .unwrap_err()
+        .message
+        .contains("occurs 0 times"));
+    run(
+        &m,
+        Cmd::Insert {
+            path: "/memories/new/a.md".into(),
+            insert_line: 1,
+            insert_text: "between".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        content(&m, "/m/new/a.md").unwrap(),
+        "alpha\nbetween\ngamma\n"
+    );
+    let err = run(
+        &m,
+        Cmd::Insert {
+            path: "/memories/new/a.md".into(),
+            insert_line: 4,
+            insert_text: "x".into(),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, Code::InvalidInput);
+    assert_eq!(
+        run(
+            &m,
+            Cmd::Rename {
+                old_path: "/memories/new/a.md".into(),
+                new_path: "/memories/b.md".into()
+            }
+        )
+        .unwrap(),
+        "Renamed /memories/new/a.md to /memories/b.md."
+    );
+    assert!(content(&m, "/m/new/a.md").is_none());
+    let err = run(
+        &m,
+        Cmd::Rename {
+            old_path: "/memories/b.md".into(),
+            new_path: "/memories/note.md".into(),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, Code::AlreadyExists);
+    assert_eq!(
+        run(
+            &m,
+            Cmd::Delete {
+                path: "/memories/b.md".into()
+            }
+        )
+        .unwrap(),
+        "Deleted /memories/b.md."
+    );
+    assert_eq!(
+        run(
+            &m,
+            Cmd::Delete {
+                path: "/memories/sub".into()
+            }
+        )
+        .unwrap(),
+        "Deleted /memories/sub and the 1 files in it."
+    );
+    assert!(content(&m, "/m/sub/deep/x.md").is_none());
+    assert_eq!(
+        run(
+            &m,
+            Cmd::Delete {
+                path: "/memories".into()
+            }
+        )
+        .unwrap_err()
+        .code,
+        Code::InvalidInput
+    );
+    assert_eq!(
+        run(
+            &m,
+            Cmd::Create {
+                path: "/memories/".into(),
+                file_text: String::new()
+            }
+        )
+        .unwrap_err()
+        .code,
+        Code::InvalidInput
+    );
+    // The library's own files are neither listed nor reachable.
+    assert_eq!(
+        run(&m, view("/memories/.memdir-undo.json"))
+            .unwrap_err()
+            .code,
+        Code::InvalidInput
+    );
+    assert_eq!(content(&m, "/m/.memdir-undo.json").unwrap(), "{}");
+}
+
+#[test]
+fn traversal_and_escapes_are_refused() {
+    let m = memdir(WriteMode::Auto);
+    m.fs().symlink("/outside", "/m/link");
+    let before = m.fs().snapshot();
+    let cases = [
+        ("/memories/../outside/secret.md", Code::PathEscapes),
+        ("/memories/a/../../outside/x.md", Code::PathEscapes),
+        ("/outside/secret.md", Code::PathEscapes),
+        ("/memories-evil/x.md", Code::PathEscapes),
+        (
+            "/memories/%2e%2e/outside/x.md",
+            Code::PathUrlEncodedTraversal,
+        ),
+        ("/memories/..%2Foutside", Code::PathUrlEncodedTraversal),
+        ("/memories/．．/x.md", Code::PathUnicodeTraversal),
+        ("/memories/..\\outside", Code::PathBackslash),
+        ("/memories/x\0.md", Code::PathNullByte),
+        ("/memories//outside/secret.md", Code::PathAbsolute),
+        ("/memories/link/secret.md", Code::PathSymlinkEscape),
+    ];
+    for (path, code) in cases {
+        let create = Cmd::Create {
+            path: path.into(),
+            file_text: "pwned".into(),
+        };
+        assert_eq!(run(&m, create).unwrap_err().code, code, "create {path:?}");
+        assert_eq!(run(&m, view(path)).unwrap_err().code, code, "view {path:?}");
+    }
+    let rename = Cmd::Rename {
+        old_path: "/memories/note.md".into(),
+        new_path: "/memories/../x.md".into(),
+    };
+    assert_eq!(run(&m, rename).unwrap_err().code, Code::PathEscapes);
+    assert_eq!(m.fs().snapshot(), before);
+}
+
+#[test]
+fn team_writes_pass_the_secret_guard() {
+    let m = memdir(WriteMode::Auto);
+    let secret = format!("npm_{}", "x".repeat(36));
+    let err = run(
+        &m,
+        Cmd::Create {
+            path: "/memories/team/a.md".into(),
+            file_text: format!("token {secret}"),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, Code::SecretDetected);
+    assert!(!err.message.contains(&secret));
+    // Assembled from pieces by an edit: the whole new file is checked.
+    run(
+        &m,
+        Cmd::Create {
+            path: "/memories/team/b.md".into(),
+            file_text: format!("token npm_{}END", "x".repeat(30)),
+        },
+    )
+    .unwrap();
+    let edit = Cmd::Insert {
+        path: "/memories/team/b.md".into(),
+        insert_line: 0,
+        insert_text: "header".into(),
+    };
+    run(&m, edit).unwrap();
+    let edit = Cmd::StrReplace {
+        path: "/memories/team/b.md".into(),
+        old_str: "END".into(),
+        new_str: "xxxxxx".into(),
+    };
+    assert_eq!(run(&m, edit).unwrap_err().code, Code::SecretDetected);
+    // Moving a private file holding a secret into team memory.
+    run(
+        &m,
+        Cmd::Create {
+            path: "/memories/private.md".into(),
+            file_text: secret.clone(),
+        },
+    )
+    .unwrap();
+    let rename = Cmd::Rename {
+        old_path: "/memories/private.md".into(),
+        new_path: "/memories/team/p.md".into(),
+    };
+    assert_eq!(run(&m, rename).unwrap_err().code, Code::SecretDetected);
+}
+
+#[test]
+fn commands_arrive_as_the_api_sends_them() {
+    let json =
+        r#"{"command":"insert","path":"/memories/note.md","insert_line":0,"insert_text":"top"}"#;
+    let cmd: Cmd = serde_yaml::from_str(json).unwrap();
+    assert_eq!(
+        cmd,
+        Cmd::Insert {
+            path: "/memories/note.md".into(),
+            insert_line: 0,
+            insert_text: "top".into()
+        }
+    );
+    let cmd: Cmd =
+        serde_yaml::from_str(r#"{"command":"view","path":"/memories","view_range":[1,2]}"#)
+            .unwrap();
+    assert_eq!(
+        cmd,
+        Cmd::View {
+            path: "/memories".into(),
+            view_range: Some([1, 2])
+        }
+    );
+    assert!(serde_yaml::from_str::<Cmd>(r#"{"command":"format_disk","path":"/"}"#).is_err());
+}
+
+#[test]
+fn works_over_a_real_directory() {
+    let tmp = TempDir::new("memory-tool");
+    tmp.symlink("/etc", "etc-link");
+    let m: Memdir<StdFs, TestClock, NoLlm> = Memdir::new(
+        StdFs::new(),
+        TestClock::new(T0),
+        None,
+        NoTelemetry,
+        MemdirConfig::new(tmp.dir()),
+    );
+    block_on(handle_memory_command(
+        &m,
+        Cmd::Create {
+            path: "/memories/a.md".into(),
+            file_text: "hi\n".into(),
+        },
+    ))
+    .unwrap();
+    assert_eq!(tmp.read("a.md"), "hi\n");
+    let escape = Cmd::Create {
+        path: "/memories/etc-link/x.md".into(),
+        file_text: "x".into(),
+    };
+    assert_eq!(
+        block_on(handle_memory_command(&m, escape))
+            .unwrap_err()
+            .code,
+        Code::PathSymlinkEscape
+    );
+    assert!(!Path::new("/etc/x.md").exists());
+    let renamed = Cmd::Rename {
+        old_path: "/memories/a.md".into(),
+        new_path: "/memories/d/b.md".into(),
+    };
+    block_on(handle_memory_command(&m, renamed)).unwrap();
+    assert_eq!(tmp.read("d/b.md"), "hi\n");
+    assert!(!tmp.exists("a.md"));
+}
+
+use std::path::Path;
+
+// ---------- every write path × every mode ----------
+
+struct Replies;
+
+impl Llm for Replies {
+    async fn complete(&self, request: &LlmRequest) -> HostResult<String> {
+        Ok(match request.purpose {
+            memdir::LlmPurpose::Extract => r#"{"operations":[{"op":"create","file":"user_x.md","type":"user","name":"X","description":"x","body":"x"}]}"#,
+            _ => r#"{"operations":[{"op":"delete","file":"p.md"}]}"#,
+        }
+        .to_owned())
+    }
+}
+
+fn matrix_memdir(mode: WriteMode) -> Memdir<MemFs, TestClock, Replies> {
+    let m = memdir(mode);
+    let fs = MemFs::new();
+    for (path, data) in m.fs().snapshot() {
+        fs.insert_file(&path, data);
+    }
+    let mut c = MemdirConfig::new("/m/");
+    c.write_mode = mode;
+    Memdir::new(fs, TestClock::new(T0), Some(Replies), NoTelemetry, c)
+}
+
+/// What one write path did: refused (with the code), proposed, or wrote.
+#[derive(Debug, PartialEq)]
+enum Did {
+    Refused(Code),
+    Proposed,
+    Wrote,
+}
+
+fn write_paths(m: &Memdir<MemFs, TestClock, Replies>) -> Vec<(&'static str, Did)> {
+    let save = SaveInput {
+        name: "N".into(),
+        description: "d".into(),
+        memory_type: "user".into(),
+        body: "b".into(),
+        ..SaveInput::default()
+    };
+    let store = |r: memdir::Result<SaveOutcome>| match r {
+        Err(e) => Did::Refused(e.code),
+        Ok(SaveOutcome::Proposed(_)) => Did::Proposed,
+        Ok(_) => Did::Wrote,
+    };
+    let tool = |cmd: Cmd| match block_on(m.memory_command(cmd)) {
+        Err(e) => Did::Refused(e.code),
+        Ok(MemoryToolOutcome::Proposed { .. }) => Did::Proposed,
+        Ok(MemoryToolOutcome::Done { .. }) => Did::Wrote,
+    };
+    let convo = [ConversationMessage::user("remember x").with_id("1")];
+    let changes = MemoryChanges {
+        description: Some("new".into()),
+        ..MemoryChanges::default()
+    };
+    vec![
+        ("save", store(block_on(m.save(save.clone())))),
+        ("update", store(block_on(m.update("note.md", changes)))),
+        ("delete", store(block_on(m.delete("sub/deep/x.md")))),
+        (
+            "apply_proposal",
+            store(block_on(m.apply_proposal(Proposal::Save(SaveInput {
+                file: Some("p.md".into()),
+                ..save
+            })))),
+        ),
+        (
+            "extract",
+            match block_on(m.extract(&convo, &ExtractOptions::default())) {
+                Err(e) => Did::Refused(e.code),
+                Ok(o) if !o.proposals.is_empty() => Did::Proposed,
+                Ok(o) => {
+                    assert_eq!(o.created, ["user_x.md"]);
+                    Did::Wrote
+                }
+            },
+        ),
+        (
+            "consolidate",
+            match block_on(m.consolidate(&ConsolidateOptions {
+                force: true,
+                auto_apply: true,
+                ..ConsolidateOptions::default()
+            })) {
+                Err(e) => Did::Refused(e.code),
+                Ok(ConsolidateOutcome::Ready {
+                    applied: Some(_), ..
+                }) => Did::Wrote,
+                Ok(ConsolidateOutcome::Ready { applied: None, .. }) => Did::Proposed,
+                Ok(other) => panic!("{other:?}"),
+            },
+        ),
+        (
+            "apply_changeset",
+            match block_on(m.apply_changeset(&Changeset {
+                create: vec![FileCreate {
+                    file: "c.md".into(),
+                    content: "c".into(),
+                }],
+                ..Changeset::default()
+            })) {
+                Err(e) => Did::Refused(e.code),
+                Ok(_) => Did::Wrote,
+            },
+        ),
+        (
+            "undo_changeset",
+            match block_on(m.undo_changeset()) {
+                Err(e) => Did::Refused(e.code),
+                Ok(_) => Did::Wrote,
+            },
+        ),
+        (
+            "tool create",
+            tool(Cmd::Create {
+                path: "/memories/t.md".into(),
+                file_text: "t".into(),
+            }),
+        ),
+        (
+            "tool str_replace",
+            tool(Cmd::StrReplace {
+                path: "/memories/note.md".into(),
+                old_str: "line one".into(),
+                new_str: "1".into(),
+            }),
+        ),
+        (
+            "tool insert",
+            tool(Cmd::Insert {
+                path: "/memories/note.md".into(),
+                insert_line: 0,
+                insert_text: "0".into(),
+            }),
+        ),
+        (
+            "tool rename",
+            tool(Cmd::Rename {
+                old_path: "/memories/MEMORY.md".into(),
+                new_path: "/memories/INDEX.md".into(),
+            }),
+        ),
+        (
+            "tool delete",
+            tool(Cmd::Delete {
+                path: "/memories/sub".into(),
+            }),
+        ),
+    ]
+}
+
+#[test]
+fn every_write_path_obeys_the_write_mode() {
+    for mode in [WriteMode::Off, WriteMode::ReadOnly] {
+        let m = matrix_memdir(mode);
+        let before = m.fs().snapshot();
+        for (path, did) in write_paths(&m) {
+            assert_eq!(
+                did,
+                Did::Refused(Code::WriteForbidden),
+                "{path} in {mode:?}"
+            );
+        }
+        assert_eq!(m.fs().snapshot(), before, "{mode:?}");
+    }
+    // Confirm: every write becomes a proposal; the approval paths (apply_proposal,
+    // apply_changeset, undo_changeset) are the host saying yes.
+    let m = matrix_memdir(WriteMode::Confirm);
+    let memory_files = |m: &Memdir<MemFs, TestClock, Replies>| {
+        let mut files = m.fs().snapshot();
+        files.retain(|(p, _)| {
+            !p.ends_with(".consolidate-lock") && !p.ends_with(".memdir-undo.json")
+        });
+        files
+    };
+    let before = memory_files(&m);
+    let results = write_paths(&m);
+    let approvals = ["apply_proposal", "apply_changeset", "undo_changeset"];
+    for (path, did) in &results {
+        if approvals.contains(path) {
+            assert_eq!(*did, Did::Wrote, "{path}");
+        } else {
+            assert_eq!(*did, Did::Proposed, "{path}");
+        }
+    }
+    // The approvals wrote p.md and c.md, then the undo took c.md back; consolidation only
+    // proposed to delete p.md; nothing else changed.
+    assert!(content_of(&m, "/m/p.md").is_some());
+    let mut after = memory_files(&m);
+    after.retain(|(p, _)| p != "/m/p.md" && p != "/m/MEMORY.md");
+    let mut expected = before.clone();
+    expected.retain(|(p, _)| p != "/m/MEMORY.md");
+    assert_eq!(after, expected);
+    // Auto: everything writes.
+    let m = matrix_memdir(WriteMode::Auto);
+    for (path, did) in write_paths(&m) {
+        assert_eq!(did, Did::Wrote, "{path}");
+    }
+    assert!(content_of(&m, "/m/INDEX.md").is_some());
+    assert!(
+        content_of(&m, "/m/p.md").is_none(),
+        "consolidation deleted p.md"
+    );
+}
+
+fn content_of(m: &Memdir<MemFs, TestClock, Replies>, path: &str) -> Option<Vec<u8>> {
+    m.fs()
+        .snapshot()
+        .into_iter()
+        .find(|(p, _)| p == path)
+        .map(|(_, d)| d)
+}
+
+#[test]
+fn confirmed_tool_commands_apply_later() {
+    let m = memdir(WriteMode::Confirm);
+    let outcome = block_on(m.memory_command(Cmd::Create {
+        path: "/memories/c.md".into(),
+        file_text: "c".into(),
+    }))
+    .unwrap();
+    let MemoryToolOutcome::Proposed { text, command } = outcome else {
+        panic!()
+    };
+    assert!(text.contains("waiting for approval"));
+    assert!(content(&m, "/m/c.md").is_none());
+    assert_eq!(
+        block_on(m.apply_memory_command(command)).unwrap(),
+        "Created /memories/c.md."
+    );
+    assert_eq!(content(&m, "/m/c.md").unwrap(), "c");
+    // Reads still work in confirm and read-only, not in off.
+    assert!(run(&m, view("/memories/c.md")).is_ok());
+    assert!(run(&memdir(WriteMode::ReadOnly), view("/memories")).is_ok());
+    assert_eq!(
+        run(&memdir(WriteMode::Off), view("/memories"))
+            .unwrap_err()
+            .code,
+        Code::WriteForbidden
+    );
+    // Bad paths fail at proposal time, not at approval.
+    let err = block_on(m.memory_command(Cmd::Delete {
+        path: "/memories/../x".into(),
+    }))
+    .unwrap_err();
+    assert_eq!(err.code, Code::PathEscapes);
+}
