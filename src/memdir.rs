@@ -35,6 +35,8 @@ pub struct StoreConfig {
     pub lock_timeout_ms: u32,
     /// A lock file whose acquisition time is older than this is broken (its holder died).
     pub lock_stale_ms: u32,
+    /// Refuse secrets in private memory and the daily log too (team memory is always checked).
+    pub guard_private_secrets: bool,
 }
 
 impl Default for StoreConfig {
@@ -43,6 +45,7 @@ impl Default for StoreConfig {
             index_caps: TruncateOptions::default(),
             lock_timeout_ms: DEFAULT_LOCK_TIMEOUT_MS,
             lock_stale_ms: DEFAULT_LOCK_STALE_MS,
+            guard_private_secrets: false,
         }
     }
 }

@@ -490,6 +490,9 @@ fn the_lock_blocks_a_live_holder_and_breaks_a_stale_one() {
             skip: ConsolidateSkip::Locked
         }
     );
+    let skipped = block_on(m.consolidate(&forced())).unwrap();
+    let yaml = serde_yaml::to_string(&skipped).unwrap();
+    assert_eq!(yaml, "status: skipped\nreason: locked\n");
     m.fs().insert_file(
         "/m/.consolidate-lock",
         format!("other\n{}", T0 - 2.0 * HOUR),

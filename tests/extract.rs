@@ -76,8 +76,11 @@ impl Llm for SilentLlm {
     }
 }
 
+/// One telemetry event: its name and fields.
+type Event = (String, Vec<(String, FieldValue)>);
+
 #[derive(Default)]
-struct Recorder(RefCell<Vec<(String, Vec<(String, FieldValue)>)>>);
+struct Recorder(RefCell<Vec<Event>>);
 
 impl Telemetry for &Recorder {
     fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {

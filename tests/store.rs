@@ -1278,3 +1278,29 @@ fn a_write_killed_between_file_and_index_is_repaired_by_the_next_write() {
     assert!(!index.contains("user_old.md"), "dangling entry removed: {index}");
     assert!(index.contains("user_orphan.md"));
 }
+
+#[test]
+fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
+    let fs = MemFs::new();
+    let secret = format!("ghp_{}", "A1b2C3d4".repeat(4) + "E5f6");
+    let mut team = input("Deploy token", "how we deploy", "reference", &format!("token: {secret}\n"));
+    team.scope = Scope::Team;
+    let m = mem_store(&fs);
+    let err = block_on(m.save(team.clone())).unwrap_err();
+    assert_eq!(err.code, Code::SecretDetected);
+    assert!(err.message.contains("GitHub PAT"), "{}", err.message);
+    assert!(!err.message.contains(&secret));
+    assert!(fs.snapshot().iter().all(|(_, d)| !String::from_utf8_lossy(d).contains(&secret)), "nothing written");
+
+    // Private memory is not checked unless the host asks.
+    let mut private = team.clone();
+    private.scope = Scope::Private;
+    block_on(m.save(private.clone())).unwrap();
+    let mut config = MemdirConfig::new(DIR);
+    config.store.guard_private_secrets = true;
+    let guarded = Memdir::new(SharedFs::new(&fs), TestClock::new(T0), None::<NoLlm>, NoTelemetry, config);
+    private.name = "Another".into();
+    assert_eq!(block_on(guarded.save(private)).unwrap_err().code, Code::SecretDetected);
+    let date = LocalDate { year: 2026, month: 11, day: 29 };
+    assert_eq!(block_on(guarded.append_log(&secret, date)).unwrap_err().code, Code::SecretDetected);
+}

@@ -35,7 +35,7 @@ pub use checks::{check_duplicates, check_file, check_index, LintFile, LintIndex}
 pub use similarity::{jaccard, similar_pairs, tokens};
 
 use crate::entrypoint::TruncateOptions;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Llm, Telemetry};
 use crate::memdir::Memdir;
 use crate::store::{Scope, LOGS_DIR, TEAM_DIR};
@@ -248,12 +248,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
 
     async fn lint_read(&self, abs: &str, rel: String) -> Option<LintFile> {
         let st = self.fs.stat(abs).await.ok()?;
-        let text = self
-            .fs
-            .read_file(abs)
-            .await
-            .map_err(|e| Error::fs("read", abs, e))
-            .ok()?;
+        let text = self.fs.read_file(abs).await.ok()?;
         Some(LintFile {
             file: rel,
             text,

@@ -27,7 +27,7 @@ pub fn tokens(text: &str) -> BTreeSet<String> {
 ///
 /// ```
 /// use memdir::lint::{jaccard, tokens};
-/// assert_eq!(jaccard(&tokens("a b c"), &tokens("b c d")), 0.5);
+/// assert_eq!(jaccard(&tokens("x b c"), &tokens("b c d")), 0.5);
 /// ```
 pub fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     let union = a.union(b).count();

@@ -1,6 +1,6 @@
 //! The daily log: `logs/YYYY/MM/YYYY-MM-DD.md`, append-only (reference §2.3).
 
-use super::types::LocalDate;
+use super::types::{LocalDate, Scope};
 use super::LOGS_DIR;
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FileSystem, Llm, Telemetry};
@@ -38,6 +38,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             Error::new(Code::InvalidInput, format!("not a calendar date: {date:?}"))
         })?;
         let path = format!("{}{rel}", self.config.dir);
+        self.guard_secrets(Scope::Private, text)?;
         let line = if text.ends_with('\n') {
             text.to_owned()
         } else {

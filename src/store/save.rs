@@ -146,6 +146,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         fields: &MemoryFields,
         skip_index: bool,
     ) -> Result<SaveOutcome> {
+        self.guard_secrets(plan.scope, &plan.text)?;
         self.ensure_parent(&plan.path).await?;
         self.check_inside(&self.config.dir, &plan.path).await?;
         plan.previous = self.read_optional(&plan.path).await?;
@@ -182,6 +183,19 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             created: plan.previous.is_none(),
             index_warning,
         }))
+    }
+
+    /// The secret guard (reference §10.2): every write into team memory, and into private
+    /// memory when the host asked, is refused if the secret scanner finds anything. The error
+    /// names the rules, never the secret.
+    pub(crate) fn guard_secrets(&self, scope: Scope, text: &str) -> Result<()> {
+        match scope {
+            Scope::Team => crate::secrets::check_write_for_secrets("team memory", text),
+            Scope::Private if self.config.store.guard_private_secrets => {
+                crate::secrets::check_write_for_secrets("memory", text)
+            }
+            Scope::Private => Ok(()),
+        }
     }
 
     /// Best effort: restore the memory file as it was before a failed commit.

@@ -23,6 +23,7 @@ struct StoreOptionsIn {
     max_units: Option<usize>,
     lock_timeout_ms: Option<u32>,
     lock_stale_ms: Option<u32>,
+    guard_private_secrets: Option<bool>,
 }
 
 #[derive(Deserialize, Default)]
@@ -117,6 +118,9 @@ impl JsMemdir {
         }
         if let Some(n) = given.store.lock_stale_ms {
             store.lock_stale_ms = n;
+        }
+        if let Some(b) = given.store.guard_private_secrets {
+            store.guard_private_secrets = b;
         }
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
         Ok(JsMemdir { inner: Rc::new(core) })

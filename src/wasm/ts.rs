@@ -120,8 +120,11 @@ export interface MemdirOptions {
   prompt?: PromptConfig;
   /** Recall tuning: LLM timeout (default 10 s), selector budget (200), ranker fallback (on). */
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
-  /** Index caps and lock tuning. */
-  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number };
+  /**
+   * Index caps, lock tuning, and the secret guard: team writes are always scanned;
+   * `guardPrivateSecrets` scans private memory and the daily log too.
+   */
+  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number; guardPrivateSecrets?: boolean };
 }
 
 /** Tool names the prompt mentions; rename them to match the host's tools. */
