@@ -239,3 +239,65 @@ impl Llm for NoLlm {
         Err(HostError::unsupported("llm"))
     }
 }
+
+// A shared reference to a host object is a host object: one filesystem (clock, …) can serve
+// several users that each own their handle.
+impl<F: FileSystem + ?Sized> FileSystem for &F {
+    async fn read_file(&self, path: &str) -> HostResult<String> {
+        (**self).read_file(path).await
+    }
+    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+        (**self).write_file(path, data).await
+    }
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+        (**self).read_dir(path).await
+    }
+    async fn stat(&self, path: &str) -> HostResult<FileStat> {
+        (**self).stat(path).await
+    }
+    async fn mkdir(&self, path: &str) -> HostResult<()> {
+        (**self).mkdir(path).await
+    }
+    async fn remove(&self, path: &str) -> HostResult<()> {
+        (**self).remove(path).await
+    }
+    fn capabilities(&self) -> FsCapabilities {
+        (**self).capabilities()
+    }
+    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+        (**self).rename(from, to).await
+    }
+    async fn realpath(&self, path: &str) -> HostResult<String> {
+        (**self).realpath(path).await
+    }
+    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
+        (**self).lstat(path).await
+    }
+    async fn append_file(&self, path: &str, data: &str) -> HostResult<()> {
+        (**self).append_file(path, data).await
+    }
+    async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
+        (**self).create_exclusive(path, data).await
+    }
+    async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
+        (**self).read_head(path, max_bytes).await
+    }
+    async fn lock(&self, name: &str) -> HostResult<HostLock> {
+        (**self).lock(name).await
+    }
+}
+
+impl<T: Telemetry + ?Sized> Telemetry for &T {
+    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
+        (**self).emit(event, fields);
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    fn now_ms(&self) -> f64 {
+        (**self).now_ms()
+    }
+    async fn sleep(&self, ms: u32) {
+        (**self).sleep(ms).await;
+    }
+}

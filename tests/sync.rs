@@ -290,7 +290,7 @@ fn sync<'a>(
     clock: &'a TestClock,
     tel: &'a Recorder,
     base: &str,
-) -> TeamSync<'a, MemFs, TcpTransport, TestClock, Recorder> {
+) -> TeamSync<&'a MemFs, &'a TcpTransport, &'a TestClock, &'a Recorder> {
     let mut config = SyncConfig::new(base, "acme/app", TEAM);
     config
         .headers

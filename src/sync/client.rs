@@ -43,15 +43,15 @@ use std::collections::BTreeMap;
 /// let pulled = block_on(sync.pull(&mut state)).unwrap();
 /// assert!(!pulled.server_has_content);
 /// ```
-pub struct TeamSync<'a, F, T, C, M> {
+pub struct TeamSync<F, T, C, M> {
     /// Where the team directory lives.
-    pub fs: &'a F,
+    pub fs: F,
     /// The host's HTTP client.
-    pub transport: &'a T,
+    pub transport: T,
     /// Timeouts and retry backoff.
-    pub clock: &'a C,
+    pub clock: C,
     /// Where events go.
-    pub telemetry: &'a M,
+    pub telemetry: M,
     /// Server, repository, directory, headers.
     pub config: SyncConfig,
 }
@@ -149,7 +149,7 @@ fn read_server_view(response: &HttpResponse, what: &str, need_entries: bool) -> 
     })
 }
 
-impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<'_, F, T, C, M> {
+impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
     fn request(&self, method: &str, url: String, body: Option<String>) -> HttpRequest {
         let mut headers = self.config.headers.clone();
         headers.push(("Accept".to_owned(), "application/json".to_owned()));
@@ -276,7 +276,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<'_, F, T, C, 
             ..PullOutcome::default()
         };
         for (key, text) in view.entries {
-            let path = match validate_team_key(self.fs, &self.config.team_dir, &key).await {
+            let path = match validate_team_key(&self.fs, &self.config.team_dir, &key).await {
                 Ok(path) => path,
                 Err(e) => {
                     outcome.skipped.push(SkippedEntry {
@@ -296,7 +296,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<'_, F, T, C, 
             if matches!(self.fs.read_file(&path).await, Ok(existing) if existing == text) {
                 continue;
             }
-            mkdir_all(self.fs, &dirname(&path)).await?;
+            mkdir_all(&self.fs, &dirname(&path)).await?;
             self.fs
                 .write_file(&path, &text)
                 .await
@@ -356,7 +356,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<'_, F, T, C, 
         outcome: &mut PushOutcome,
         too_many: &mut Option<(usize, Option<f64>)>,
     ) -> Result<()> {
-        let mut files = read_team_files(self.fs, &self.config.team_dir).await?;
+        let mut files = read_team_files(&self.fs, &self.config.team_dir).await?;
         files.retain(
             |key, text| match scan_for_secrets(text).into_iter().next() {
                 Some(finding) => {

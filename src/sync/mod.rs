@@ -101,6 +101,12 @@ pub trait Transport {
     async fn send(&self, request: HttpRequest) -> HostResult<HttpResponse>;
 }
 
+impl<T: Transport + ?Sized> Transport for &T {
+    async fn send(&self, request: HttpRequest) -> HostResult<HttpResponse> {
+        (**self).send(request).await
+    }
+}
+
 /// Where and how to sync.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyncConfig {

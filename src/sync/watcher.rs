@@ -98,15 +98,15 @@ impl PushDebouncer {
 }
 
 /// Initial pull, then pushes driven by the host's change notifications.
-pub struct TeamWatcher<'a, F, T, C, M> {
-    sync: TeamSync<'a, F, T, C, M>,
+pub struct TeamWatcher<F, T, C, M> {
+    sync: TeamSync<F, T, C, M>,
     state: RefCell<SyncState>,
     debouncer: RefCell<PushDebouncer>,
 }
 
-impl<'a, F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamWatcher<'a, F, T, C, M> {
+impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamWatcher<F, T, C, M> {
     /// A watcher over `sync`, starting from `state` (a fresh [`SyncState`] or one the host kept).
-    pub fn new(sync: TeamSync<'a, F, T, C, M>, state: SyncState) -> Self {
+    pub fn new(sync: TeamSync<F, T, C, M>, state: SyncState) -> Self {
         TeamWatcher {
             sync,
             state: RefCell::new(state),
