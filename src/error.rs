@@ -94,6 +94,12 @@ impl Code {
     }
 }
 
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 /// An error reported by a host callback (filesystem, LLM, transport).
 ///
 /// `code` is the host's own code when it had one (`"ENOENT"`, `"EISDIR"` …); `payload` carries the

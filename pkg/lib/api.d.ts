@@ -32,3 +32,6 @@ export function anthropicLlm(options: LlmAdapterOptions): LlmCallback;
 
 /** An `LlmCallback` over an OpenAI-compatible chat-completions endpoint. */
 export function openAiLlm(options: LlmAdapterOptions & { model: string }): LlmCallback;
+
+/** A team-sync `Transport` over `fetch`. */
+export function fetchTransport(doFetch?: typeof fetch): import("../dist/memdir.js").Transport;

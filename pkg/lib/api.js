@@ -5,3 +5,4 @@ export { MemdirError, isMemdirError } from "./errors.js";
 export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
+export { fetchTransport } from "./transport.js";

@@ -181,7 +181,8 @@ pub struct SyncState {
 }
 
 /// Why a pulled entry was not written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", content = "code", rename_all = "kebab-case")]
 pub enum SkipReason {
     /// The key failed validation (traversal, symlink escape …); the error's code.
     InvalidKey(Code),
@@ -190,7 +191,8 @@ pub enum SkipReason {
 }
 
 /// An entry a pull did not write.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SkippedEntry {
     /// The key as the server sent it.
     pub key: String,
@@ -199,7 +201,8 @@ pub struct SkippedEntry {
 }
 
 /// What a pull did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PullOutcome {
     /// The server answered 304: nothing changed since the last pull.
     pub not_modified: bool,
@@ -212,7 +215,8 @@ pub struct PullOutcome {
 }
 
 /// A local file a push left out because the secret scanner fired on it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SecretSkip {
     /// The file's key (relative path), for the host to show; never sent to telemetry.
     pub path: String,
@@ -223,7 +227,8 @@ pub struct SecretSkip {
 }
 
 /// What a push did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PushOutcome {
     /// Entries the server accepted.
     pub files_uploaded: usize,

@@ -150,7 +150,17 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamWatcher<F, T, C, M
         Some(self.push_now().await)
     }
 
-    async fn push_now(&self) -> Result<PushOutcome> {
+    /// Pull now (without the `team_sync_started` event of [`Self::start`]).
+    pub async fn pull(&self) -> Result<PullOutcome> {
+        let mut state = self.state.take();
+        let result = self.sync.pull(&mut state).await;
+        self.state.replace(state);
+        result
+    }
+
+    /// Push now, whatever the debouncer says (a permanent failure still suppresses later
+    /// debounced pushes).
+    pub async fn push_now(&self) -> Result<PushOutcome> {
         self.debouncer.borrow_mut().start_push();
         // The state is taken out rather than borrowed across the await, so a notification
         // arriving mid-push never meets a held borrow.

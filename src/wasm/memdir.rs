@@ -14,7 +14,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
+pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -57,7 +57,7 @@ fn field(options: &JsValue, key: &str) -> JsValue {
 }
 
 /// Run `fut` and resolve with its serialized result (a core error rejects as a `MemdirError`).
-fn promise<T, F>(fut: F) -> Promise
+pub(crate) fn promise<T, F>(fut: F) -> Promise
 where
     T: Serialize,
     F: Future<Output = crate::Result<T>> + 'static,
@@ -76,7 +76,7 @@ where
 /// ```
 #[wasm_bindgen(js_name = Memdir)]
 pub struct JsMemdir {
-    inner: Rc<Core>,
+    pub(crate) inner: Rc<Core>,
 }
 
 #[wasm_bindgen(js_class = Memdir)]

@@ -4,9 +4,11 @@
 pub mod convert;
 pub mod error;
 pub mod host;
+pub mod lifecycle;
 pub mod memdir;
 pub mod pure;
 pub mod recall;
+pub mod sync;
 mod ts;
 
 use wasm_bindgen::prelude::*;

@@ -220,6 +220,138 @@ export interface SurfacedMemory {
   text: string;
 }
 
+/** Thresholds of `lint`. */
+export interface LintOptions { staleDays?: number; nearDuplicateThreshold?: number; maxIndexLineChars?: number; checkIndex?: boolean }
+
+/** One problem `lint` found. `code` is stable (e.g. `DANGLING_INDEX_ENTRY`, `SECRET`, `INDEX_OVER_CAP`). */
+export interface LintFinding {
+  code: string;
+  severity: "error" | "warning" | "info";
+  message: string;
+  file?: string;
+  line?: number;
+  /** Other files involved (duplicates), or the index entries that would be cut. */
+  related?: string[];
+}
+
+/** What `lint` found. */
+export interface LintReport { findings: LintFinding[]; filesChecked: number }
+
+/** A conversation message for extraction. `toolUses` lets it see that the agent already saved memories. */
+export interface ConversationMessage {
+  role: "user" | "assistant";
+  text?: string;
+  id?: string;
+  toolUses?: { name: string; filePath?: string }[];
+}
+
+/** Extraction tuning. */
+export interface ExtractOptions { maxTokens?: number; timeoutMs?: number }
+
+/** An operation the model proposed and the library refused, with why. */
+export interface RejectedOperation { index: number; file?: string; code: string; reason: string }
+
+/** What an extraction run did. */
+export interface ExtractOutcome {
+  status:
+    | { status: "extracted" }
+    | { status: "skipped"; reason: "no-new-messages" | "direct-write" | "throttled" }
+    | { status: "coalesced" }
+    | { status: "failed"; code: string; message: string };
+  messageCount: number;
+  created: string[];
+  updated: string[];
+  deleted: string[];
+  proposals: Proposal[];
+  rejected: RejectedOperation[];
+  indexWarnings: [string, IndexWarning][];
+  trailing: ExtractOutcome[];
+}
+
+/** A reviewable set of changes to a memory directory. */
+export interface Changeset {
+  create: { file: string; content: string }[];
+  update: { file: string; before: string; after: string }[];
+  delete: { file: string; before: string }[];
+  index?: { before?: string | null; after: string } | null;
+  summary?: string;
+  rejected?: RejectedOperation[];
+}
+
+/** What `applyChangeset` wrote. */
+export interface ApplyReport { created: number; updated: number; deleted: number; indexChanged: boolean; indexWarning?: IndexWarning }
+
+/** Consolidation options: gates (24 h, 5 sessions by default), the host's sessions, `force` to skip the gates. */
+export interface ConsolidateOptions {
+  gates?: { minHours?: number; minSessions?: number };
+  sessions?: { id: string; mtimeMs: number }[];
+  currentSession?: string;
+  force?: boolean;
+  holder?: string;
+  maxTokens?: number;
+  timeoutMs?: number;
+  /** In `auto` mode, apply at once (still undoable). */
+  autoApply?: boolean;
+}
+
+/** The result of `consolidate`. */
+export type ConsolidateOutcome =
+  | { status: "skipped"; reason: "too-soon"; hoursSince: number }
+  | { status: "skipped"; reason: "too-few-sessions"; count: number; needed: number }
+  | { status: "skipped"; reason: "locked" }
+  | { status: "ready"; changeset: Changeset; previousConsolidatedAt: number; sessionsReviewed: number; applied?: ApplyReport | null };
+
+/** A command of Anthropic's memory tool (`memory_20250818`). Paths start with `/memories`. */
+export type MemoryToolCommand =
+  | { command: "view"; path: string; view_range?: [number, number] }
+  | { command: "create"; path: string; file_text: string }
+  | { command: "str_replace"; path: string; old_str: string; new_str: string }
+  | { command: "insert"; path: string; insert_line: number; insert_text: string }
+  | { command: "delete"; path: string }
+  | { command: "rename"; old_path: string; new_path: string };
+
+/** A memory-tool result: `text` is the tool result for the model. */
+export type MemoryToolOutcome =
+  | { status: "done"; text: string }
+  | { status: "proposed"; text: string; command: MemoryToolCommand };
+
+/** The host's HTTP client for team sync; an error status is a normal response, a throw means no response. */
+export type Transport = (request: { method: string; url: string; headers: Record<string, string>; body?: string }) =>
+  MaybePromise<{ status: number; headers?: Record<string, string>; body?: string }>;
+
+/** Options of `new TeamSync(...)`. */
+export interface TeamSyncOptions {
+  fs: MemoryFs;
+  /** The memory directory; team memory is its `team/`. */
+  dir: string;
+  baseUrl: string;
+  /** `owner/name`. */
+  repo: string;
+  transport: Transport;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  telemetry?: Telemetry;
+  now?: () => number;
+}
+
+/** What a pull did. */
+export interface PullOutcome {
+  notModified: boolean;
+  serverHasContent: boolean;
+  filesWritten: number;
+  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } }[];
+}
+
+/** What a push did. Files with secrets are skipped and named here (never the secret). */
+export interface PushOutcome {
+  filesUploaded: number;
+  conflict: boolean;
+  conflictRetries: number;
+  putBatches: number;
+  skippedSecrets: { path: string; ruleId: string; label: string }[];
+  droppedByCap: number;
+}
+
 /** A secret rule that matched (never the secret itself). */
 export interface SecretFinding { ruleId: string; label: string }
 

@@ -1,0 +1,171 @@
+//! Team sync across the boundary: a JS `transport` callback adapted to the core's `Transport`,
+//! and the `TeamSync` class over the core's `TeamWatcher`.
+
+use super::convert::{from_js, to_js};
+use super::error::{host_error, throw, to_js as error_to_js};
+use super::host::{JsClock, JsFs, JsTelemetry};
+use crate::error::{Code, Error, HostError};
+use crate::host::HostResult;
+use crate::sync::{HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync as CoreSync, TeamWatcher, Transport};
+use js_sys::{Function, Object, Promise, Reflect};
+use serde::Deserialize;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+/// The host's HTTP client: `({ method, url, headers, body }) => { status, headers, body }`
+/// (or a Promise of it).
+pub struct JsTransport {
+    callback: Function,
+}
+
+fn lying() -> HostError {
+    HostError::new(Some("EINVAL"), "the transport returned an invalid response")
+}
+
+impl Transport for JsTransport {
+    async fn send(&self, request: HttpRequest) -> HostResult<HttpResponse> {
+        let headers = Object::new();
+        for (k, v) in &request.headers {
+            let _ = Reflect::set(&headers, &k.into(), &v.into());
+        }
+        let req = Object::new();
+        let _ = Reflect::set(&req, &"method".into(), &request.method.into());
+        let _ = Reflect::set(&req, &"url".into(), &request.url.into());
+        let _ = Reflect::set(&req, &"headers".into(), &headers);
+        if let Some(body) = request.body {
+            let _ = Reflect::set(&req, &"body".into(), &body.into());
+        }
+        let value = self.callback.call1(&JsValue::UNDEFINED, &req).map_err(host_error)?;
+        let value = match value.dyn_into::<Promise>() {
+            Ok(p) => JsFuture::from(p).await.map_err(host_error)?,
+            Err(v) => v,
+        };
+        let status = Reflect::get(&value, &"status".into()).ok().and_then(|s| s.as_f64()).ok_or_else(lying)?;
+        let body = Reflect::get(&value, &"body".into()).ok().and_then(|b| b.as_string()).unwrap_or_default();
+        let mut out_headers = Vec::new();
+        if let Ok(h) = Reflect::get(&value, &"headers".into()) {
+            if h.is_object() {
+                for pair in Object::entries(&Object::from(h)).iter() {
+                    let pair = js_sys::Array::from(&pair);
+                    if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                        out_headers.push((k, v));
+                    }
+                }
+            }
+        }
+        if !(100.0..=599.0).contains(&status) {
+            return Err(lying());
+        }
+        Ok(HttpResponse { status: status as u16, headers: out_headers, body })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TeamSyncOptionsIn {
+    dir: String,
+    base_url: String,
+    repo: String,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    timeout_ms: Option<u32>,
+}
+
+type Watcher = TeamWatcher<JsFs, JsTransport, JsClock, JsTelemetry>;
+
+/// Team memory sync (`<dir>team/`) with a server speaking the reference's protocol, over your
+/// own HTTP `transport`: pull (ETag, per-key validation, size cap, identical files untouched),
+/// push (only changed keys, files with secrets skipped, batches, conflict retries), and a
+/// watcher that turns change notifications into debounced pushes.
+///
+/// ```js
+/// const sync = new TeamSync({ fs, dir, baseUrl, repo: "acme/app", transport: fetchTransport(), headers: { authorization: `Bearer ${token}` } });
+/// await sync.start();            // first pull, then debounced pushes after each notify()
+/// sync.notify();                 // a file under team/ changed
+/// await sync.stop();             // flush and stop
+/// ```
+#[wasm_bindgen]
+pub struct TeamSync {
+    watcher: Rc<Watcher>,
+    stop: Rc<Cell<bool>>,
+    running: RefCell<Option<Promise>>,
+}
+
+fn invalid(message: String) -> JsValue {
+    error_to_js(Error::new(Code::InvalidInput, message))
+}
+
+#[wasm_bindgen]
+impl TeamSync {
+    /// Options: `fs`, `dir` (the memory directory), `baseUrl`, `repo` (`owner/name`),
+    /// `transport`; optional `headers`, `timeoutMs`, `telemetry`, `now`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "TeamSyncOptions")] options: JsValue) -> Result<TeamSync, JsValue> {
+        let get = |k: &str| Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let fs = JsFs::new(get("fs")).map_err(invalid)?;
+        let callback = get("transport").dyn_into::<Function>().map_err(|_| invalid("`transport` must be a function".into()))?;
+        let telemetry = JsTelemetry::new(get("telemetry")).map_err(invalid)?;
+        let clock = JsClock::new(get("now")).map_err(invalid)?;
+        let given: TeamSyncOptionsIn = from_js(options.clone(), "TeamSync options")?;
+        let dir = crate::MemdirConfig::new(given.dir).dir;
+        let mut config = SyncConfig::new(&given.base_url, &given.repo, &crate::paths::team_dir(&dir));
+        config.headers = given.headers.into_iter().collect();
+        if let Some(ms) = given.timeout_ms {
+            config.timeout_ms = ms;
+        }
+        let sync = CoreSync { fs, transport: JsTransport { callback }, clock, telemetry, config };
+        Ok(TeamSync {
+            watcher: Rc::new(TeamWatcher::new(sync, SyncState::default())),
+            stop: Rc::new(Cell::new(false)),
+            running: RefCell::new(None),
+        })
+    }
+
+    /// Pull the server's team memory into `team/`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
+    pub fn pull(&self) -> Promise {
+        let watcher = self.watcher.clone();
+        future_to_promise(async move { to_js(&throw(watcher.pull().await)?) })
+    }
+
+    /// Push local changes now.
+    #[wasm_bindgen(unchecked_return_type = "Promise<PushOutcome>")]
+    pub fn push(&self) -> Promise {
+        let watcher = self.watcher.clone();
+        future_to_promise(async move { to_js(&throw(watcher.push_now().await)?) })
+    }
+
+    /// The first pull, then a background loop pushing 2 s after the last `notify()`, until
+    /// `stop()`. A permanent failure (4xx other than 409/429) suppresses pushes until a
+    /// deletion is notified.
+    #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
+    pub fn start(&self) -> Promise {
+        let watcher = self.watcher.clone();
+        let stop = self.stop.clone();
+        stop.set(false);
+        let loop_watcher = self.watcher.clone();
+        let loop_stop = self.stop.clone();
+        let running = future_to_promise(async move {
+            loop_watcher.run(move || loop_stop.get()).await;
+            Ok(JsValue::UNDEFINED)
+        });
+        self.running.replace(Some(running));
+        future_to_promise(async move { to_js(&throw(watcher.start().await)?) })
+    }
+
+    /// A file under `team/` changed (`pathExists` false for a deletion).
+    pub fn notify(&self, path_exists: Option<bool>) {
+        self.watcher.notify(path_exists.unwrap_or(true));
+    }
+
+    /// Stop the loop after pushing what is pending; resolves when it has stopped.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn stop(&self) -> Promise {
+        self.stop.set(true);
+        self.running.take().unwrap_or_else(|| Promise::resolve(&JsValue::UNDEFINED))
+    }
+}
