@@ -291,10 +291,63 @@ fn even_on_exact_tie(digits: String, exponent: i64, x: f64) -> String {
 
 /// All significant digits of the exact decimal value of `x` (positive, finite), without
 /// trailing zeros.
+///
+/// `x = m · 2^e` exactly; for `e < 0` that is `m · 5^-e / 10^-e`, so the digits are those of
+/// the integer `m · 5^-e` (or `m · 2^e` for `e ≥ 0`). A small base-10⁹ bignum computes them
+/// without pulling in the precision-formatting machinery of `{:.N}`.
 fn exact_significant_digits(x: f64) -> String {
-    let exact = format!("{x:.1100e}");
-    let mantissa = exact.split('e').next().unwrap_or("");
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let bits = x.to_bits();
+    let exponent_bits = ((bits >> 52) & 0x7FF) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, exponent) = if exponent_bits == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), exponent_bits - 1075)
+    };
+    const BASE: u64 = 1_000_000_000;
+    // Little-endian limbs in base 10⁹ (the mantissa is below 2^53 < 10^18: two limbs).
+    let mut limbs: Vec<u32> = vec![(mantissa % BASE) as u32, (mantissa / BASE) as u32];
+    // Multiply by 2^e or 5^-e in steps that keep each limb product within a u64.
+    let (factor, step, mut count) = if exponent >= 0 {
+        (2u64, 2u64.pow(29), exponent.unsigned_abs())
+    } else {
+        (5u64, 5u64.pow(12), exponent.unsigned_abs())
+    };
+    let per_step = if factor == 2 { 29 } else { 12 };
+    while count > 0 {
+        let n = count.min(per_step);
+        let multiplier = if n == per_step { step } else { factor.pow(n) };
+        count -= n;
+        let mut carry = 0u64;
+        for limb in &mut limbs {
+            let product = u64::from(*limb) * multiplier + carry;
+            *limb = (product % BASE) as u32;
+            carry = product / BASE;
+        }
+        while carry > 0 {
+            limbs.push((carry % BASE) as u32);
+            carry /= BASE;
+        }
+    }
+    while limbs.len() > 1 && limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    let mut digits = String::with_capacity(limbs.len() * 9);
+    for (i, limb) in limbs.iter().rev().enumerate() {
+        let mut chunk = [b'0'; 9];
+        let mut rest = *limb;
+        for slot in chunk.iter_mut().rev() {
+            *slot = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        // The most significant limb is written without its leading zeros.
+        let skip = if i == 0 {
+            chunk.iter().take_while(|&&d| d == b'0').count().min(8)
+        } else {
+            0
+        };
+        digits.extend(chunk.iter().skip(skip).map(|&d| char::from(d)));
+    }
     digits.trim_end_matches('0').to_owned()
 }
 
@@ -368,6 +421,46 @@ mod tests {
         for (x, expected) in cases {
             assert_eq!(to_fixed_1(x), expected, "{x}");
         }
+    }
+
+    #[test]
+    fn exact_digits_match_precision_formatting() {
+        let reference = |x: f64| {
+            let exact = format!("{x:.1100e}");
+            let mantissa = exact.split('e').next().unwrap().to_owned();
+            let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+            digits.trim_end_matches('0').to_owned()
+        };
+        let mut samples = vec![
+            5e-324,
+            1e-310,
+            2.2250738585072014e-308,
+            0.1,
+            0.5,
+            1.0,
+            3.0,
+            1e9,
+            1e18,
+            123456789012345680000.0,
+            9007199254740993.0,
+            f64::MAX,
+            12_926_474_572_764.0 + 13.0 / 16.0,
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..300 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let x = f64::from_bits(state >> 1);
+            if x.is_finite() && x > 0.0 {
+                samples.push(x);
+            }
+        }
+        for x in samples {
+            assert_eq!(exact_significant_digits(x), reference(x), "{x:e}");
+        }
+        assert_eq!(exact_significant_digits(0.1), "1000000000000000055511151231257827021181583404541015625");
+        assert_eq!(exact_significant_digits(1e9), "1");
     }
 
     #[test]

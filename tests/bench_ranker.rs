@@ -13,18 +13,66 @@ use memdir::{parse_frontmatter, truncate_entrypoint, MemoryHeader, MemoryType, T
 use std::time::Instant;
 
 const WORDS: &[&str] = &[
-    "api", "auth", "build", "cache", "commit", "config", "database", "deploy", "docker", "error",
-    "feature", "flag", "fix", "frontend", "go", "graph", "hook", "index", "lint", "log", "merge",
-    "migration", "mock", "monitor", "network", "oauth", "parser", "pipeline", "queue", "react",
-    "redis", "release", "review", "rust", "schema", "script", "secret", "server", "session",
-    "shell", "sql", "test", "token", "trace", "type", "user", "vendor", "wasm", "worker", "yaml",
+    "api",
+    "auth",
+    "build",
+    "cache",
+    "commit",
+    "config",
+    "database",
+    "deploy",
+    "docker",
+    "error",
+    "feature",
+    "flag",
+    "fix",
+    "frontend",
+    "go",
+    "graph",
+    "hook",
+    "index",
+    "lint",
+    "log",
+    "merge",
+    "migration",
+    "mock",
+    "monitor",
+    "network",
+    "oauth",
+    "parser",
+    "pipeline",
+    "queue",
+    "react",
+    "redis",
+    "release",
+    "review",
+    "rust",
+    "schema",
+    "script",
+    "secret",
+    "server",
+    "session",
+    "shell",
+    "sql",
+    "test",
+    "token",
+    "trace",
+    "type",
+    "user",
+    "vendor",
+    "wasm",
+    "worker",
+    "yaml",
 ];
 
 struct Rng(u64);
 
 impl Rng {
     fn word(&mut self) -> &'static str {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         WORDS[(self.0 >> 33) as usize % WORDS.len()]
     }
 
@@ -39,9 +87,17 @@ fn memory_text(i: usize) -> (String, String) {
     let kind = MemoryType::ALL[i % 4].as_str();
     let topic = rng.word();
     let file = format!("{kind}_{i:05}_{topic}.md");
-    let mut description = format!("{}{topic} {}", if i % 5 == 0 { "Rule: " } else { "" }, rng.words(30));
+    let mut description = format!(
+        "{}{topic} {}",
+        if i % 5 == 0 { "Rule: " } else { "" },
+        rng.words(30)
+    );
     description.truncate(105);
-    let description = if i % 5 == 0 { format!("\"{description}\"") } else { description };
+    let description = if i % 5 == 0 {
+        format!("\"{description}\"")
+    } else {
+        description
+    };
     let body: String = (0..12).map(|_| format!("{}.\n\n", rng.words(25))).collect();
     let text = format!(
         "---\nname: {topic} {} {i}\ndescription: {description}\ntype: {kind}\n---\n\n{body}",
@@ -139,7 +195,10 @@ fn truncate_one_mib_native() {
     let mut i = 0;
     while index.len() < 1 << 20 {
         let (file, _) = memory_text(i % 10_000);
-        index.push_str(&format!("- [Title {i}]({file}) — {}\n", Rng(i as u64).words(8)));
+        index.push_str(&format!(
+            "- [Title {i}]({file}) — {}\n",
+            Rng(i as u64).words(8)
+        ));
         i += 1;
     }
     let options = TruncateOptions::default();
@@ -148,6 +207,9 @@ fn truncate_one_mib_native() {
     for _ in 0..20 {
         kept += truncate_entrypoint(&index, &options).content.len();
     }
-    println!("truncate_entrypoint native, 1 MiB: {:.3} ms/call", per_call_ms(t.elapsed(), 20));
+    println!(
+        "truncate_entrypoint native, 1 MiB: {:.3} ms/call",
+        per_call_ms(t.elapsed(), 20)
+    );
     assert!(kept > 0);
 }

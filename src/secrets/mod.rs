@@ -69,7 +69,7 @@ pub fn scan_for_secrets(content: &str) -> Vec<SecretFinding> {
         .filter(|(_, hit)| *hit)
         .map(|(rule, _)| SecretFinding {
             rule_id: rule.id,
-            label: secret_label(rule.id),
+            label: rule_label(rule.id),
         })
         .collect()
 }
@@ -136,20 +136,33 @@ const LABEL_WORDS: [(&str, &str); 17] = [
 /// assert_eq!(secret_label("my-custom-thing"), "My Custom Thing");
 /// ```
 pub fn secret_label(rule_id: &str) -> String {
-    rule_id
-        .split('-')
-        .map(|word| match LABEL_WORDS.iter().find(|(w, _)| *w == word) {
-            Some((_, spelled)) => (*spelled).to_owned(),
+    label_with(rule_id, |out, first| out.extend(first.to_uppercase()))
+}
+
+/// [`secret_label`] for the built-in rule ids, which are ASCII: the ASCII upper-casing gives the
+/// same result without linking the Unicode case tables into the wasm module.
+fn rule_label(rule_id: &'static str) -> String {
+    label_with(rule_id, |out, first| out.push(first.to_ascii_uppercase()))
+}
+
+fn label_with(rule_id: &str, push_upper: fn(&mut String, char)) -> String {
+    let mut label = String::with_capacity(rule_id.len());
+    for (i, word) in rule_id.split('-').enumerate() {
+        if i > 0 {
+            label.push(' ');
+        }
+        match LABEL_WORDS.iter().find(|(w, _)| *w == word) {
+            Some((_, spelled)) => label.push_str(spelled),
             None => {
                 let mut chars = word.chars();
-                match chars.next() {
-                    Some(first) => first.to_uppercase().chain(chars).collect(),
-                    None => String::new(),
+                if let Some(first) = chars.next() {
+                    push_upper(&mut label, first);
+                    label.push_str(chars.as_str());
                 }
             }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+        }
+    }
+    label
 }
 
 /// The guard in front of every write into team memory (and, when the host asks, private
@@ -208,6 +221,16 @@ mod tests {
         ];
         for (id, label) in cases {
             assert_eq!(secret_label(id), label, "{id}");
+        }
+        assert_eq!(secret_label("émoi-x"), "Émoi X");
+        assert_eq!(secret_label("ßig"), "SSig");
+    }
+
+    #[test]
+    fn rule_labels_are_the_unicode_labels() {
+        for rule in rules::RULES.iter() {
+            assert!(rule.id.is_ascii(), "{}", rule.id);
+            assert_eq!(rule_label(rule.id), secret_label(rule.id));
         }
     }
 

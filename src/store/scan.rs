@@ -7,8 +7,8 @@
 //!
 //! Reading: `stat` every candidate (follows symlinks; anything not a regular file is dropped),
 //! order by modification time, then read only the newest until 200 headers are in (the
-//! reference reads every file and then keeps 200: the result is the same). Each read is, with
-//! `readHead` only the first [`HEAD_START_BYTES`] bytes, growing ×4 up to [`HEAD_MAX_BYTES`]
+//! reference reads every file and then keeps 200: the result is the same). Each read takes, with
+//! `readHead`, only the first [`HEAD_START_BYTES`] bytes, growing ×4 up to [`HEAD_MAX_BYTES`]
 //! while 30 lines are not complete; without it, the whole file. A line cut at
 //! [`HEAD_MAX_BYTES`] is kept as far as read (the reference reads whole files below 10 MiB).
 
