@@ -42,8 +42,7 @@ type Slot<F> = (Pin<Box<F>>, Option<<F as Future>::Output>);
 
 /// Run every future to completion, concurrently, keeping input order in the output.
 pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut slots: Vec<Slot<F>> =
-        futures.into_iter().map(|f| (Box::pin(f), None)).collect();
+    let mut slots: Vec<Slot<F>> = futures.into_iter().map(|f| (Box::pin(f), None)).collect();
     std::future::poll_fn(move |cx| {
         let mut pending = false;
         for (fut, out) in slots.iter_mut() {

@@ -459,7 +459,10 @@ mod tests {
         for x in samples {
             assert_eq!(exact_significant_digits(x), reference(x), "{x:e}");
         }
-        assert_eq!(exact_significant_digits(0.1), "1000000000000000055511151231257827021181583404541015625");
+        assert_eq!(
+            exact_significant_digits(0.1),
+            "1000000000000000055511151231257827021181583404541015625"
+        );
         assert_eq!(exact_significant_digits(1e9), "1");
     }
 

@@ -13,21 +13,21 @@
 //! ```
 
 pub mod age;
+pub mod consolidate;
 pub mod entrypoint;
 pub mod error;
+pub mod extract;
 pub mod frontmatter;
 pub mod future;
 pub mod host;
 pub mod index_entry;
 pub mod json;
-pub mod extract;
-pub mod consolidate;
-pub mod lint;
-pub mod memory_tool;
 pub mod jsstr;
+pub mod lint;
 pub mod manifest;
 pub mod mem_fs;
 pub mod memdir;
+pub mod memory_tool;
 pub mod path_key;
 pub mod paths;
 pub mod prompt;

@@ -1259,8 +1259,14 @@ fn a_write_killed_between_file_and_index_is_repaired_by_the_next_write() {
     let fs = MemFs::new();
     // What a writer killed after writing its memory file but before the index leaves behind.
     fs.insert_file("/m/MEMORY.md", "- [Old](user_old.md) — kept\n");
-    fs.insert_file("/m/user_old.md", "---\nname: Old\ndescription: kept\ntype: user\n---\n\nold\n");
-    fs.insert_file("/m/user_orphan.md", "---\nname: Orphan\ndescription: half saved\ntype: user\n---\n\nx\n");
+    fs.insert_file(
+        "/m/user_old.md",
+        "---\nname: Old\ndescription: kept\ntype: user\n---\n\nold\n",
+    );
+    fs.insert_file(
+        "/m/user_orphan.md",
+        "---\nname: Orphan\ndescription: half saved\ntype: user\n---\n\nx\n",
+    );
     fs.insert_file("/m/.memdir-journal", "private user_orphan.md\n");
     // And a delete killed after removing the file but before the index.
     let m = mem_store(&fs);
@@ -1269,13 +1275,20 @@ fn a_write_killed_between_file_and_index_is_repaired_by_the_next_write() {
     let files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
     assert!(files.contains(&"user_orphan.md".to_owned()), "{index}");
     assert!(files.contains(&"user_old.md".to_owned()));
-    assert_eq!(file_text(&fs, "/m/.memdir-journal"), None, "journal cleared");
+    assert_eq!(
+        file_text(&fs, "/m/.memdir-journal"),
+        None,
+        "journal cleared"
+    );
 
     fs.insert_file("/m/.memdir-journal", "private user_old.md\n");
     block_on(fs.remove("/m/user_old.md")).unwrap();
     block_on(m.save(input("Another", "one more", "project", "b"))).unwrap();
     let index = file_text(&fs, "/m/MEMORY.md").unwrap();
-    assert!(!index.contains("user_old.md"), "dangling entry removed: {index}");
+    assert!(
+        !index.contains("user_old.md"),
+        "dangling entry removed: {index}"
+    );
     assert!(index.contains("user_orphan.md"));
 }
 
@@ -1283,14 +1296,24 @@ fn a_write_killed_between_file_and_index_is_repaired_by_the_next_write() {
 fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
     let fs = MemFs::new();
     let secret = format!("ghp_{}", "A1b2C3d4".repeat(4) + "E5f6");
-    let mut team = input("Deploy token", "how we deploy", "reference", &format!("token: {secret}\n"));
+    let mut team = input(
+        "Deploy token",
+        "how we deploy",
+        "reference",
+        &format!("token: {secret}\n"),
+    );
     team.scope = Scope::Team;
     let m = mem_store(&fs);
     let err = block_on(m.save(team.clone())).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
     assert!(err.message.contains("GitHub PAT"), "{}", err.message);
     assert!(!err.message.contains(&secret));
-    assert!(fs.snapshot().iter().all(|(_, d)| !String::from_utf8_lossy(d).contains(&secret)), "nothing written");
+    assert!(
+        fs.snapshot()
+            .iter()
+            .all(|(_, d)| !String::from_utf8_lossy(d).contains(&secret)),
+        "nothing written"
+    );
 
     // Private memory is not checked unless the host asks.
     let mut private = team.clone();
@@ -1298,9 +1321,27 @@ fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
     block_on(m.save(private.clone())).unwrap();
     let mut config = MemdirConfig::new(DIR);
     config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(SharedFs::new(&fs), TestClock::new(T0), None::<NoLlm>, NoTelemetry, config);
+    let guarded = Memdir::new(
+        SharedFs::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
+    );
     private.name = "Another".into();
-    assert_eq!(block_on(guarded.save(private)).unwrap_err().code, Code::SecretDetected);
-    let date = LocalDate { year: 2026, month: 11, day: 29 };
-    assert_eq!(block_on(guarded.append_log(&secret, date)).unwrap_err().code, Code::SecretDetected);
+    assert_eq!(
+        block_on(guarded.save(private)).unwrap_err().code,
+        Code::SecretDetected
+    );
+    let date = LocalDate {
+        year: 2026,
+        month: 11,
+        day: 29,
+    };
+    assert_eq!(
+        block_on(guarded.append_log(&secret, date))
+            .unwrap_err()
+            .code,
+        Code::SecretDetected
+    );
 }

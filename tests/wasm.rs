@@ -45,7 +45,9 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 }
 
 fn str_of(v: &JsValue, key: &str) -> String {
-    get(v, key).as_string().unwrap_or_else(|| panic!("{key} is not a string"))
+    get(v, key)
+        .as_string()
+        .unwrap_or_else(|| panic!("{key} is not a string"))
 }
 
 async fn ok(p: Promise) -> JsValue {
@@ -57,7 +59,9 @@ async fn err(p: Promise) -> JsValue {
 }
 
 fn memdir(fs: &JsValue, events: Option<&Array>) -> JsMemdir {
-    let events = events.map(|a| JsValue::from(a.clone())).unwrap_or(JsValue::UNDEFINED);
+    let events = events
+        .map(|a| JsValue::from(a.clone()))
+        .unwrap_or(JsValue::UNDEFINED);
     JsMemdir::new(make_options(fs, "/mem", &JsValue::UNDEFINED, &events)).unwrap()
 }
 
@@ -76,12 +80,27 @@ fn reference_vectors_hold_under_wasm() {
     assert_eq!(pure::format_file_size(25856.0), "25.3KB");
     assert_eq!(pure::format_file_size(1023.0), "1023 bytes");
     assert_eq!(pure::format_file_size(1048576.0), "1MB");
-    assert_eq!(pure::sanitize_path("/Users/foo/my-project"), "-Users-foo-my-project");
-    assert_eq!(pure::sanitize_path("/home/jörg/😀proj"), "-home-j-rg---proj");
-    let long = format!("/home/user/{}project", "very-long-directory-name/".repeat(10));
+    assert_eq!(
+        pure::sanitize_path("/Users/foo/my-project"),
+        "-Users-foo-my-project"
+    );
+    assert_eq!(
+        pure::sanitize_path("/home/jörg/😀proj"),
+        "-home-j-rg---proj"
+    );
+    let long = format!(
+        "/home/user/{}project",
+        "very-long-directory-name/".repeat(10)
+    );
     assert!(pure::sanitize_path(&long).ends_with("-50u9ca"));
-    assert_eq!(pure::memory_age(1_000.0 - 86_400_000.0, 1_000.0), "yesterday");
-    assert_eq!(pure::memory_header("/m/a.md", 0.0, 86_400_000.0), "Memory (saved yesterday): /m/a.md:");
+    assert_eq!(
+        pure::memory_age(1_000.0 - 86_400_000.0, 1_000.0),
+        "yesterday"
+    );
+    assert_eq!(
+        pure::memory_header("/m/a.md", 0.0, 86_400_000.0),
+        "Memory (saved yesterday): /m/a.md:"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -100,7 +119,9 @@ fn truncation_counts_utf16_units_and_warns() {
 
 #[wasm_bindgen_test]
 fn frontmatter_round_trips_through_js() {
-    let parsed = pure::parse_frontmatter("---\nname: Role\ndescription: Fix: use the real DB\ntype: user\n---\nBody");
+    let parsed = pure::parse_frontmatter(
+        "---\nname: Role\ndescription: Fix: use the real DB\ntype: user\n---\nBody",
+    );
     let parsed = parsed.unwrap();
     let header = get(&parsed, "header");
     assert_eq!(str_of(&header, "description"), "Fix: use the real DB");
@@ -108,17 +129,33 @@ fn frontmatter_round_trips_through_js() {
     assert_eq!(str_of(&get(&parsed, "frontmatter"), "name"), "Role");
     let text = pure::format_memory_file(header, "Body").unwrap();
     let again = pure::parse_frontmatter(&text).unwrap();
-    assert_eq!(str_of(&get(&again, "header"), "description"), "Fix: use the real DB");
+    assert_eq!(
+        str_of(&get(&again, "header"), "description"),
+        "Fix: use the real DB"
+    );
 }
 
 async fn store_round_trip(style: &str) {
     let fs = make_fs(style);
     let events = new_array();
     let m = memdir(&fs, Some(&events));
-    let saved = ok(m.save(save_input("Go background", "Senior Go dev, new to React", "user")).unwrap()).await;
+    let saved = ok(m
+        .save(save_input(
+            "Go background",
+            "Senior Go dev, new to React",
+            "user",
+        ))
+        .unwrap())
+    .await;
     assert_eq!(str_of(&saved, "status"), "saved");
     let file = str_of(&saved, "file");
-    ok(m.save(save_input("Testing", "Integration tests hit a real DB", "feedback")).unwrap()).await;
+    ok(m.save(save_input(
+        "Testing",
+        "Integration tests hit a real DB",
+        "feedback",
+    ))
+    .unwrap())
+    .await;
     let headers: Array = ok(m.scan()).await.into();
     assert_eq!(headers.length(), 2);
     let index = ok(m.read_index()).await;
@@ -157,9 +194,19 @@ fn bad_options_are_memdir_errors() {
     let e = JsMemdir::new(JsValue::from_str("nope")).err().unwrap();
     assert_eq!(str_of(&e, "code"), "INVALID_INPUT");
     let fs = js_sys::Object::new();
-    let e = JsMemdir::new(make_options(&fs, "/m", &JsValue::UNDEFINED, &JsValue::UNDEFINED)).err().unwrap();
+    let e = JsMemdir::new(make_options(
+        &fs,
+        "/m",
+        &JsValue::UNDEFINED,
+        &JsValue::UNDEFINED,
+    ))
+    .err()
+    .unwrap();
     assert!(str_of(&e, "message").contains("readFile"));
-    let e = memdir(&make_fs("sync"), None).save(JsValue::from_f64(3.0)).err().unwrap();
+    let e = memdir(&make_fs("sync"), None)
+        .save(JsValue::from_f64(3.0))
+        .err()
+        .unwrap();
     assert_eq!(str_of(&e, "code"), "INVALID_INPUT");
 }
 
@@ -173,12 +220,27 @@ fn recall_memdir(llm: &JsValue, timeout_ms: u32) -> (JsValue, JsMemdir) {
 }
 
 async fn seed(m: &JsMemdir) {
-    ok(m.save(save_input("Integration tests database", "Integration tests hit a real Postgres database", "feedback")).unwrap()).await;
-    ok(m.save(save_input("Release freeze", "Merge freeze every Thursday for the mobile release", "project")).unwrap()).await;
+    ok(m.save(save_input(
+        "Integration tests database",
+        "Integration tests hit a real Postgres database",
+        "feedback",
+    ))
+    .unwrap())
+    .await;
+    ok(m.save(save_input(
+        "Release freeze",
+        "Merge freeze every Thursday for the mobile release",
+        "project",
+    ))
+    .unwrap())
+    .await;
 }
 
 fn paths_of(recall: &JsValue) -> Vec<String> {
-    Array::from(&get(recall, "memories")).iter().map(|m| str_of(&m, "path")).collect()
+    Array::from(&get(recall, "memories"))
+        .iter()
+        .map(|m| str_of(&m, "path"))
+        .collect()
 }
 
 async fn llm_picks(as_promise: bool) {
@@ -187,14 +249,28 @@ async fn llm_picks(as_promise: bool) {
     let (_fs, m) = recall_memdir(&llm, 5_000);
     seed(&m).await;
     let headers: Array = ok(m.scan()).await.into();
-    let wanted = Array::from(&headers).iter().map(|h| str_of(&h, "filename")).find(|f| f.starts_with("feedback_")).unwrap();
-    let llm = llm_replying(&reply.replace("feedback_integration-tests-database.md", &wanted), as_promise);
+    let wanted = Array::from(&headers)
+        .iter()
+        .map(|h| str_of(&h, "filename"))
+        .find(|f| f.starts_with("feedback_"))
+        .unwrap();
+    let llm = llm_replying(
+        &reply.replace("feedback_integration-tests-database.md", &wanted),
+        as_promise,
+    );
     let (fs, m) = recall_memdir(&llm, 5_000);
     let _ = fs;
     seed(&m).await;
-    let recall = ok(m.find_relevant("how do we run the integration tests?".into(), None).unwrap()).await;
+    let recall = ok(m
+        .find_relevant("how do we run the integration tests?".into(), None)
+        .unwrap())
+    .await;
     assert_eq!(str_of(&recall, "answeredBy"), "llm");
-    assert_eq!(paths_of(&recall), vec![format!("/mem/{wanted}")], "only the real candidate survives");
+    assert_eq!(
+        paths_of(&recall),
+        vec![format!("/mem/{wanted}")],
+        "only the real candidate survives"
+    );
     assert_eq!(call_count(&llm), 1);
     let request = last_request(&llm);
     assert_eq!(str_of(&request, "purpose"), "recall");
@@ -205,8 +281,14 @@ async fn llm_picks(as_promise: bool) {
     let first = Array::from(&shown).get(0);
     // The fixture's files are from 2023: the header carries the staleness caveat.
     let text = str_of(&first, "text");
-    assert!(text.starts_with("<system-reminder>\nThis memory is "), "{text}");
-    assert!(text.contains(&format!("\n\nMemory: /mem/{wanted}:\n\n")), "{text}");
+    assert!(
+        text.starts_with("<system-reminder>\nThis memory is "),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\n\nMemory: /mem/{wanted}:\n\n")),
+        "{text}"
+    );
     assert!(text.ends_with("\n</system-reminder>"), "{text}");
 }
 
@@ -222,10 +304,17 @@ async fn recall_through_a_promise_returning_llm_callback() {
 
 #[wasm_bindgen_test]
 async fn a_throwing_or_rejecting_llm_falls_back_to_the_ranker() {
-    for llm in [llm_throwing(), llm_rejecting(), llm_replying("not json at all", true)] {
+    for llm in [
+        llm_throwing(),
+        llm_rejecting(),
+        llm_replying("not json at all", true),
+    ] {
         let (_fs, m) = recall_memdir(&llm, 5_000);
         seed(&m).await;
-        let recall = ok(m.find_relevant("integration tests database".into(), None).unwrap()).await;
+        let recall = ok(m
+            .find_relevant("integration tests database".into(), None)
+            .unwrap())
+        .await;
         assert_eq!(str_of(&recall, "answeredBy"), "lexical");
         assert_ne!(str_of(&recall, "outcome"), "ok");
         assert!(paths_of(&recall).iter().any(|p| p.contains("integration")));
@@ -238,11 +327,17 @@ async fn a_never_settling_llm_times_out_and_its_signal_is_aborted() {
     let (_fs, m) = recall_memdir(&llm, 50);
     seed(&m).await;
     let started = js_sys::Date::now();
-    let recall = ok(m.find_relevant("integration tests database".into(), None).unwrap()).await;
+    let recall = ok(m
+        .find_relevant("integration tests database".into(), None)
+        .unwrap())
+    .await;
     assert!(js_sys::Date::now() - started < 5_000.0);
     assert_eq!(str_of(&recall, "outcome"), "timeout");
     let signal: web_sys::AbortSignal = signal_of(&llm).into();
-    assert!(signal.aborted(), "the request's signal is aborted on timeout");
+    assert!(
+        signal.aborted(),
+        "the request's signal is aborted on timeout"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -253,7 +348,9 @@ async fn the_callers_abort_signal_stops_recall() {
     let controller = web_sys::AbortController::new().unwrap();
     let options = js_sys::Object::new();
     Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
-    let pending = m.find_relevant("integration tests database".into(), Some(options.into())).unwrap();
+    let pending = m
+        .find_relevant("integration tests database".into(), Some(options.into()))
+        .unwrap();
     let abort = controller.clone();
     gloo_timers_shim(20, move || abort.abort()).await;
     let recall = ok(pending).await;
@@ -275,8 +372,11 @@ async fn gloo_timers_shim(ms: i32, f: impl FnOnce() + 'static) {
             let _ = resolve.call0(&JsValue::UNDEFINED);
         });
         let global = js_sys::global();
-        let set_timeout: js_sys::Function = Reflect::get(&global, &"setTimeout".into()).unwrap().into();
-        set_timeout.call2(&JsValue::UNDEFINED, &cb, &JsValue::from(ms)).unwrap();
+        let set_timeout: js_sys::Function =
+            Reflect::get(&global, &"setTimeout".into()).unwrap().into();
+        set_timeout
+            .call2(&JsValue::UNDEFINED, &cb, &JsValue::from(ms))
+            .unwrap();
     });
     JsFuture::from(promise).await.unwrap();
 }

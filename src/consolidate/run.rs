@@ -54,7 +54,11 @@ impl Default for ConsolidateOptions {
 
 /// Why consolidation did not run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "reason", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "reason",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ConsolidateSkip {
     /// The last consolidation is too recent.
     TooSoon {

@@ -40,7 +40,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
 
     /// Record that the memory `rel` of `scope` is about to change. Must run under the lock.
     pub(crate) async fn journal_begin(&self, scope: Scope, rel: &str) -> Result<()> {
-        self.write_atomic(&self.journal_path(), &encode(scope, rel)).await
+        self.write_atomic(&self.journal_path(), &encode(scope, rel))
+            .await
     }
 
     /// The change recorded by [`Self::journal_begin`] is complete.
@@ -51,7 +52,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// Finish what a killed writer left half done (see the module docs). Must run under the
     /// lock; never fails the caller's write.
     pub(crate) async fn journal_recover(&self) {
-        let Ok(Some(text)) = self.read_optional(&self.journal_path()).await else { return };
+        let Ok(Some(text)) = self.read_optional(&self.journal_path()).await else {
+            return;
+        };
         if let Some((scope, rel)) = decode(&text) {
             let path = format!("{}{rel}", self.scope_dir(scope));
             let header = match self.read_optional(&path).await {
@@ -59,7 +62,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 Ok(None) => None,
                 Err(_) => return,
             };
-            let Ok(old) = self.read_raw_index(scope).await else { return };
+            let Ok(old) = self.read_raw_index(scope).await else {
+                return;
+            };
             let new = match header {
                 Some(h) if h.name.is_some() && h.memory_type.is_some() => upsert_index_entry(
                     &old,
@@ -71,7 +76,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 ),
                 _ => remove_index_entry(&old, rel),
             };
-            if new != old && self.write_atomic(&self.index_path(scope), &new).await.is_err() {
+            if new != old
+                && self
+                    .write_atomic(&self.index_path(scope), &new)
+                    .await
+                    .is_err()
+            {
                 return;
             }
         }
@@ -86,7 +96,10 @@ mod tests {
 
     #[test]
     fn journal_lines_round_trip_and_reject_junk() {
-        assert_eq!(decode(&encode(Scope::Team, "a/b.md")), Some((Scope::Team, "a/b.md")));
+        assert_eq!(
+            decode(&encode(Scope::Team, "a/b.md")),
+            Some((Scope::Team, "a/b.md"))
+        );
         assert_eq!(decode("private ../x.md\n"), None);
         assert_eq!(decode("nobody x.md"), None);
         assert_eq!(decode(""), None);

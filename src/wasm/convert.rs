@@ -11,18 +11,28 @@ const SERIALIZER: serde_wasm_bindgen::Serializer =
 /// Rust value → plain JS value (maps become objects, `None` fields are left out).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&SERIALIZER).map_err(|e| {
-        super::error::to_js(Error::new(Code::InvalidInput, format!("cannot convert result: {e}")))
+        super::error::to_js(Error::new(
+            Code::InvalidInput,
+            format!("cannot convert result: {e}"),
+        ))
     })
 }
 
 /// JS value → Rust value; a shape mismatch is an `INVALID_INPUT` error naming `what`.
 pub fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| super::error::to_js(Error::new(Code::InvalidInput, format!("invalid {what}: {e}"))))
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        super::error::to_js(Error::new(
+            Code::InvalidInput,
+            format!("invalid {what}: {e}"),
+        ))
+    })
 }
 
 /// Like [`from_js`], but `undefined`/`null` give the default.
-pub fn from_js_or_default<T: DeserializeOwned + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {
+pub fn from_js_or_default<T: DeserializeOwned + Default>(
+    value: JsValue,
+    what: &str,
+) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         Ok(T::default())
     } else {

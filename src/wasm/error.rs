@@ -28,17 +28,28 @@ pub fn to_js(error: Error) -> JsValue {
 
 /// The original JS value behind a host error, if it came from JS.
 pub fn payload(host: &HostError) -> Option<JsValue> {
-    host.payload.as_ref().and_then(|p| p.downcast_ref::<JsValue>()).cloned()
+    host.payload
+        .as_ref()
+        .and_then(|p| p.downcast_ref::<JsValue>())
+        .cloned()
 }
 
 /// A thrown JS value → a host error that keeps the value as its payload.
 pub fn host_error(value: JsValue) -> HostError {
-    let code = Reflect::get(&value, &JsValue::from_str("code")).ok().and_then(|c| c.as_string());
+    let code = Reflect::get(&value, &JsValue::from_str("code"))
+        .ok()
+        .and_then(|c| c.as_string());
     let message = match value.dyn_ref::<js_sys::Error>() {
         Some(e) => String::from(e.message()),
-        None => value.as_string().unwrap_or_else(|| String::from("host call failed")),
+        None => value
+            .as_string()
+            .unwrap_or_else(|| String::from("host call failed")),
     };
-    HostError { code, message, payload: Some(Rc::new(value)) }
+    HostError {
+        code,
+        message,
+        payload: Some(Rc::new(value)),
+    }
 }
 
 /// Convert a core result for returning to JS (an `Err` is thrown).

@@ -4,8 +4,8 @@
 use super::error::host_error;
 use crate::error::HostError;
 use crate::host::{
-    Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock, HostResult, Llm,
-    LlmRequest, Telemetry,
+    Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock,
+    HostResult, Llm, LlmRequest, Telemetry,
 };
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -21,7 +21,10 @@ fn function(obj: &JsValue, key: &str) -> Option<Function> {
 }
 
 fn lying(what: &str) -> HostError {
-    HostError::new(Some("EINVAL"), format!("the host returned an invalid value from {what}"))
+    HostError::new(
+        Some("EINVAL"),
+        format!("the host returned an invalid value from {what}"),
+    )
 }
 
 /// Await `value` if it is a Promise or a thenable; otherwise return it.
@@ -77,7 +80,14 @@ impl JsFs {
         if !obj.is_object() {
             return Err("`fs` must be an object implementing MemoryFs".into());
         }
-        for name in ["readFile", "writeFile", "readDir", "stat", "mkdir", "remove"] {
+        for name in [
+            "readFile",
+            "writeFile",
+            "readDir",
+            "stat",
+            "mkdir",
+            "remove",
+        ] {
             if function(&obj, name).is_none() {
                 return Err(format!("`fs` is missing the method `{name}`"));
             }
@@ -99,7 +109,11 @@ impl JsFs {
         let kind = kind_of(&get(value, "kind"), what)?;
         let size = get(value, "size").as_f64().unwrap_or(0.0);
         let mtime_ms = get(value, "mtimeMs").as_f64().ok_or_else(|| lying(what))?;
-        Ok(FileStat { kind, size, mtime_ms })
+        Ok(FileStat {
+            kind,
+            size,
+            mtime_ms,
+        })
     }
 }
 
@@ -113,7 +127,9 @@ impl FileSystem for JsFs {
     }
 
     async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        call(&self.obj, "writeFile", &[path.into(), data.into()]).await.map(drop)
+        call(&self.obj, "writeFile", &[path.into(), data.into()])
+            .await
+            .map(drop)
     }
 
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
@@ -121,7 +137,9 @@ impl FileSystem for JsFs {
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
         let mut out = Vec::with_capacity(array.length() as usize);
         for entry in array.iter() {
-            let name = get(&entry, "name").as_string().ok_or_else(|| lying("readDir"))?;
+            let name = get(&entry, "name")
+                .as_string()
+                .ok_or_else(|| lying("readDir"))?;
             let kind = kind_of(&get(&entry, "kind"), "readDir")?;
             out.push(DirEntry { name, kind });
         }
@@ -146,11 +164,16 @@ impl FileSystem for JsFs {
     }
 
     async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
-        call(&self.obj, "rename", &[from.into(), to.into()]).await.map(drop)
+        call(&self.obj, "rename", &[from.into(), to.into()])
+            .await
+            .map(drop)
     }
 
     async fn realpath(&self, path: &str) -> HostResult<String> {
-        call(&self.obj, "realpath", &[path.into()]).await?.as_string().ok_or_else(|| lying("realpath"))
+        call(&self.obj, "realpath", &[path.into()])
+            .await?
+            .as_string()
+            .ok_or_else(|| lying("realpath"))
     }
 
     async fn lstat(&self, path: &str) -> HostResult<FileStat> {
@@ -159,7 +182,9 @@ impl FileSystem for JsFs {
     }
 
     async fn append_file(&self, path: &str, data: &str) -> HostResult<()> {
-        call(&self.obj, "appendFile", &[path.into(), data.into()]).await.map(drop)
+        call(&self.obj, "appendFile", &[path.into(), data.into()])
+            .await
+            .map(drop)
     }
 
     async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
@@ -168,7 +193,12 @@ impl FileSystem for JsFs {
     }
 
     async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
-        let v = call(&self.obj, "readHead", &[path.into(), JsValue::from(max_bytes as f64)]).await?;
+        let v = call(
+            &self.obj,
+            "readHead",
+            &[path.into(), JsValue::from(max_bytes as f64)],
+        )
+        .await?;
         let mut bytes = bytes_of(&v, "readHead")?;
         bytes.truncate(max_bytes);
         Ok(bytes)
@@ -179,7 +209,9 @@ impl FileSystem for JsFs {
         let release = release.dyn_into::<Function>().map_err(|_| lying("lock"))?;
         Ok(HostLock::new(move || {
             // A release that throws leaves nothing for us to undo.
-            let _ = release.call0(&JsValue::UNDEFINED).map(|v| swallow_rejection(&v));
+            let _ = release
+                .call0(&JsValue::UNDEFINED)
+                .map(|v| swallow_rejection(&v));
         }))
     }
 }
@@ -206,7 +238,10 @@ pub struct JsLlm {
 impl JsLlm {
     /// Wrap a function; anything else is rejected.
     pub fn new(value: JsValue) -> Result<JsLlm, String> {
-        value.dyn_into::<Function>().map(|callback| JsLlm { callback }).map_err(|_| "`llm` must be a function".into())
+        value
+            .dyn_into::<Function>()
+            .map(|callback| JsLlm { callback })
+            .map_err(|_| "`llm` must be a function".into())
     }
 }
 
@@ -249,14 +284,20 @@ fn reply_text(value: &JsValue) -> HostResult<String> {
 impl Llm for JsLlm {
     async fn complete(&self, request: &LlmRequest) -> HostResult<String> {
         let controller = web_sys::AbortController::new().map_err(host_error)?;
-        let mut guard = AbortOnDrop { controller, done: false };
+        let mut guard = AbortOnDrop {
+            controller,
+            done: false,
+        };
         let js = super::convert::to_js(request).map_err(host_error)?;
         if let Some(schema) = &request.response_schema {
             let parsed = js_sys::JSON::parse(schema).map_err(host_error)?;
             let _ = Reflect::set(&js, &"responseSchema".into(), &parsed);
         }
         let _ = Reflect::set(&js, &"signal".into(), &guard.controller.signal());
-        let value = self.callback.call1(&JsValue::UNDEFINED, &js).map_err(host_error)?;
+        let value = self
+            .callback
+            .call1(&JsValue::UNDEFINED, &js)
+            .map_err(host_error)?;
         let value = settle(value).await.map_err(host_error)?;
         guard.done = true;
         reply_text(&value)
@@ -283,7 +324,9 @@ impl JsTelemetry {
 
 impl Telemetry for JsTelemetry {
     fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
-        let Some(callback) = &self.callback else { return };
+        let Some(callback) = &self.callback else {
+            return;
+        };
         let obj = Object::new();
         for (key, value) in fields {
             let v = match value {
@@ -310,7 +353,10 @@ impl JsClock {
         if value.is_undefined() || value.is_null() {
             return Ok(JsClock { now: None });
         }
-        value.dyn_into::<Function>().map(|f| JsClock { now: Some(f) }).map_err(|_| "`now` must be a function".into())
+        value
+            .dyn_into::<Function>()
+            .map(|f| JsClock { now: Some(f) })
+            .map_err(|_| "`now` must be a function".into())
     }
 }
 
@@ -319,7 +365,10 @@ impl Clock for JsClock {
         self.now
             .as_ref()
             .and_then(|f| f.call0(&JsValue::UNDEFINED).ok())
-            .and_then(|v| v.as_f64().or_else(|| v.dyn_ref::<js_sys::Date>().map(|d| d.get_time())))
+            .and_then(|v| {
+                v.as_f64()
+                    .or_else(|| v.dyn_ref::<js_sys::Date>().map(|d| d.get_time()))
+            })
             .filter(|n| n.is_finite())
             .unwrap_or_else(js_sys::Date::now)
     }

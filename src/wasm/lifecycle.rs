@@ -24,10 +24,15 @@ struct LintOptionsIn {
 
 impl LintOptionsIn {
     fn into_core(self, store_caps: crate::TruncateOptions) -> LintOptions {
-        let d = LintOptions { index_caps: store_caps, ..LintOptions::default() };
+        let d = LintOptions {
+            index_caps: store_caps,
+            ..LintOptions::default()
+        };
         LintOptions {
             stale_days: self.stale_days.unwrap_or(d.stale_days),
-            near_duplicate_threshold: self.near_duplicate_threshold.unwrap_or(d.near_duplicate_threshold),
+            near_duplicate_threshold: self
+                .near_duplicate_threshold
+                .unwrap_or(d.near_duplicate_threshold),
             max_index_line_chars: self.max_index_line_chars.unwrap_or(d.max_index_line_chars),
             check_index: self.check_index.unwrap_or(d.check_index),
             index_caps: d.index_caps,
@@ -45,7 +50,10 @@ struct ExtractOptionsIn {
 impl From<ExtractOptionsIn> for ExtractOptions {
     fn from(o: ExtractOptionsIn) -> Self {
         let d = ExtractOptions::default();
-        ExtractOptions { max_tokens: o.max_tokens.unwrap_or(d.max_tokens), timeout_ms: o.timeout_ms.unwrap_or(d.timeout_ms) }
+        ExtractOptions {
+            max_tokens: o.max_tokens.unwrap_or(d.max_tokens),
+            timeout_ms: o.timeout_ms.unwrap_or(d.timeout_ms),
+        }
     }
 }
 
@@ -98,7 +106,8 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let given: LintOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "lint options")?;
+        let given: LintOptionsIn =
+            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "lint options")?;
         let options = given.into_core(self.inner.config().store.index_caps);
         let inner = self.inner.clone();
         Ok(promise(async move { inner.lint(&options).await }))
@@ -118,10 +127,13 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
-        let options: ExtractOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extract options")?;
+        let options: ExtractOptionsIn =
+            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extract options")?;
         let options = ExtractOptions::from(options);
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.extract(&messages, &options).await }))
+        Ok(promise(
+            async move { inner.extract(&messages, &options).await },
+        ))
     }
 
     /// Consolidation: when the gates allow (24 h and 5 sessions since the last run, unless
@@ -159,7 +171,9 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let changeset: Changeset = from_js(changeset, "changeset")?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.apply_changeset(&changeset).await }))
+        Ok(promise(
+            async move { inner.apply_changeset(&changeset).await },
+        ))
     }
 
     /// Undo the last applied changeset; resolves to the number of files restored.
@@ -215,7 +229,9 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let command: MemoryToolCommand = from_js(command, "memory tool command")?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.apply_memory_command(command).await }))
+        Ok(promise(
+            async move { inner.apply_memory_command(command).await },
+        ))
     }
 }
 
@@ -246,8 +262,11 @@ impl Extractor {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "{ everyN?: number }")] options: Option<JsValue>,
     ) -> Result<Extractor, JsValue> {
-        let o: ExtractorOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extractor options")?;
-        Ok(Extractor { inner: Rc::new(crate::extract::Extractor::new(o.every_n.unwrap_or(1))) })
+        let o: ExtractorOptionsIn =
+            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extractor options")?;
+        Ok(Extractor {
+            inner: Rc::new(crate::extract::Extractor::new(o.every_n.unwrap_or(1))),
+        })
     }
 
     /// Extract what is new in `messages` into `memdir`.
@@ -259,10 +278,13 @@ impl Extractor {
         #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
-        let options: ExtractOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extract options")?;
+        let options: ExtractOptionsIn =
+            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extract options")?;
         let options = ExtractOptions::from(options);
         let extractor = self.inner.clone();
         let memdir = memdir.inner.clone();
-        Ok(promise(async move { extractor.run(&memdir, &messages, &options).await }))
+        Ok(promise(async move {
+            extractor.run(&memdir, &messages, &options).await
+        }))
     }
 }

@@ -84,13 +84,21 @@ impl JsMemdir {
     /// Open a memory directory. `fs` and `dir` are required; `llm`, `telemetry`, `now`,
     /// `writeMode`, `store`, `prompt` and `recall` are optional.
     #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_param_type = "MemdirOptions")] options: JsValue) -> Result<JsMemdir, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "MemdirOptions")] options: JsValue,
+    ) -> Result<JsMemdir, JsValue> {
         if !options.is_object() {
-            return Err(invalid("new Memdir(options): options must be an object".into()));
+            return Err(invalid(
+                "new Memdir(options): options must be an object".into(),
+            ));
         }
         let fs = JsFs::new(field(&options, "fs")).map_err(invalid)?;
         let llm = field(&options, "llm");
-        let llm = if llm.is_undefined() || llm.is_null() { None } else { Some(JsLlm::new(llm).map_err(invalid)?) };
+        let llm = if llm.is_undefined() || llm.is_null() {
+            None
+        } else {
+            Some(JsLlm::new(llm).map_err(invalid)?)
+        };
         let telemetry = JsTelemetry::new(field(&options, "telemetry")).map_err(invalid)?;
         let clock = JsClock::new(field(&options, "now")).map_err(invalid)?;
         let given: MemdirOptionsIn = from_js(options.clone(), "Memdir options")?;
@@ -123,7 +131,9 @@ impl JsMemdir {
             store.guard_private_secrets = b;
         }
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
-        Ok(JsMemdir { inner: Rc::new(core) })
+        Ok(JsMemdir {
+            inner: Rc::new(core),
+        })
     }
 
     /// The memory directory (absolute, ending with `/`).
@@ -180,13 +190,18 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<SurfacedMemory[]>")]
     pub fn surface(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{ path: string; mtimeMs: number }[]")] memories: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ path: string; mtimeMs: number }[]")]
+        memories: JsValue,
     ) -> Result<Promise, JsValue> {
         let memories = super::recall::recalled_from_js(memories)?;
         let inner = self.inner.clone();
         Ok(future_to_promise(async move {
-            let shown: Vec<super::recall::SurfacedOut> =
-                inner.surface(&memories).await.into_iter().map(Into::into).collect();
+            let shown: Vec<super::recall::SurfacedOut> = inner
+                .surface(&memories)
+                .await
+                .into_iter()
+                .map(Into::into)
+                .collect();
             to_js(&shown)
         }))
     }
@@ -231,7 +246,10 @@ impl JsMemdir {
     /// if (out.status === "saved" && out.indexWarning) console.warn("MEMORY.md is over its caps");
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<SaveOutcome>")]
-    pub fn save(&self, #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue) -> Result<Promise, JsValue> {
+    pub fn save(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue,
+    ) -> Result<Promise, JsValue> {
         let input: SaveInput = from_js(input, "save input")?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.save(input).await }))
@@ -283,7 +301,9 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(js_name = appendLog, unchecked_return_type = "Promise<string>")]
     pub fn append_log(&self, text: String, date: Option<js_sys::Date>) -> Promise {
-        let date = date.unwrap_or_else(|| js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(&self.inner.clock))));
+        let date = date.unwrap_or_else(|| {
+            js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(&self.inner.clock)))
+        });
         let local = LocalDate {
             year: date.get_full_year().clamp(0, 9999) as u16,
             month: (date.get_month() + 1) as u8,

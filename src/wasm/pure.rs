@@ -25,7 +25,8 @@ pub fn truncate_entrypoint(
     raw: &str,
     #[wasm_bindgen(unchecked_param_type = "TruncateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let given: TruncateOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
+    let given: TruncateOptionsIn =
+        from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     let defaults = crate::TruncateOptions::default();
     let options = crate::TruncateOptions {
         max_lines: given.max_lines.unwrap_or(defaults.max_lines),
@@ -75,7 +76,11 @@ pub fn format_memory_file(
     body: &str,
 ) -> Result<String, JsValue> {
     let h: MemoryFieldsIn = from_js(header, "header")?;
-    let fields = crate::MemoryFields { name: h.name, description: h.description, memory_type: h.memory_type };
+    let fields = crate::MemoryFields {
+        name: h.name,
+        description: h.description,
+        memory_type: h.memory_type,
+    };
     Ok(crate::format_memory_file(&fields, body))
 }
 
@@ -228,10 +233,16 @@ struct ValidateOptionsIn {
 #[wasm_bindgen(js_name = validateMemoryPath)]
 pub fn validate_memory_path(
     raw: &str,
-    #[wasm_bindgen(unchecked_param_type = "{ expandTilde?: boolean; home?: string }")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "{ expandTilde?: boolean; home?: string }")]
+    options: Option<JsValue>,
 ) -> Result<Option<String>, JsValue> {
-    let o: ValidateOptionsIn = from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
-    Ok(crate::paths::validate_memory_path(raw, o.expand_tilde, &o.home))
+    let o: ValidateOptionsIn =
+        from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
+    Ok(crate::paths::validate_memory_path(
+        raw,
+        o.expand_tilde,
+        &o.home,
+    ))
 }
 
 #[derive(Deserialize, Default)]
@@ -249,11 +260,16 @@ struct EnableInput {
 /// ```
 #[wasm_bindgen(js_name = isAutoMemoryEnabled)]
 pub fn is_auto_memory_enabled(
-    #[wasm_bindgen(unchecked_param_type = "{ env?: Record<string, string | undefined>; settings?: MemorySettings }")]
+    #[wasm_bindgen(
+        unchecked_param_type = "{ env?: Record<string, string | undefined>; settings?: MemorySettings }"
+    )]
     input: JsValue,
 ) -> Result<bool, JsValue> {
     let input: EnableInput = from_js_or_default(super::convert::strip_undefined(input), "input")?;
-    Ok(crate::paths::is_auto_memory_enabled(&input.env, &input.settings))
+    Ok(crate::paths::is_auto_memory_enabled(
+        &input.env,
+        &input.settings,
+    ))
 }
 
 /// Resolve a project's memory directory as the reference does: the env override, then the
@@ -270,14 +286,16 @@ pub fn resolve_memory_dir(
     #[wasm_bindgen(unchecked_param_type = "PathContext & { fs?: MemoryFs }")] context: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
     let fs_value = js_sys::Reflect::get(&context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
-    let fs = if fs_value.is_undefined() || fs_value.is_null() {
-        None
-    } else {
-        Some(super::host::JsFs::new(fs_value).map_err(|m| {
-            super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m))
-        })?)
-    };
-    let mut ctx: crate::paths::PathContext = from_js(super::convert::strip_undefined(context), "path context")?;
+    let fs =
+        if fs_value.is_undefined() || fs_value.is_null() {
+            None
+        } else {
+            Some(super::host::JsFs::new(fs_value).map_err(|m| {
+                super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m))
+            })?)
+        };
+    let mut ctx: crate::paths::PathContext =
+        from_js(super::convert::strip_undefined(context), "path context")?;
     Ok(wasm_bindgen_futures::future_to_promise(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {
@@ -304,10 +322,12 @@ pub fn find_canonical_git_root(
     let fs = super::host::JsFs::new(fs)
         .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
     Ok(wasm_bindgen_futures::future_to_promise(async move {
-        Ok(match crate::paths::find_canonical_git_root(&fs, &start).await {
-            Some(root) => JsValue::from_str(&root),
-            None => JsValue::NULL,
-        })
+        Ok(
+            match crate::paths::find_canonical_git_root(&fs, &start).await {
+                Some(root) => JsValue::from_str(&root),
+                None => JsValue::NULL,
+            },
+        )
     }))
 }
 

@@ -43,19 +43,24 @@ impl FindCall {
             } else {
                 let on_abort = flag.clone();
                 let closure = Closure::<dyn FnMut()>::new(move || on_abort.abort());
-                let _ = signal.add_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
+                let _ = signal
+                    .add_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
                 listener = Some((signal, closure));
             }
             find.abort = Some(flag);
         }
-        Ok(FindCall { options: find, listener })
+        Ok(FindCall {
+            options: find,
+            listener,
+        })
     }
 }
 
 impl Drop for FindCall {
     fn drop(&mut self) {
         if let Some((signal, closure)) = self.listener.take() {
-            let _ = signal.remove_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
+            let _ = signal
+                .remove_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
         }
     }
 }
@@ -133,7 +138,8 @@ impl RecallSession {
     /// Count memories shown to the model (the objects `surface` returned).
     pub fn record(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "{ path: string; content: string }[]")] memories: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ path: string; content: string }[]")]
+        memories: JsValue,
     ) -> Result<(), JsValue> {
         let shown: Vec<ShownIn> = from_js(memories, "memories")?;
         for m in shown {

@@ -6,7 +6,9 @@ use super::error::{host_error, throw, to_js as error_to_js};
 use super::host::{JsClock, JsFs, JsTelemetry};
 use crate::error::{Code, Error, HostError};
 use crate::host::HostResult;
-use crate::sync::{HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync as CoreSync, TeamWatcher, Transport};
+use crate::sync::{
+    HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync as CoreSync, TeamWatcher, Transport,
+};
 use js_sys::{Function, Object, Promise, Reflect};
 use serde::Deserialize;
 use std::cell::{Cell, RefCell};
@@ -39,13 +41,22 @@ impl Transport for JsTransport {
         if let Some(body) = request.body {
             let _ = Reflect::set(&req, &"body".into(), &body.into());
         }
-        let value = self.callback.call1(&JsValue::UNDEFINED, &req).map_err(host_error)?;
+        let value = self
+            .callback
+            .call1(&JsValue::UNDEFINED, &req)
+            .map_err(host_error)?;
         let value = match value.dyn_into::<Promise>() {
             Ok(p) => JsFuture::from(p).await.map_err(host_error)?,
             Err(v) => v,
         };
-        let status = Reflect::get(&value, &"status".into()).ok().and_then(|s| s.as_f64()).ok_or_else(lying)?;
-        let body = Reflect::get(&value, &"body".into()).ok().and_then(|b| b.as_string()).unwrap_or_default();
+        let status = Reflect::get(&value, &"status".into())
+            .ok()
+            .and_then(|s| s.as_f64())
+            .ok_or_else(lying)?;
+        let body = Reflect::get(&value, &"body".into())
+            .ok()
+            .and_then(|b| b.as_string())
+            .unwrap_or_default();
         let mut out_headers = Vec::new();
         if let Ok(h) = Reflect::get(&value, &"headers".into()) {
             if h.is_object() {
@@ -60,7 +71,11 @@ impl Transport for JsTransport {
         if !(100.0..=599.0).contains(&status) {
             return Err(lying());
         }
-        Ok(HttpResponse { status: status as u16, headers: out_headers, body })
+        Ok(HttpResponse {
+            status: status as u16,
+            headers: out_headers,
+            body,
+        })
     }
 }
 
@@ -104,20 +119,31 @@ impl TeamSync {
     /// Options: `fs`, `dir` (the memory directory), `baseUrl`, `repo` (`owner/name`),
     /// `transport`; optional `headers`, `timeoutMs`, `telemetry`, `now`.
     #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_param_type = "TeamSyncOptions")] options: JsValue) -> Result<TeamSync, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "TeamSyncOptions")] options: JsValue,
+    ) -> Result<TeamSync, JsValue> {
         let get = |k: &str| Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED);
         let fs = JsFs::new(get("fs")).map_err(invalid)?;
-        let callback = get("transport").dyn_into::<Function>().map_err(|_| invalid("`transport` must be a function".into()))?;
+        let callback = get("transport")
+            .dyn_into::<Function>()
+            .map_err(|_| invalid("`transport` must be a function".into()))?;
         let telemetry = JsTelemetry::new(get("telemetry")).map_err(invalid)?;
         let clock = JsClock::new(get("now")).map_err(invalid)?;
         let given: TeamSyncOptionsIn = from_js(options.clone(), "TeamSync options")?;
         let dir = crate::MemdirConfig::new(given.dir).dir;
-        let mut config = SyncConfig::new(&given.base_url, &given.repo, &crate::paths::team_dir(&dir));
+        let mut config =
+            SyncConfig::new(&given.base_url, &given.repo, &crate::paths::team_dir(&dir));
         config.headers = given.headers.into_iter().collect();
         if let Some(ms) = given.timeout_ms {
             config.timeout_ms = ms;
         }
-        let sync = CoreSync { fs, transport: JsTransport { callback }, clock, telemetry, config };
+        let sync = CoreSync {
+            fs,
+            transport: JsTransport { callback },
+            clock,
+            telemetry,
+            config,
+        };
         Ok(TeamSync {
             watcher: Rc::new(TeamWatcher::new(sync, SyncState::default())),
             stop: Rc::new(Cell::new(false)),
@@ -166,6 +192,8 @@ impl TeamSync {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn stop(&self) -> Promise {
         self.stop.set(true);
-        self.running.take().unwrap_or_else(|| Promise::resolve(&JsValue::UNDEFINED))
+        self.running
+            .take()
+            .unwrap_or_else(|| Promise::resolve(&JsValue::UNDEFINED))
     }
 }
