@@ -277,7 +277,7 @@ impl RankerIndex {
             .filter(|(_, (&s, &st))| st && s >= self.params.min_score)
             .map(|(i, (&s, _))| (i, s))
             .collect();
-        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        sort_best_first(&mut hits);
         let top = hits.first().map_or(0.0, |h| h.1);
         hits.into_iter()
             .take_while(|h| h.1 >= top * self.params.min_relative)
@@ -296,12 +296,21 @@ impl RankerIndex {
     /// order. No threshold: this narrows a large directory, it does not decide relevance.
     pub fn prefilter(&self, query: &str, budget: usize) -> Vec<usize> {
         let (scores, _) = self.scores(query);
-        let mut order: Vec<usize> = (0..scores.len()).collect();
-        let score = |i: usize| scores.get(i).copied().unwrap_or(0.0);
-        order.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+        let mut order: Vec<(usize, f32)> = scores.iter().copied().enumerate().collect();
+        sort_best_first(&mut order);
         order.truncate(budget);
-        order
+        order.into_iter().map(|(i, _)| i).collect()
     }
+}
+
+/// Sort `(position, score)` pairs by score, highest first, then by position. The order is total
+/// (positions are distinct), so the unstable sort gives the stable result; one shared instance
+/// keeps the wasm module small.
+fn sort_best_first(items: &mut [(usize, f32)]) {
+    fn best_first(a: &(usize, f32), b: &(usize, f32)) -> std::cmp::Ordering {
+        b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+    }
+    items.sort_unstable_by(best_first);
 }
 
 /// Build an index over `headers` and rank them for `query` (see [`RankerIndex::rank`]).

@@ -209,3 +209,101 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use crate::error::HostError;
+    use crate::future::block_on;
+    use crate::host::{Clock, DirEntry, FileStat, FileSystem, FsCapabilities, HostResult, NoLlm};
+    use crate::{MemFs, Memdir, MemdirConfig, NoTelemetry};
+    use std::cell::Cell;
+
+    struct FixedClock;
+
+    impl Clock for FixedClock {
+        fn now_ms(&self) -> f64 {
+            1.7e12
+        }
+
+        async fn sleep(&self, _ms: u32) {}
+    }
+
+    /// A MemFs that counts head reads and cannot read one path.
+    struct CountingFs {
+        inner: MemFs,
+        unreadable: &'static str,
+        reads: Cell<usize>,
+    }
+
+    impl CountingFs {
+        fn read(&self, path: &str) -> HostResult<()> {
+            self.reads.set(self.reads.get() + 1);
+            if path == self.unreadable {
+                return Err(HostError::new(Some("EACCES"), "denied"));
+            }
+            Ok(())
+        }
+    }
+
+    impl FileSystem for CountingFs {
+        async fn read_file(&self, path: &str) -> HostResult<String> {
+            self.read(path)?;
+            self.inner.read_file(path).await
+        }
+        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+            self.inner.write_file(path, data).await
+        }
+        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+            self.inner.read_dir(path).await
+        }
+        async fn stat(&self, path: &str) -> HostResult<FileStat> {
+            self.inner.stat(path).await
+        }
+        async fn mkdir(&self, path: &str) -> HostResult<()> {
+            self.inner.mkdir(path).await
+        }
+        async fn remove(&self, path: &str) -> HostResult<()> {
+            self.inner.remove(path).await
+        }
+        fn capabilities(&self) -> FsCapabilities {
+            FsCapabilities {
+                read_head: true,
+                ..FsCapabilities::default()
+            }
+        }
+        async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
+            self.read(path)?;
+            self.inner.read_head(path, max_bytes).await
+        }
+    }
+
+    #[test]
+    fn reads_only_the_newest_and_fills_in_for_unreadable_files() {
+        let inner = MemFs::new();
+        for i in 0..250 {
+            let path = format!("/m/f{i:03}.md");
+            inner.insert_file(&path, format!("---\ndescription: d{i}\n---\nbody\n"));
+            inner.set_mtime(&path, 1.0e12 + f64::from(i) * 1000.0);
+        }
+        let fs = CountingFs {
+            inner,
+            unreadable: "/m/f249.md",
+            reads: Cell::new(0),
+        };
+        let memdir = Memdir::new(
+            fs,
+            FixedClock,
+            None::<NoLlm>,
+            NoTelemetry,
+            MemdirConfig::new("/m"),
+        );
+        let headers = block_on(memdir.scan()).unwrap();
+        assert_eq!(headers.len(), 200);
+        assert_eq!(headers[0].filename, "f248.md");
+        assert_eq!(headers[0].description.as_deref(), Some("d248"));
+        assert_eq!(headers[199].filename, "f049.md");
+        // 200 headers plus the one unreadable file: the 49 oldest are never read.
+        assert_eq!(memdir.fs.reads.get(), 201);
+    }
+}

@@ -17,8 +17,11 @@ use memdir::{
 };
 use std::borrow::Cow;
 
+/// A fuzz target's check: panics on a finding.
+pub type Check = fn(&[u8]);
+
 /// The fuzz targets, by name (the names of `tests/fuzz/regressions/` subfolders too).
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Check); 6] = [
     ("parse_frontmatter", check_parse_frontmatter),
     ("truncate_entrypoint", check_truncate_entrypoint),
     ("parse_index_entry", check_parse_index_entry),
@@ -139,7 +142,11 @@ pub fn check_parse_index_entry(data: &[u8]) {
     let one_line = [&entry.title, &entry.file, &entry.hook]
         .iter()
         .all(|field| !field.contains(breaks));
-    if entry.file.contains(">)") || entry.file.is_empty() || !one_line {
+    // Open finding (see tests/fuzz_regressions.rs, `open_finding_index_target_whitespace`):
+    // `format_index_entry` trims the target, so `<b.md >` is written back as `b.md`. Skipped
+    // here so fuzzing goes on; delete this line once it is fixed.
+    let target_trimmed = js_trim(&entry.file) == entry.file;
+    if entry.file.contains(">)") || entry.file.is_empty() || !one_line || !target_trimmed {
         return;
     }
     let Some(back) = parse_index_entry(&formatted) else {
