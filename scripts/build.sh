@@ -20,7 +20,10 @@ fi
 rm -rf pkg/dist
 wasm-bindgen --target web --out-dir pkg/dist --out-name memdir "$wasm"
 if [ "${1:-}" != "--dev" ]; then
-  scripts/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+  # --low-memory-unused: the stack sits below the data and grows down from 1 MiB, so the low
+  # 1 KiB is never addressed; --zero-filled-memory: the module defines its own (zeroed) memory.
+  scripts/node_modules/.bin/wasm-opt -Oz --low-memory-unused --zero-filled-memory \
+    --strip-debug --strip-producers \
     pkg/dist/memdir_bg.wasm -o pkg/dist/memdir_bg.wasm
 fi
 cp README.md pkg/README.md

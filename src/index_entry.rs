@@ -145,10 +145,13 @@ fn escape_title(title: &str) -> String {
 
 /// Line breaks (`\r\n`, `\n`, `\r`, U+2028, U+2029) become single spaces; ends trimmed.
 fn one_line(text: &str) -> String {
-    let joined = text
-        .replace("\r\n", " ")
-        .replace(['\n', '\r', '\u{2028}', '\u{2029}'], " ");
-    js_trim(&joined).to_owned()
+    js_trim(&line_breaks_to_spaces(text)).to_owned()
+}
+
+/// Line breaks become spaces; nothing is trimmed (a link target keeps its exact spelling).
+fn line_breaks_to_spaces(text: &str) -> String {
+    text.replace("\r\n", " ")
+        .replace(['\n', '\r', '\u{2028}', '\u{2029}'], " ")
 }
 
 /// Format one entry canonically: `- [Title](file.md) — hook`, or `- [Title](file.md)` when the
@@ -165,7 +168,7 @@ fn one_line(text: &str) -> String {
 /// ```
 pub fn format_index_entry(entry: &IndexEntry) -> String {
     let title = escape_title(&one_line(&entry.title));
-    let file = one_line(&entry.file);
+    let file = line_breaks_to_spaces(&entry.file);
     let hook = one_line(&entry.hook);
     let needs_brackets =
         file.starts_with('<') || file.contains(|c: char| c.is_whitespace() || c == '(' || c == ')');

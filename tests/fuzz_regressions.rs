@@ -194,15 +194,12 @@ fn random_sweep_passes_every_check() {
     }
 }
 
-/// Fuzz finding (parse_index_entry, `tests/fuzz/regressions/open/`): a link target with
-/// surrounding whitespace, written `<b.md >`, parses to `b.md ` but `format_index_entry`
-/// trims it (its `one_line` helper runs `js_trim` on the file) and then, seeing no whitespace
-/// left, writes the bare `b.md`: the formatted entry points at another file. Fix in
-/// src/index_entry.rs (keep the target untrimmed and bracket it when it has any whitespace),
-/// then un-ignore this and move the input to `tests/fuzz/regressions/parse_index_entry/`.
+/// Fuzz finding (parse_index_entry): a link target with surrounding whitespace, written
+/// `<b.md >`, parsed to `b.md ` but `format_index_entry` trimmed it and wrote the bare `b.md`,
+/// so the formatted entry pointed at another file. Fixed: the target keeps its spelling and is
+/// bracketed when it has whitespace.
 #[test]
-#[ignore = "fuzz finding in src/index_entry.rs, see the perf report"]
-fn open_finding_index_target_whitespace() {
+fn index_target_whitespace_survives_a_round_trip() {
     let entry = memdir::parse_index_entry("- [a](<b.md >)").unwrap();
     assert_eq!(entry.file, "b.md ");
     let formatted = memdir::format_index_entry(&entry);
@@ -213,7 +210,7 @@ fn open_finding_index_target_whitespace() {
     );
     let data = std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fuzz/regressions/open/parse_index_entry-target-trailing-space"),
+            .join("tests/fuzz/regressions/parse_index_entry/parse_index_entry-target-trailing-space"),
     )
     .unwrap();
     let entry = memdir::parse_index_entry(&String::from_utf8_lossy(&data)).unwrap();

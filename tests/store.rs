@@ -160,9 +160,12 @@ impl Clock for RealClock {
 }
 
 /// Records events together with the index text on disk at the moment of emission.
+/// A recorded telemetry event: name, fields, and the directory state it saw.
+type Event = (String, Vec<(String, FieldValue)>, String);
+
 struct Recorder<'a> {
     fs: &'a MemFs,
-    events: RefCell<Vec<(String, Vec<(String, FieldValue)>, String)>>,
+    events: RefCell<Vec<Event>>,
 }
 
 impl Telemetry for Recorder<'_> {
@@ -806,7 +809,7 @@ fn over_cap_index_is_written_whole_and_reported_before_the_write() {
 
 fn m_events<'a>(
     m: &'a Memdir<SharedFs<'a, MemFs>, TestClock, NoLlm, Recorder<'a>>,
-) -> Vec<(String, Vec<(String, FieldValue)>, String)> {
+) -> Vec<Event> {
     m.telemetry().events.borrow().clone()
 }
 

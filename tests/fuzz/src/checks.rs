@@ -142,11 +142,7 @@ pub fn check_parse_index_entry(data: &[u8]) {
     let one_line = [&entry.title, &entry.file, &entry.hook]
         .iter()
         .all(|field| !field.contains(breaks));
-    // Open finding (see tests/fuzz_regressions.rs, `open_finding_index_target_whitespace`):
-    // `format_index_entry` trims the target, so `<b.md >` is written back as `b.md`. Skipped
-    // here so fuzzing goes on; delete this line once it is fixed.
-    let target_trimmed = js_trim(&entry.file) == entry.file;
-    if entry.file.contains(">)") || entry.file.is_empty() || !one_line || !target_trimmed {
+    if entry.file.contains(">)") || entry.file.is_empty() || !one_line {
         return;
     }
     let Some(back) = parse_index_entry(&formatted) else {
