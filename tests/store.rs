@@ -160,7 +160,7 @@ impl Clock for RealClock {
 }
 
 /// Records events together with the index text on disk at the moment of emission.
-/// A recorded telemetry event: name, fields, and the directory state it saw.
+/// A recorded telemetry event: name, fields, and MEMORY.md as it was when the event fired.
 type Event = (String, Vec<(String, FieldValue)>, String);
 
 struct Recorder<'a> {
