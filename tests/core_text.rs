@@ -419,3 +419,15 @@ fn megabyte_inputs_are_handled() {
     exercise(&no_newlines);
     exercise(&format!("---\n{}", "k: v\n".repeat(220_000)));
 }
+
+#[test]
+fn non_string_keys_become_js_property_names() {
+    let parsed = memdir::parse_frontmatter("---\n1.5: a\ntrue: b\n~: c\n[x, y]: d\ndescription: ok\n---\n");
+    let keys: Vec<String> = parsed
+        .frontmatter
+        .keys()
+        .map(|k| k.as_str().unwrap_or("<not a string>").to_owned())
+        .collect();
+    assert_eq!(keys, ["1.5", "true", "null", "x,y", "description"]);
+    assert_eq!(parsed.header.description.as_deref(), Some("ok"));
+}

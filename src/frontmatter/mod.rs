@@ -179,7 +179,7 @@ fn truthy_js_string(value: &Value) -> Option<String> {
 
 /// JS `String(value)` for a YAML value as JS would hold it (arrays join with `,`, null items
 /// are empty, objects are `[object Object]`).
-fn js_string(value: &Value) -> String {
+pub(super) fn js_string(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::Bool(b) => b.to_string(),

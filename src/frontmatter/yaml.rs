@@ -157,6 +157,8 @@ impl<'de> Visitor<'de> for LenientValue<'_> {
         let mut mapping = Mapping::new();
         while let Some(key) = map.next_key_seed(self)? {
             let value = map.next_value_seed(self)?;
+            // JS object keys are strings: `1.5: a` is `{ "1.5": "a" }` in the reference.
+            let key = Value::String(js_key(&key));
             if mapping.contains_key(&key) {
                 self.duplicates.borrow_mut().push(key_label(&key));
             }
@@ -175,9 +177,16 @@ impl<'de> Visitor<'de> for LenientValue<'_> {
 fn key_label(key: &Value) -> String {
     match key {
         Value::String(s) => format!("{s:?}"),
-        other => serde_yaml::to_string(other)
-            .map(|s| s.trim_end().to_owned())
-            .unwrap_or_else(|_| "(complex key)".to_owned()),
+        _ => "(complex key)".to_owned(),
+    }
+}
+
+/// The property name JS gives a YAML key: `String(key)` (`null` for a null key).
+fn js_key(key: &Value) -> String {
+    match key {
+        Value::Null => "null".to_owned(),
+        Value::Tagged(tagged) => js_key(&tagged.value),
+        other => super::js_string(other),
     }
 }
 

@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
 
@@ -62,7 +61,7 @@ where
     T: Serialize,
     F: Future<Output = crate::Result<T>> + 'static,
 {
-    future_to_promise(async move { to_js(&throw(fut.await)?) })
+    super::promise_of(async move { to_js(&throw(fut.await)?) })
 }
 
 /// A memory directory over a host filesystem, with an optional LLM for recall, a telemetry
@@ -195,7 +194,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let memories = super::recall::recalled_from_js(memories)?;
         let inner = self.inner.clone();
-        Ok(future_to_promise(async move {
+        Ok(super::promise_of(async move {
             let shown: Vec<super::recall::SurfacedOut> = inner
                 .surface(&memories)
                 .await

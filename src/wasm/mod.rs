@@ -19,6 +19,22 @@ extern "C" {
     fn console_error(message: &str);
 }
 
+/// A Promise driving `future`. One non-generic `future_to_promise` for every call site (each
+/// generic instantiation would copy its state machine into the module).
+#[inline(never)]
+pub(crate) fn spawn_promise(
+    future: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, JsValue>>>>,
+) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(future)
+}
+
+/// [`spawn_promise`] for any future: only the boxing is generic.
+pub(crate) fn promise_of(
+    future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> js_sys::Promise {
+    spawn_promise(Box::pin(future))
+}
+
 /// Runs once when the module is instantiated: report panics on the console before the instance
 /// aborts (a panic is a bug; none is reachable from input).
 #[wasm_bindgen(start)]

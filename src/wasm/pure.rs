@@ -296,7 +296,7 @@ pub fn resolve_memory_dir(
         };
     let mut ctx: crate::paths::PathContext =
         from_js(super::convert::strip_undefined(context), "path context")?;
-    Ok(wasm_bindgen_futures::future_to_promise(async move {
+    Ok(super::promise_of(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {
                 ctx.git_root = crate::paths::find_canonical_git_root(fs, &ctx.project_root).await;
@@ -321,7 +321,7 @@ pub fn find_canonical_git_root(
 ) -> Result<js_sys::Promise, JsValue> {
     let fs = super::host::JsFs::new(fs)
         .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
-    Ok(wasm_bindgen_futures::future_to_promise(async move {
+    Ok(super::promise_of(async move {
         Ok(
             match crate::paths::find_canonical_git_root(&fs, &start).await {
                 Some(root) => JsValue::from_str(&root),

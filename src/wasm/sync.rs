@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 /// The host's HTTP client: `({ method, url, headers, body }) => { status, headers, body }`
 /// (or a Promise of it).
@@ -155,14 +155,14 @@ impl TeamSync {
     #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
     pub fn pull(&self) -> Promise {
         let watcher = self.watcher.clone();
-        future_to_promise(async move { to_js(&throw(watcher.pull().await)?) })
+        super::promise_of(async move { to_js(&throw(watcher.pull().await)?) })
     }
 
     /// Push local changes now.
     #[wasm_bindgen(unchecked_return_type = "Promise<PushOutcome>")]
     pub fn push(&self) -> Promise {
         let watcher = self.watcher.clone();
-        future_to_promise(async move { to_js(&throw(watcher.push_now().await)?) })
+        super::promise_of(async move { to_js(&throw(watcher.push_now().await)?) })
     }
 
     /// The first pull, then a background loop pushing 2 s after the last `notify()`, until
@@ -175,12 +175,12 @@ impl TeamSync {
         stop.set(false);
         let loop_watcher = self.watcher.clone();
         let loop_stop = self.stop.clone();
-        let running = future_to_promise(async move {
+        let running = super::promise_of(async move {
             loop_watcher.run(move || loop_stop.get()).await;
             Ok(JsValue::UNDEFINED)
         });
         self.running.replace(Some(running));
-        future_to_promise(async move { to_js(&throw(watcher.start().await)?) })
+        super::promise_of(async move { to_js(&throw(watcher.start().await)?) })
     }
 
     /// A file under `team/` changed (`pathExists` false for a deletion).

@@ -69,7 +69,8 @@ test("parseFrontmatter recovers, never throws", () => {
   assert.equal(parseFrontmatter("---\ntype: User\n---\n").header.type, undefined);
   assert.equal(parseFrontmatter("---\ndescription: 42\n---\n").header.description, "42");
   assert.equal(parseFrontmatter("---\ndescription: a\ndescription: b\n---\n").header.description, "b");
-  for (const junk of ["", "---", "---\n", "---\n: : :\n---\n", "\u0000\u0001---", "---\n[\n---\n"]) {
+  assert.deepEqual(Object.keys(parseFrontmatter("---\n1.5: a\n~: b\n---\n").frontmatter), ["1.5", "null"]);
+  for (const junk of ["", "---", "---\n", "---\n1: x\n2.5: y\n---\n", "---\n: : :\n---\n", "\u0000\u0001---", "---\n[\n---\n"]) {
     assert.equal(typeof parseFrontmatter(junk).body, "string");
   }
 });
