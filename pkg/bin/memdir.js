@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // memdir: the command line over a memory directory on disk (a Claude Code one included).
-import { readFileSync, realpathSync, statSync, lstatSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as posix from "node:path/posix";
 import { parseArgs } from "node:util";
@@ -159,10 +159,6 @@ function progressFs() {
 
 // ---- commands ------------------------------------------------------------------------------
 
-function need(feature, what) {
-  if (typeof feature !== "function") throw Object.assign(new Error(`${what} is not available in this build of memdir`), { exit: EXIT.RUNTIME });
-}
-
 async function readStdin() {
   if (process.stdin.isTTY) return null;
   const chunks = [];
@@ -211,7 +207,6 @@ const commands = {
   },
 
   async prompt({ values, dir }) {
-    need(api.buildMemoryPrompt, "prompt building");
     const mode = values.mode ?? "individual";
     if (!["individual", "combined", "daily-log", "agent"].includes(mode)) throw new UsageError(`unknown mode ${JSON.stringify(mode)}`);
     const options = { mode, memoryDir: dir, skipIndex: Boolean(values["skip-index"]) };
@@ -273,7 +268,6 @@ const commands = {
     if (!query) throw new UsageError("recall needs a query");
     const limit = values.limit === undefined ? 5 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive integer");
-    need(api.Memdir.prototype.findRelevant, "recall");
     requireDir(dir);
     const model = values["no-llm"] ? null : modelFromEnv(process.env);
     const { fs, done } = progressFs();
@@ -314,7 +308,6 @@ const commands = {
   },
 
   async lint({ values, dir }) {
-    need(api.Memdir.prototype.lint, "lint");
     requireDir(dir);
     const { fs, done } = progressFs();
     let report;

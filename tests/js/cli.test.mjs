@@ -10,17 +10,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as memdir from "memdir";
 
-const { Memdir, sanitizePath } = memdir;
+const { sanitizePath } = memdir;
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const BIN = join(here, "node_modules", ".bin", "memdir");
 const SAMPLE = join(here, "fixtures", "sample-memory");
-
-const has = {
-  recall: typeof Memdir.prototype.findRelevant === "function",
-  lint: typeof Memdir.prototype.lint === "function",
-  prompt: typeof memdir.buildMemoryPrompt === "function",
-};
 
 function temp() {
   return realpathSync(mkdtempSync(join(tmpdir(), "memdir-cli-")));
@@ -197,7 +191,7 @@ test("usage errors exit 2: no command, unknown command, unknown option", () => {
   assert.match(help.stdout, /Exit status: 0 ok, 1 findings or nothing found, 2 usage error [^]*, 3 runtime error/);
 });
 
-test("recall: the built-in ranker answers without a key", { skip: !has.recall && "no Memdir.findRelevant in this build" }, () => {
+test("recall: the built-in ranker answers without a key", () => {
   const dir = sampleCopy();
   const r = run(["recall", "should integration tests use a real database or mocks", "--dir", dir, "--json"]);
   assert.equal(r.code, 0, r.stderr);
@@ -210,11 +204,7 @@ test("recall: the built-in ranker answers without a key", { skip: !has.recall &&
   assert.equal(run(["recall", "--dir", dir]).code, 2, "no query");
 });
 
-test("recall is a runtime error (3) when the build lacks it", { skip: has.recall && "recall is available" }, () => {
-  assert.equal(run(["recall", "anything", "--dir", sampleCopy()]).code, 3);
-});
-
-test("lint: findings exit 1, a clean directory exits 0", { skip: !has.lint && "no Memdir.lint in this build" }, () => {
+test("lint: findings exit 1, a clean directory exits 0", () => {
   const dir = sampleCopy();
   writeFileSync(join(dir, "MEMORY.md"), readFileSync(join(dir, "MEMORY.md"), "utf8") + "- [Gone](feedback_gone.md) — points at nothing\n");
   const r = run(["lint", "--dir", dir, "--json"]);
@@ -226,7 +216,7 @@ test("lint: findings exit 1, a clean directory exits 0", { skip: !has.lint && "n
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
 });
 
-test("prompt prints the memory prompt for a mode", { skip: !has.prompt && "no buildMemoryPrompt in this build" }, () => {
+test("prompt prints the memory prompt for a mode", () => {
   const dir = sampleCopy();
   const r = run(["prompt", "--dir", dir]);
   assert.equal(r.code, 0, r.stderr);
