@@ -147,6 +147,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         skip_index: bool,
     ) -> Result<SaveOutcome> {
         self.guard_secrets(plan.scope, &plan.text)?;
+        self.check_containment(plan.scope, &plan.rel, &plan.path).await?;
         self.ensure_parent(&plan.path).await?;
         self.check_inside(&self.config.dir, &plan.path).await?;
         plan.previous = self.read_optional(&plan.path).await?;
@@ -183,6 +184,25 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             created: plan.previous.is_none(),
             index_warning,
         }))
+    }
+
+    /// Before any directory is created for a write: team keys pass the reference's key and
+    /// symlink checks (§9: dangling links and loops refused, other host errors fail closed);
+    /// private paths must not lead outside the memory directory through a symlink either.
+    async fn check_containment(&self, scope: Scope, rel: &str, path: &str) -> Result<()> {
+        if scope == Scope::Team {
+            let team_dir = self.scope_dir(Scope::Team);
+            return crate::path_key::validate_team_key(&self.fs, &team_dir, rel).await.map(drop);
+        }
+        let real = crate::path_key::realpath_deepest_existing(&self.fs, path).await?;
+        if crate::path_key::is_real_path_within(&self.fs, &real, &self.config.dir).await {
+            Ok(())
+        } else {
+            Err(Error::new(
+                Code::PathSymlinkEscape,
+                format!("{rel:?} resolves outside the memory directory through a symlink"),
+            ))
+        }
     }
 
     /// The secret guard (reference §10.2): every write into team memory, and into private

@@ -1,0 +1,54 @@
+// Team memory on a real temporary directory through the Node adapter: symlinks inside team/
+// that lead outside, dangle, or loop are refused before anything is written; secrets too.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, mkdir, symlink, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Memdir, isMemdirError } from "memdir";
+import { nodeFs } from "memdir/node";
+
+const memory = (file) => ({ name: "Shared note", description: "for the whole team", type: "project", body: "ok", scope: "team", file });
+
+test("symlinks in team/ cannot take a write outside", async () => {
+  const root = await mkdtemp(join(tmpdir(), "memdir-team-"));
+  const dir = join(root, "memory");
+  const outside = join(root, "outside");
+  await mkdir(join(dir, "team"), { recursive: true });
+  await mkdir(outside);
+  await symlink(outside, join(dir, "team", "escape"));
+  await symlink(join(root, "nowhere"), join(dir, "team", "dangling"));
+  await symlink(join(dir, "team", "loop"), join(dir, "team", "loop"));
+  const m = new Memdir({ fs: nodeFs(), dir });
+
+  const cases = [
+    ["escape/x.md", "PATH_SYMLINK_ESCAPE"],
+    ["dangling/x.md", "PATH_DANGLING_SYMLINK"],
+    ["loop/x.md", "PATH_SYMLINK_LOOP"],
+    ["../x.md", "PATH_ESCAPES"],
+  ];
+  for (const [file, code] of cases) {
+    await assert.rejects(m.save(memory(file)), (e) => isMemdirError(e) && e.code === code && e.message.includes(file), file);
+  }
+  assert.deepEqual(await readdir(outside), [], "nothing written outside");
+  await assert.rejects(readdir(join(root, "nowhere")), { code: "ENOENT" }, "the dangling target was not created");
+
+  const ok = await m.save(memory("notes/ok.md"));
+  assert.equal(ok.file, "team/notes/ok.md");
+  assert.match(await readFile(join(dir, "team", "MEMORY.md"), "utf8"), /\(notes\/ok\.md\)/);
+});
+
+test("the secret guard refuses team writes and never echoes the secret", async () => {
+  const dir = join(await mkdtemp(join(tmpdir(), "memdir-team-")), "memory");
+  const m = new Memdir({ fs: nodeFs(), dir });
+  const secret = `xoxb-${"1234567890"}-${"1234567890123"}-${"a1B2c3D4e5F6g7H8i9J0k1L2"}`;
+  const events = [];
+  const watched = new Memdir({ fs: nodeFs(), dir, telemetry: (e, f) => events.push(JSON.stringify([e, f])) });
+  for (const target of [m, watched]) {
+    await assert.rejects(
+      target.save({ ...memory("slack.md"), body: `bot token ${secret}` }),
+      (e) => isMemdirError(e) && e.code === "SECRET_DETECTED" && /Slack Bot Token/.test(e.message) && !e.message.includes(secret),
+    );
+  }
+  assert.ok(events.every((e) => !e.includes(secret)));
+});
