@@ -92,7 +92,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let dir = self.scope_dir(input.scope);
         let rel = match &input.file {
             Some(file) => {
-                if !input.replace && self.path_exists(&format!("{dir}{file}")).await? {
+                let path = format!("{dir}{file}");
+                self.check_containment(input.scope, file, &path).await?;
+                if !input.replace && self.path_exists(&path).await? {
                     return Err(Error::new(
                         Code::AlreadyExists,
                         format!("{file:?} exists; pass replace to overwrite it"),

@@ -28,7 +28,7 @@ test("symlinks in team/ cannot take a write outside", async () => {
     ["../x.md", "PATH_ESCAPES"],
   ];
   for (const [file, code] of cases) {
-    await assert.rejects(m.save(memory(file)), (e) => isMemdirError(e) && e.code === code && e.message.includes(file), file);
+    await assert.rejects(m.save(memory(file)), (e) => isMemdirError(e) && e.code === code && e.message.includes(file.split("/")[0]), file);
   }
   assert.deepEqual(await readdir(outside), [], "nothing written outside");
   await assert.rejects(readdir(join(root, "nowhere")), { code: "ENOENT" }, "the dangling target was not created");
