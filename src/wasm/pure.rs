@@ -52,8 +52,8 @@ pub fn format_file_size(bytes: f64) -> String {
 /// header.type; // "user"
 /// ```
 #[wasm_bindgen(js_name = parseFrontmatter, unchecked_return_type = "ParsedFrontmatter")]
-pub fn parse_frontmatter(text: &str) -> Result<JsValue, JsValue> {
-    to_js(&crate::parse_frontmatter(text))
+pub fn parse_frontmatter(text: &str) -> JsValue {
+    super::convert::parsed_frontmatter_to_js(&crate::parse_frontmatter(text))
 }
 
 #[derive(Deserialize)]
