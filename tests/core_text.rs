@@ -422,7 +422,8 @@ fn megabyte_inputs_are_handled() {
 
 #[test]
 fn non_string_keys_become_js_property_names() {
-    let parsed = memdir::parse_frontmatter("---\n1.5: a\ntrue: b\n~: c\n[x, y]: d\ndescription: ok\n---\n");
+    let parsed =
+        memdir::parse_frontmatter("---\n1.5: a\ntrue: b\n~: c\n[x, y]: d\ndescription: ok\n---\n");
     let keys: Vec<String> = parsed
         .frontmatter
         .keys()

@@ -208,11 +208,11 @@ fn index_target_whitespace_survives_a_round_trip() {
         Some(entry),
         "{formatted:?}"
     );
-    let data = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fuzz/regressions/parse_index_entry/parse_index_entry-target-trailing-space"),
-    )
-    .unwrap();
+    let data =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "tests/fuzz/regressions/parse_index_entry/parse_index_entry-target-trailing-space",
+        ))
+        .unwrap();
     let entry = memdir::parse_index_entry(&String::from_utf8_lossy(&data)).unwrap();
     let formatted = memdir::format_index_entry(&entry);
     assert_eq!(

@@ -807,9 +807,7 @@ fn over_cap_index_is_written_whole_and_reported_before_the_write() {
     assert!(!view.content.contains("(user_four.md)"));
 }
 
-fn m_events<'a>(
-    m: &'a Memdir<SharedFs<'a, MemFs>, TestClock, NoLlm, Recorder<'a>>,
-) -> Vec<Event> {
+fn m_events<'a>(m: &'a Memdir<SharedFs<'a, MemFs>, TestClock, NoLlm, Recorder<'a>>) -> Vec<Event> {
     m.telemetry().events.borrow().clone()
 }
 

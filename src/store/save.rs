@@ -149,7 +149,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         skip_index: bool,
     ) -> Result<SaveOutcome> {
         self.guard_secrets(plan.scope, &plan.text)?;
-        self.check_containment(plan.scope, &plan.rel, &plan.path).await?;
+        self.check_containment(plan.scope, &plan.rel, &plan.path)
+            .await?;
         self.ensure_parent(&plan.path).await?;
         self.check_inside(&self.config.dir, &plan.path).await?;
         plan.previous = self.read_optional(&plan.path).await?;
@@ -194,7 +195,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     async fn check_containment(&self, scope: Scope, rel: &str, path: &str) -> Result<()> {
         if scope == Scope::Team {
             let team_dir = self.scope_dir(Scope::Team);
-            return crate::path_key::validate_team_key(&self.fs, &team_dir, rel).await.map(drop);
+            return crate::path_key::validate_team_key(&self.fs, &team_dir, rel)
+                .await
+                .map(drop);
         }
         let real = crate::path_key::realpath_deepest_existing(&self.fs, path).await?;
         if crate::path_key::is_real_path_within(&self.fs, &real, &self.config.dir).await {
