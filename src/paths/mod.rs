@@ -22,5 +22,6 @@ pub use resolve::{
     resolve_memory_dir, team_dir, AgentMemoryScope, PathContext, AUTO_MEM_DIRNAME,
     DAILY_LOG_PATTERN,
 };
+pub(crate) use slug::to_base36;
 pub use slug::{djb2, sanitize_path, MAX_SANITIZED_LENGTH};
 pub use validate::validate_memory_path;

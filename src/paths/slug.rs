@@ -19,7 +19,7 @@ pub fn djb2(text: &str) -> i32 {
 }
 
 /// `n.toString(36)` for a non-negative integer.
-fn to_base36(mut n: u64) -> String {
+pub(crate) fn to_base36(mut n: u64) -> String {
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let mut out = Vec::new();
     loop {

@@ -4,6 +4,7 @@
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, EntryKind, FileSystem, Llm, Telemetry};
 use crate::memdir::{Memdir, WriteMode};
+use crate::paths::to_base36;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
@@ -33,7 +34,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         self.id_counter.set(n);
         let now = self.clock.now_ms().max(0.0) as u64;
         let salt = RandomState::new().hash_one((now, n, self as *const Self as usize));
-        format!("{}{}{}", base36(now), base36(n), base36(salt & 0xff_ffff))
+        format!(
+            "{}{}{}",
+            to_base36(now),
+            to_base36(n),
+            to_base36(salt & 0xff_ffff)
+        )
     }
 
     /// Refuse writes in `off` and `read-only` mode.
@@ -171,20 +177,6 @@ fn escape(path: &str) -> Error {
     )
 }
 
-fn base36(mut n: u64) -> String {
-    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut out = Vec::new();
-    loop {
-        out.push(DIGITS[(n % 36) as usize]);
-        n /= 36;
-        if n == 0 {
-            break;
-        }
-    }
-    out.reverse();
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -192,9 +184,6 @@ mod tests {
 
     #[test]
     fn helpers() {
-        assert_eq!(base36(0), "0");
-        assert_eq!(base36(35), "z");
-        assert_eq!(base36(36), "10");
         assert_eq!(parent_dir("/a/b.md"), "/a");
         assert_eq!(parent_dir("/b.md"), "/");
         assert!(is_within("/m", "/m"));
