@@ -1,5 +1,4 @@
-// The inspector tabs: the assembled prompt, recall, lint. Each feature-detects its API and says
-// "not available in this build" when the package lacks it.
+// The inspector tabs: the assembled prompt, recall, lint.
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -20,22 +19,11 @@ const ANSWERED_BY = {
 };
 
 export function setupPanels({ state, DIR, lib, openMemory, toast, describeError }) {
-  const has = {
-    prompt: typeof lib.buildMemoryPrompt === "function",
-    recall: typeof lib.Memdir.prototype.findRelevant === "function",
-    surface: typeof lib.Memdir.prototype.surface === "function",
-    lint: typeof lib.Memdir.prototype.lint === "function",
-  };
   let stale = { prompt: true, lint: true };
 
   // ---- prompt ----
 
   async function renderPrompt() {
-    if (!has.prompt) {
-      $("prompt-unavailable").hidden = false;
-      $("prompt-controls").hidden = true;
-      return;
-    }
     const mode = $("prompt-mode").value;
     const extra = $("prompt-extra").value.trim();
     const options = { mode, memoryDir: DIR, skipIndex: $("prompt-skip-index").checked };
@@ -110,27 +98,13 @@ export function setupPanels({ state, DIR, lib, openMemory, toast, describeError 
   }
 
   async function surfaced(memdir, memories) {
-    const now = Date.now();
-    if (has.surface) {
-      const out = await memdir.surface(memories);
-      const items = Array.isArray(out) ? out : out?.memories ?? out?.surfaced ?? [];
-      return items.map((s) => ({
-        path: s.path,
-        header: s.header ?? lib.memoryHeader(s.path, s.mtimeMs ?? now, now),
-        content: s.content ?? s.text ?? "",
-      }));
-    }
-    return Promise.all(memories.map(async (m) => ({
-      path: m.path,
-      header: lib.memoryHeader(m.path, m.mtimeMs, now),
-      content: await state.fs.readFile(m.path),
-    })));
+    const items = await memdir.surface(memories);
+    return items.map((s) => ({ path: s.path, header: s.header, content: s.content }));
   }
 
   let recallAbort = null;
   async function runRecall(event) {
     event.preventDefault();
-    if (!has.recall) return;
     const query = $("recall-query").value.trim();
     if (!query) {
       $("recall-meta").textContent = "Type a query first.";
@@ -177,25 +151,15 @@ export function setupPanels({ state, DIR, lib, openMemory, toast, describeError 
     }
   }
   $("recall-form").addEventListener("submit", runRecall);
-  if (!has.recall) {
-    $("recall-unavailable").hidden = false;
-    $("recall-form").hidden = true;
-    $("model-settings").hidden = true;
-  }
 
   // ---- lint ----
 
   async function runLint() {
-    if (!has.lint) {
-      $("lint-unavailable").hidden = false;
-      $("lint-controls").hidden = true;
-      return;
-    }
     $("lint-meta").textContent = "Checking…";
     const list = $("lint-findings");
     try {
       const report = await state.memdir.lint();
-      const findings = Array.isArray(report) ? report : report?.findings ?? [];
+      const findings = report.findings;
       list.replaceChildren();
       $("lint-meta").textContent = findings.length
         ? `${findings.length} ${findings.length === 1 ? "finding" : "findings"}`
@@ -227,9 +191,9 @@ export function setupPanels({ state, DIR, lib, openMemory, toast, describeError 
   return {
     onShow(tab) {
       visible = tab;
-      if (tab === "prompt" && (stale.prompt || has.prompt)) renderPrompt().catch((err) => toast(describeError(err), "error"));
+      if (tab === "prompt" && stale.prompt) renderPrompt().catch((err) => toast(describeError(err), "error"));
       if (tab === "lint" && stale.lint) runLint();
-      if (tab === "recall" && has.recall) $("recall-query").focus();
+      if (tab === "recall") $("recall-query").focus();
     },
     invalidate() {
       stale = { prompt: true, lint: true };

@@ -148,13 +148,8 @@ test("pushing MEMORY.md over its cap shows the warning and the entries that woul
   assert.equal((await text("#gauge-lines")).trim(), "7 / 200");
 });
 
-test("recall selects memories with their freshness headers and says which path answered", async (t) => {
+test("recall selects memories with their freshness headers and says which path answered", async () => {
   await page.click('[role=tab][data-tab="recall"]');
-  if (await page.locator("#recall-unavailable").isVisible()) {
-    await shot("05-recall-unavailable");
-    t.skip("Memdir.findRelevant is not in this build");
-    return;
-  }
   await page.fill("#recall-query", "should integration tests use a real database or mocks?");
   await page.click("#recall-run");
   await page.waitForSelector("#recall-results .recalled, #recall-results .empty");
@@ -166,24 +161,16 @@ test("recall selects memories with their freshness headers and says which path a
   await shot("05-recall");
 });
 
-test("the prompt and lint tabs render or say they are unavailable", async () => {
+test("the prompt and lint tabs render", async () => {
   await page.click('[role=tab][data-tab="prompt"]');
-  if (await page.locator("#prompt-unavailable").isVisible()) {
-    assert.match(await text("#prompt-unavailable"), /not available in this build/);
-  } else {
-    await page.waitForFunction(() => document.getElementById("prompt-output").textContent.length > 100);
-    assert.match(await text("#prompt-output"), /\/memdir-demo\/memory\//);
-    await page.selectOption("#prompt-mode", "agent");
-    await page.waitForFunction(() => document.getElementById("prompt-output").textContent.includes("Prefers pnpm"));
-  }
+  await page.waitForFunction(() => document.getElementById("prompt-output").textContent.length > 100);
+  assert.match(await text("#prompt-output"), /\/memdir-demo\/memory\//);
+  await page.selectOption("#prompt-mode", "agent");
+  await page.waitForFunction(() => document.getElementById("prompt-output").textContent.includes("Prefers pnpm"));
   await shot("06-prompt");
   await page.click('[role=tab][data-tab="lint"]');
-  if (await page.locator("#lint-unavailable").isVisible()) {
-    assert.match(await text("#lint-unavailable"), /not available in this build/);
-  } else {
-    await page.waitForFunction(() => !/Checking/.test(document.getElementById("lint-meta").textContent));
-    assert.match(await text("#lint-meta"), /finding|No problems/);
-  }
+  await page.waitForFunction(() => !/Checking/.test(document.getElementById("lint-meta").textContent));
+  assert.match(await text("#lint-meta"), /finding|No problems/);
   await shot("07-lint");
 });
 
