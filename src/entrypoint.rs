@@ -5,7 +5,9 @@
 //! surrogate pair (it backs off one unit instead).
 
 use crate::frontmatter::split_frontmatter;
-use crate::jsstr::{count_newlines, js_line_count, js_trim, utf16_len, utf16_to_byte_index};
+use crate::jsstr::{
+    count_newlines, js_trim, nth_newline, units_and_newlines, utf16_len, utf16_to_byte_index,
+};
 use crate::size::format_file_size;
 use crate::types::{MAX_ENTRYPOINT_LINES, MAX_ENTRYPOINT_UNITS};
 use serde::Serialize;
@@ -61,10 +63,12 @@ struct Measured<'a> {
     was_unit_truncated: bool,
 }
 
+/// One pass over the trimmed text counts its units and lines; only a cut text is read again,
+/// and only as far as what is kept.
 fn measure<'a>(raw: &'a str, options: &TruncateOptions) -> Measured<'a> {
     let trimmed = js_trim(raw);
-    let line_count = js_line_count(trimmed);
-    let unit_count = utf16_len(trimmed);
+    let (unit_count, newlines) = units_and_newlines(trimmed.as_bytes());
+    let line_count = newlines + 1;
     let was_line_truncated = line_count > options.max_lines;
     let was_unit_truncated = unit_count > options.max_units;
     let mut kept = trimmed;
@@ -94,12 +98,7 @@ fn first_lines(text: &str, count: usize) -> &str {
     if count == 0 {
         return "";
     }
-    let end = text
-        .bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b'\n')
-        .nth(count - 1)
-        .map_or(text.len(), |(index, _)| index);
+    let end = nth_newline(text.as_bytes(), count).unwrap_or(text.len());
     text.get(..end).unwrap_or(text)
 }
 

@@ -79,18 +79,7 @@ pub fn js_trim_end(s: &str) -> &str {
 /// assert_eq!(utf16_len("a€😀"), 4);
 /// ```
 pub fn utf16_len(s: &str) -> usize {
-    // Every char starts with exactly one non-continuation byte; chars of four UTF-8 bytes (lead
-    // byte 0xF0..) are the ones outside the BMP and take a surrogate pair. Counting into a `u8`
-    // per chunk of at most 127 bytes (at most 254 per chunk) lets the loop vectorise.
-    s.as_bytes()
-        .chunks(127)
-        .map(|chunk| {
-            let units = chunk.iter().fold(0u8, |n, &b| {
-                n + u8::from(b & 0xC0 != 0x80) + u8::from(b >= 0xF0)
-            });
-            usize::from(units)
-        })
-        .sum()
+    units_and_newlines(s.as_bytes()).0
 }
 
 /// JS `s.split("\n").length`: one more than the number of `\n`.
@@ -104,12 +93,87 @@ pub fn js_line_count(s: &str) -> usize {
     count_newlines(s.as_bytes()) + 1
 }
 
-/// Number of `\n` bytes, counted per chunk of 255 into a `u8` so the loop vectorises.
+/// Number of `\n` bytes.
 pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
-        .sum()
+    units_and_newlines(bytes).1
+}
+
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Eight bytes as one little-endian word (`0` for a short slice, which never happens).
+#[inline(always)]
+fn word_at(bytes: &[u8]) -> u64 {
+    <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes)
+}
+
+/// The UTF-16 units taken by the characters that *start* in `word` (eight bytes of UTF-8): one
+/// per non-continuation byte, one more per four-byte lead (`0xF0..`, a surrogate pair).
+#[inline(always)]
+fn word_units(word: u64) -> usize {
+    if word & HIGH_BITS == 0 {
+        return 8;
+    }
+    // Bit 7 of each byte of `word << k` is bit `7 - k` of the same byte.
+    let continuation = word & !(word << 1) & HIGH_BITS;
+    let four_byte_lead = word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS;
+    8 - continuation.count_ones() as usize + four_byte_lead.count_ones() as usize
+}
+
+/// The `\n` bytes of `word`, as bit 7 of each such byte (exact: no carry crosses a byte).
+#[inline(always)]
+fn word_newlines(word: u64) -> u64 {
+    let x = word ^ (LOW_BITS * u64::from(b'\n'));
+    !(((x & !HIGH_BITS) + !HIGH_BITS) | x) & HIGH_BITS
+}
+
+/// UTF-16 units and `\n` count of UTF-8 `bytes` in one pass, eight bytes at a time (plain
+/// 64-bit arithmetic: fast in wasm32 without SIMD and at `opt-level = "z"`, where byte loops do
+/// not vectorise).
+pub(crate) fn units_and_newlines(bytes: &[u8]) -> (usize, usize) {
+    let mut units = 0usize;
+    let mut newlines = 0usize;
+    let mut words = bytes.chunks_exact(8);
+    for chunk in &mut words {
+        let word = word_at(chunk);
+        units += word_units(word);
+        newlines += word_newlines(word).count_ones() as usize;
+    }
+    for &b in words.remainder() {
+        units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
+        newlines += usize::from(b == b'\n');
+    }
+    (units, newlines)
+}
+
+/// The byte index of the `n`-th (1-based) `\n` in `bytes`, or `None` when there are fewer.
+pub(crate) fn nth_newline(bytes: &[u8], n: usize) -> Option<usize> {
+    let mut remaining = n;
+    if remaining == 0 {
+        return None;
+    }
+    let mut pos = 0;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let mut found = word_newlines(word_at(chunk));
+        let count = found.count_ones() as usize;
+        if count >= remaining {
+            for _ in 1..remaining {
+                found &= found - 1;
+            }
+            return Some(pos + found.trailing_zeros() as usize / 8);
+        }
+        remaining -= count;
+        pos += 8;
+    }
+    for (i, &b) in bytes.get(pos..).unwrap_or_default().iter().enumerate() {
+        if b == b'\n' {
+            remaining -= 1;
+            if remaining == 0 {
+                return Some(pos + i);
+            }
+        }
+    }
+    None
 }
 
 /// The byte index in `s` of UTF-16 index `units`, floored to a char boundary: a position inside
@@ -127,15 +191,28 @@ pub fn utf16_to_byte_index(s: &str, units: usize) -> usize {
         // UTF-16 never takes more units than UTF-8 takes bytes: the whole string fits.
         return s.len();
     }
+    let bytes = s.as_bytes();
+    let mut pos = 0usize;
     let mut seen = 0usize;
-    for (byte, c) in s.char_indices() {
+    loop {
+        // Whole ASCII words first: `pos` stays on a char boundary.
+        if let Some(chunk) = bytes.get(pos..pos + 8) {
+            if word_at(chunk) & HIGH_BITS == 0 && seen + 8 <= units {
+                seen += 8;
+                pos += 8;
+                continue;
+            }
+        }
+        let Some(c) = s.get(pos..).and_then(|rest| rest.chars().next()) else {
+            return s.len();
+        };
         let next = seen + c.len_utf16();
         if next > units {
-            return byte;
+            return pos;
         }
         seen = next;
+        pos += c.len_utf8();
     }
-    s.len()
 }
 
 /// The UTF-16 index of byte index `byte` in `s` (floored to a char boundary, clamped to the end).

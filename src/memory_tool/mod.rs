@@ -38,7 +38,7 @@ pub const MAX_TOOL_FILE_BYTES: usize = 250_000;
 
 /// One command of the memory tool, as the model sends it (`{"command": "view", "path": …}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case")]
+#[serde(tag = "command", rename_all = "snake_case", try_from = "CommandIn")]
 pub enum MemoryToolCommand {
     /// Show a directory (two levels, with sizes) or a file (with line numbers).
     View {
@@ -85,6 +85,65 @@ pub enum MemoryToolCommand {
         /// The new path (must not exist).
         new_path: String,
     },
+}
+
+/// A [`MemoryToolCommand`] as read: every variant's fields side by side, checked against
+/// `command` in `TryFrom` (a flat struct reads with far less code than a tagged enum).
+#[derive(Deserialize)]
+struct CommandIn {
+    command: String,
+    path: Option<String>,
+    view_range: Option<[i64; 2]>,
+    file_text: Option<String>,
+    old_str: Option<String>,
+    new_str: Option<String>,
+    insert_line: Option<i64>,
+    insert_text: Option<String>,
+    old_path: Option<String>,
+    new_path: Option<String>,
+}
+
+fn required<T>(value: Option<T>, field: &str) -> Result<T, String> {
+    value.ok_or_else(|| format!("missing field `{field}`"))
+}
+
+impl TryFrom<CommandIn> for MemoryToolCommand {
+    type Error = String;
+
+    fn try_from(c: CommandIn) -> Result<Self, String> {
+        Ok(match c.command.as_str() {
+            "view" => MemoryToolCommand::View {
+                path: required(c.path, "path")?,
+                view_range: c.view_range,
+            },
+            "create" => MemoryToolCommand::Create {
+                path: required(c.path, "path")?,
+                file_text: required(c.file_text, "file_text")?,
+            },
+            "str_replace" => MemoryToolCommand::StrReplace {
+                path: required(c.path, "path")?,
+                old_str: required(c.old_str, "old_str")?,
+                new_str: required(c.new_str, "new_str")?,
+            },
+            "insert" => MemoryToolCommand::Insert {
+                path: required(c.path, "path")?,
+                insert_line: required(c.insert_line, "insert_line")?,
+                insert_text: required(c.insert_text, "insert_text")?,
+            },
+            "delete" => MemoryToolCommand::Delete {
+                path: required(c.path, "path")?,
+            },
+            "rename" => MemoryToolCommand::Rename {
+                old_path: required(c.old_path, "old_path")?,
+                new_path: required(c.new_path, "new_path")?,
+            },
+            other => {
+                return Err(format!(
+                    "unknown variant `{other}`, expected one of `view`, `create`, `str_replace`, `insert`, `delete`, `rename`"
+                ))
+            }
+        })
+    }
 }
 
 impl MemoryToolCommand {

@@ -53,9 +53,45 @@ const STOP_KEYS: [u64; STOP_WORDS.len()] = {
     keys
 };
 
+/// Slots of the stop-word hash table: a power of two, under half full.
+const STOP_SLOTS: usize = 512;
+
+/// The slot a packed word hashes to (a multiplicative hash, top bits).
+const fn stop_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - STOP_SLOTS.trailing_zeros())) as usize
+}
+
+/// [`STOP_KEYS`] in an open-addressing table (linear probing, `0` = empty: no word packs to 0),
+/// built at compile time: the stop-word test, the hottest step of indexing, is one or two
+/// probes.
+const STOP_TABLE: [u64; STOP_SLOTS] = {
+    let mut table = [0u64; STOP_SLOTS];
+    let mut i = 0;
+    while i < STOP_KEYS.len() {
+        let mut slot = stop_slot(STOP_KEYS[i]);
+        while table[slot] != 0 {
+            slot = (slot + 1) % STOP_SLOTS;
+        }
+        table[slot] = STOP_KEYS[i];
+        i += 1;
+    }
+    table
+};
+
 /// True for a (lower-cased) stop word.
 pub(crate) fn is_stop_word(word: &str) -> bool {
-    word.len() <= 8 && STOP_KEYS.binary_search(&pack(word.as_bytes())).is_ok()
+    if word.is_empty() || word.len() > 8 {
+        return false;
+    }
+    let key = pack(word.as_bytes());
+    let mut slot = stop_slot(key);
+    loop {
+        match STOP_TABLE.get(slot) {
+            Some(&k) if k == key => return true,
+            Some(&0) | None => return false,
+            Some(_) => slot = (slot + 1) % STOP_SLOTS,
+        }
+    }
 }
 
 /// Fold common English inflections so `tests`, `testing`, `tested` meet `test`, in place.
@@ -65,10 +101,10 @@ pub(crate) fn is_stop_word(word: &str) -> bool {
 /// lower-case; stems are only ever compared with other stems, never shown.
 pub(crate) fn stem_in_place(w: &mut String) {
     inflection_stem(w);
-    if w.len() > 6 && w.ends_with("ion") {
+    if w.len() > 6 && w.as_bytes().ends_with(b"ion") {
         w.truncate(w.len() - 3);
     }
-    if w.len() >= 4 && w.ends_with('e') {
+    if w.len() >= 4 && w.as_bytes().last() == Some(&b'e') {
         w.pop();
     }
 }
@@ -82,23 +118,25 @@ pub(crate) fn stem(word: &str) -> String {
 }
 
 fn inflection_stem(w: &mut String) {
-    let len = w.len();
-    // Every suffix tested below is ASCII, so each truncation lands on a char boundary.
-    if len > 4 && (w.ends_with("ies") || w.ends_with("ied")) {
-        w.truncate(len - 3);
+    let b = w.as_bytes();
+    let len = b.len();
+    // (bytes to cut, then append `y`, then undouble); every suffix is ASCII, so each cut lands
+    // on a char boundary. The arms are tried in order, as a chain of `else if`.
+    let (cut, add_y, undouble_after) = match b {
+        [.., b'i', b'e', b's' | b'd'] if len > 4 => (3, true, false),
+        [.., b's', b's', b'e', b's']
+        | [.., b's' | b'c', b'h', b'e', b's']
+        | [.., b'x' | b'z', b'e', b's'] => (2, false, false),
+        [.., x, b's'] if len > 3 && !matches!(x, b's' | b'u' | b'i') => (1, false, false),
+        [.., b'i', b'n', b'g'] if len >= 6 => (3, false, true),
+        [.., b'e', b'd'] if len >= 5 => (2, false, true),
+        _ => return,
+    };
+    w.truncate(len - cut);
+    if add_y {
         w.push('y');
-    } else if ["sses", "shes", "ches", "xes", "zes"]
-        .iter()
-        .any(|s| w.ends_with(s))
-    {
-        w.truncate(len - 2);
-    } else if len > 3 && w.ends_with('s') && !["ss", "us", "is"].iter().any(|s| w.ends_with(s)) {
-        w.truncate(len - 1);
-    } else if len >= 6 && w.ends_with("ing") {
-        w.truncate(len - 3);
-        undouble(w);
-    } else if len >= 5 && w.ends_with("ed") {
-        w.truncate(len - 2);
+    }
+    if undouble_after {
         undouble(w);
     }
 }
@@ -125,12 +163,26 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
         }
         word.clear();
     };
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            word.push(c.to_ascii_lowercase());
-        } else if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
-        } else if !word.is_empty() {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    while let Some(&b) = bytes.get(pos) {
+        let word_char = if b.is_ascii() {
+            pos += 1;
+            if b.is_ascii_alphanumeric() {
+                word.push(char::from(b.to_ascii_lowercase()));
+            }
+            b.is_ascii_alphanumeric()
+        } else {
+            let Some(c) = text.get(pos..).and_then(|rest| rest.chars().next()) else {
+                break;
+            };
+            pos += c.len_utf8();
+            if c.is_alphanumeric() {
+                word.extend(c.to_lowercase());
+            }
+            c.is_alphanumeric()
+        };
+        if !word_char && !word.is_empty() {
             flush(&mut word);
         }
     }

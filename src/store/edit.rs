@@ -80,6 +80,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     async fn update_locked(&self, file: &str, changes: &MemoryChanges) -> Result<SaveOutcome> {
         let (scope, rel) = split_scope(file);
         let path = format!("{}{rel}", self.scope_dir(scope));
+        self.check_containment(scope, rel, &path).await?;
         let current = self
             .read_optional(&path)
             .await?
@@ -123,6 +124,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     async fn delete_locked(&self, file: &str) -> Result<SaveOutcome> {
         let (scope, rel) = split_scope(file);
         let path = format!("{}{rel}", self.scope_dir(scope));
+        // A symlinked directory must not let a delete reach a file outside.
+        self.check_containment(scope, rel, &path).await?;
         let previous = self.read_optional(&path).await?;
         let index = self.read_raw_index(scope).await?;
         let has_entry = index

@@ -192,7 +192,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// Before any directory is created for a write: team keys pass the reference's key and
     /// symlink checks (§9: dangling links and loops refused, other host errors fail closed);
     /// private paths must not lead outside the memory directory through a symlink either.
-    async fn check_containment(&self, scope: Scope, rel: &str, path: &str) -> Result<()> {
+    pub(crate) async fn check_containment(&self, scope: Scope, rel: &str, path: &str) -> Result<()> {
         if scope == Scope::Team {
             let team_dir = self.scope_dir(Scope::Team);
             return crate::path_key::validate_team_key(&self.fs, &team_dir, rel)

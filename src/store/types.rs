@@ -104,7 +104,7 @@ pub struct DeletedMemory {
 /// A write held back for the host's approval (write mode `confirm`); pass it to
 /// [`crate::Memdir::apply_proposal`] to carry it out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[serde(tag = "kind", rename_all = "lowercase", try_from = "ProposalIn")]
 pub enum Proposal {
     /// A new or replaced memory.
     Save(SaveInput),
@@ -120,6 +120,66 @@ pub enum Proposal {
         /// The memory file.
         file: String,
     },
+}
+
+/// A [`Proposal`] as read: every variant's fields side by side, checked against `kind` in
+/// `TryFrom` (a flat struct reads with far less code than an internally tagged enum).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ProposalIn {
+    kind: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default, rename = "type")]
+    memory_type: String,
+    #[serde(default)]
+    body: String,
+    #[serde(default)]
+    file: Option<String>,
+    #[serde(default)]
+    scope: Scope,
+    #[serde(default)]
+    skip_index: bool,
+    #[serde(default)]
+    replace: bool,
+    #[serde(default)]
+    changes: Option<MemoryChanges>,
+}
+
+impl TryFrom<ProposalIn> for Proposal {
+    type Error = String;
+
+    fn try_from(p: ProposalIn) -> Result<Self, String> {
+        let file = |file: Option<String>| file.ok_or_else(|| "missing field `file`".to_owned());
+        Ok(match p.kind.as_str() {
+            "save" => Proposal::Save(SaveInput {
+                name: p.name,
+                description: p.description,
+                memory_type: p.memory_type,
+                body: p.body,
+                file: p.file,
+                scope: p.scope,
+                skip_index: p.skip_index,
+                replace: p.replace,
+            }),
+            "update" => Proposal::Update {
+                file: file(p.file)?,
+                changes: p
+                    .changes
+                    .ok_or_else(|| "missing field `changes`".to_owned())?,
+            },
+            "delete" => Proposal::Delete {
+                file: file(p.file)?,
+            },
+            other => {
+                return Err(format!(
+                    "unknown variant `{other}`, expected one of `save`, `update`, `delete`"
+                ))
+            }
+        })
+    }
 }
 
 /// The result of save / update / delete.

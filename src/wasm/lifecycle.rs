@@ -13,81 +13,205 @@ use serde::Deserialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct LintOptionsIn {
-    stale_days: Option<u64>,
-    near_duplicate_threshold: Option<f64>,
-    max_index_line_chars: Option<usize>,
-    check_index: Option<bool>,
+fn lint_options(given: &Fields, store_caps: crate::TruncateOptions) -> Result<LintOptions, JsValue> {
+    let d = LintOptions::default();
+    Ok(LintOptions {
+        stale_days: match given.opt_uint("staleDays", 9_007_199_254_740_991.0)? {
+            Some(n) => n as u64,
+            None => d.stale_days,
+        },
+        near_duplicate_threshold: given
+            .opt_f64("nearDuplicateThreshold")?
+            .unwrap_or(d.near_duplicate_threshold),
+        max_index_line_chars: given
+            .opt_usize("maxIndexLineChars")?
+            .unwrap_or(d.max_index_line_chars),
+        check_index: given.opt_bool("checkIndex")?.unwrap_or(d.check_index),
+        index_caps: store_caps,
+    })
 }
 
-impl LintOptionsIn {
-    fn into_core(self, store_caps: crate::TruncateOptions) -> LintOptions {
-        let d = LintOptions {
-            index_caps: store_caps,
-            ..LintOptions::default()
-        };
-        LintOptions {
-            stale_days: self.stale_days.unwrap_or(d.stale_days),
-            near_duplicate_threshold: self
-                .near_duplicate_threshold
-                .unwrap_or(d.near_duplicate_threshold),
-            max_index_line_chars: self.max_index_line_chars.unwrap_or(d.max_index_line_chars),
-            check_index: self.check_index.unwrap_or(d.check_index),
-            index_caps: d.index_caps,
+fn extract_options(given: &Fields) -> Result<ExtractOptions, JsValue> {
+    let d = ExtractOptions::default();
+    Ok(ExtractOptions {
+        max_tokens: given.opt_u32("maxTokens")?.unwrap_or(d.max_tokens),
+        timeout_ms: given.opt_u32("timeoutMs")?.unwrap_or(d.timeout_ms),
+    })
+}
+
+fn consolidate_options(given: &Fields) -> Result<ConsolidateOptions, JsValue> {
+    let d = ConsolidateOptions::default();
+    let gates = match given.value("gates") {
+        None => d.gates,
+        Some(_) => {
+            let g = given.object("gates")?;
+            ConsolidationGates {
+                min_hours: g.opt_f64("minHours")?.unwrap_or(d.gates.min_hours),
+                min_sessions: g.opt_usize("minSessions")?.unwrap_or(d.gates.min_sessions),
+            }
         }
-    }
+    };
+    let sessions = match given.value("sessions") {
+        None => Vec::new(),
+        Some(list) => Fields::each(list, "consolidate options", |s| {
+            Ok(SessionInfo {
+                id: s.string("id")?,
+                mtime_ms: s.opt_f64("mtimeMs")?.ok_or_else(|| s.missing("mtimeMs"))?,
+            })
+        })?,
+    };
+    Ok(ConsolidateOptions {
+        gates,
+        sessions,
+        current_session: given.opt_string("currentSession")?,
+        force: given.flag("force")?,
+        holder: given.opt_string("holder")?,
+        max_tokens: given.opt_u32("maxTokens")?.unwrap_or(d.max_tokens),
+        timeout_ms: given.opt_u32("timeoutMs")?.unwrap_or(d.timeout_ms),
+        auto_apply: given.flag("autoApply")?,
+    })
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct ExtractOptionsIn {
-    max_tokens: Option<u32>,
-    timeout_ms: Option<u32>,
-}
-
-impl From<ExtractOptionsIn> for ExtractOptions {
-    fn from(o: ExtractOptionsIn) -> Self {
-        let d = ExtractOptions::default();
-        ExtractOptions {
-            max_tokens: o.max_tokens.unwrap_or(d.max_tokens),
-            timeout_ms: o.timeout_ms.unwrap_or(d.timeout_ms),
-        }
-    }
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct ConsolidateOptionsIn {
-    gates: Option<ConsolidationGates>,
-    sessions: Vec<SessionInfo>,
-    current_session: Option<String>,
-    force: bool,
-    holder: Option<String>,
-    max_tokens: Option<u32>,
-    timeout_ms: Option<u32>,
-    auto_apply: bool,
-}
-
-impl From<ConsolidateOptionsIn> for ConsolidateOptions {
-    fn from(o: ConsolidateOptionsIn) -> Self {
-        let d = ConsolidateOptions::default();
-        ConsolidateOptions {
-            gates: o.gates.unwrap_or(d.gates),
-            sessions: o.sessions,
-            current_session: o.current_session,
-            force: o.force,
-            holder: o.holder,
-            max_tokens: o.max_tokens.unwrap_or(d.max_tokens),
-            timeout_ms: o.timeout_ms.unwrap_or(d.timeout_ms),
-            auto_apply: o.auto_apply,
-        }
+fn role(m: &Fields) -> Result<Role, JsValue> {
+    match m.string("role")?.as_str() {
+        "user" => Ok(Role::User),
+        "assistant" => Ok(Role::Assistant),
+        _ => Err(m.wrong_type("role", "`user` or `assistant`")),
     }
 }
 
 fn messages_from_js(messages: JsValue) -> Result<Vec<ConversationMessage>, JsValue> {
-    from_js(messages, "messages")
+    Fields::each(messages, "messages", |m| {
+        let tool_uses = match m.value("toolUses") {
+            None => Vec::new(),
+            Some(list) => Fields::each(list, "messages", |t| {
+                Ok(ToolUse {
+                    name: t.string_or_empty("name")?,
+                    file_path: t.opt_string("filePath")?,
+                })
+            })?,
+        };
+        Ok(ConversationMessage {
+            role: role(m)?,
+            text: m.string_or_empty("text")?,
+            id: m.opt_string("id")?,
+            tool_uses,
+        })
+    })
+}
+
+fn changeset(given: &Fields) -> Result<Changeset, JsValue> {
+    let list = |key: &str| given.value(key).unwrap_or_else(|| js_sys::Array::new().into());
+    Ok(Changeset {
+        create: Fields::each(list("create"), "changeset", |f| {
+            Ok(FileCreate {
+                file: f.string("file")?,
+                content: f.string("content")?,
+            })
+        })?,
+        update: Fields::each(list("update"), "changeset", |f| {
+            Ok(FileUpdate {
+                file: f.string("file")?,
+                before: f.string("before")?,
+                after: f.string("after")?,
+            })
+        })?,
+        delete: Fields::each(list("delete"), "changeset", |f| {
+            Ok(FileDelete {
+                file: f.string("file")?,
+                before: f.string("before")?,
+            })
+        })?,
+        index: match given.value("index") {
+            None => None,
+            Some(_) => {
+                let i = given.object("index")?;
+                Some(IndexChange {
+                    before: i.opt_string("before")?,
+                    after: i.string("after")?,
+                })
+            }
+        },
+        summary: given.string_or_empty("summary")?,
+        rejected: Fields::each(list("rejected"), "changeset", |r| {
+            Ok(RejectedOperation {
+                index: r.opt_usize("index")?.ok_or_else(|| r.missing("index"))?,
+                file: r.opt_string("file")?,
+                code: r.string("code")?,
+                reason: r.string("reason")?,
+            })
+        })?,
+    })
+}
+
+fn proposal(given: &Fields) -> Result<Proposal, JsValue> {
+    Ok(match given.string("kind")?.as_str() {
+        "save" => Proposal::Save(super::memdir::save_input(given)?),
+        "update" => Proposal::Update {
+            file: given.string("file")?,
+            changes: match given.value("changes") {
+                None => return Err(given.missing("changes")),
+                Some(_) => super::memdir::memory_changes(&given.object("changes")?)?,
+            },
+        },
+        "delete" => Proposal::Delete {
+            file: given.string("file")?,
+        },
+        _ => return Err(given.wrong_type("kind", "`save`, `update` or `delete`")),
+    })
+}
+
+fn memory_command(c: &Fields) -> Result<MemoryToolCommand, JsValue> {
+    let path = || c.string("path");
+    let int = |key: &str| c.opt_i64(key)?.ok_or_else(|| c.missing(key));
+    Ok(match c.string("command")?.as_str() {
+        "view" => MemoryToolCommand::View {
+            path: path()?,
+            view_range: match c.value("view_range") {
+                None => None,
+                Some(range) => {
+                    let wrong = || c.wrong_type("view_range", "two whole numbers");
+                    let pair = js_sys::Array::from(&range);
+                    if !js_sys::Array::is_array(&range) || pair.length() != 2 {
+                        return Err(wrong());
+                    }
+                    let holder = js_sys::Object::new();
+                    let _ = js_sys::Reflect::set(&holder, &"a".into(), &pair.get(0));
+                    let _ = js_sys::Reflect::set(&holder, &"b".into(), &pair.get(1));
+                    let h = Fields::new(holder.into(), "memory tool command")?;
+                    match (h.opt_i64("a"), h.opt_i64("b")) {
+                        (Ok(Some(a)), Ok(Some(b))) => Some([a, b]),
+                        _ => return Err(wrong()),
+                    }
+                }
+            },
+        },
+        "create" => MemoryToolCommand::Create {
+            path: path()?,
+            file_text: c.string("file_text")?,
+        },
+        "str_replace" => MemoryToolCommand::StrReplace {
+            path: path()?,
+            old_str: c.string("old_str")?,
+            new_str: c.string("new_str")?,
+        },
+        "insert" => MemoryToolCommand::Insert {
+            path: path()?,
+            insert_line: int("insert_line")?,
+            insert_text: c.string("insert_text")?,
+        },
+        "delete" => MemoryToolCommand::Delete { path: path()? },
+        "rename" => MemoryToolCommand::Rename {
+            old_path: c.string("old_path")?,
+            new_path: c.string("new_path")?,
+        },
+        _ => {
+            return Err(c.wrong_type(
+                "command",
+                "`view`, `create`, `str_replace`, `insert`, `delete` or `rename`",
+            ))
+        }
+    })
 }
 
 #[wasm_bindgen(js_class = Memdir)]
@@ -106,9 +230,8 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let given: LintOptionsIn =
-            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "lint options")?;
-        let options = given.into_core(self.inner.config().store.index_caps);
+        let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "lint options")?;
+        let options = lint_options(&given, self.inner.config().store.index_caps)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.lint(&options).await }))
     }
@@ -127,9 +250,10 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
-        let options: ExtractOptionsIn =
-            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extract options")?;
-        let options = ExtractOptions::from(options);
+        let options = extract_options(&Fields::or_empty(
+            options.unwrap_or(JsValue::UNDEFINED),
+            "extract options",
+        )?)?;
         let inner = self.inner.clone();
         Ok(promise(
             async move { inner.extract(&messages, &options).await },
@@ -150,9 +274,10 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ConsolidateOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let options: ConsolidateOptionsIn =
-            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "consolidate options")?;
-        let options = ConsolidateOptions::from(options);
+        let options = consolidate_options(&Fields::or_empty(
+            options.unwrap_or(JsValue::UNDEFINED),
+            "consolidate options",
+        )?)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.consolidate(&options).await }))
     }
@@ -169,7 +294,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Changeset")] changeset: JsValue,
     ) -> Result<Promise, JsValue> {
-        let changeset: Changeset = from_js(changeset, "changeset")?;
+        let changeset = changeset(&Fields::new(changeset, "changeset")?)?;
         let inner = self.inner.clone();
         Ok(promise(
             async move { inner.apply_changeset(&changeset).await },
@@ -198,7 +323,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Proposal")] proposal: JsValue,
     ) -> Result<Promise, JsValue> {
-        let proposal: Proposal = from_js(proposal, "proposal")?;
+        let proposal = proposal(&Fields::new(proposal, "proposal")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.apply_proposal(proposal).await }))
     }
@@ -216,7 +341,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "MemoryToolCommand")] command: JsValue,
     ) -> Result<Promise, JsValue> {
-        let command: MemoryToolCommand = from_js(command, "memory tool command")?;
+        let command = memory_command(&Fields::new(command, "memory tool command")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.memory_command(command).await }))
     }
@@ -227,7 +352,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "MemoryToolCommand")] command: JsValue,
     ) -> Result<Promise, JsValue> {
-        let command: MemoryToolCommand = from_js(command, "memory tool command")?;
+        let command = memory_command(&Fields::new(command, "memory tool command")?)?;
         let inner = self.inner.clone();
         Ok(promise(
             async move { inner.apply_memory_command(command).await },
@@ -249,12 +374,6 @@ pub struct Extractor {
     inner: Rc<crate::extract::Extractor>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct ExtractorOptionsIn {
-    every_n: Option<u32>,
-}
-
 #[wasm_bindgen]
 impl Extractor {
     /// A fresh extractor (`everyN` defaults to 1).
@@ -262,10 +381,11 @@ impl Extractor {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "{ everyN?: number }")] options: Option<JsValue>,
     ) -> Result<Extractor, JsValue> {
-        let o: ExtractorOptionsIn =
-            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extractor options")?;
+        let o = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "extractor options")?;
         Ok(Extractor {
-            inner: Rc::new(crate::extract::Extractor::new(o.every_n.unwrap_or(1))),
+            inner: Rc::new(crate::extract::Extractor::new(
+                o.opt_u32("everyN")?.unwrap_or(1),
+            )),
         })
     }
 
@@ -278,9 +398,10 @@ impl Extractor {
         #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
-        let options: ExtractOptionsIn =
-            from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "extract options")?;
-        let options = ExtractOptions::from(options);
+        let options = extract_options(&Fields::or_empty(
+            options.unwrap_or(JsValue::UNDEFINED),
+            "extract options",
+        )?)?;
         let extractor = self.inner.clone();
         let memdir = memdir.inner.clone();
         Ok(promise(async move {

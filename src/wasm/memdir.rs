@@ -2,49 +2,37 @@
 //! state into a future and returns a Promise; nothing is borrowed across an `await`, so JS may
 //! call back in while a Promise is pending.
 
-use super::convert::{from_js, from_js_or_default, to_js};
+use super::convert::{from_js_or_default, to_js};
 use super::error::{throw, to_js as error_to_js};
+use super::fields::Fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use crate::error::{Code, Error};
 use crate::store::{LocalDate, MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct StoreOptionsIn {
-    max_lines: Option<usize>,
-    max_units: Option<usize>,
-    lock_timeout_ms: Option<u32>,
-    lock_stale_ms: Option<u32>,
-    guard_private_secrets: Option<bool>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct RecallOptionsIn {
-    timeout_ms: Option<u32>,
-    selector_budget: Option<usize>,
-    fallback_to_lexical: Option<bool>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MemdirOptionsIn {
-    dir: String,
-    #[serde(default)]
-    write_mode: crate::WriteMode,
-    #[serde(default)]
-    store: StoreOptionsIn,
-    #[serde(default)]
-    prompt: crate::prompt::PromptConfig,
-    #[serde(default)]
-    recall: RecallOptionsIn,
+fn write_mode(given: &Fields) -> Result<crate::WriteMode, JsValue> {
+    use crate::WriteMode;
+    Ok(match given.opt_string("writeMode")?.as_deref() {
+        None => WriteMode::default(),
+        Some("off") => WriteMode::Off,
+        Some("read-only") => WriteMode::ReadOnly,
+        Some("confirm") => WriteMode::Confirm,
+        Some("auto") => WriteMode::Auto,
+        Some(other) => {
+            return Err(super::fields::invalid(
+                "Memdir options",
+                &format!(
+                    "`writeMode`: unknown variant `{other}`, expected one of `off`, `read-only`, `confirm`, `auto`"
+                ),
+            ))
+        }
+    })
 }
 
 fn invalid(message: String) -> JsValue {
@@ -100,33 +88,35 @@ impl JsMemdir {
         };
         let telemetry = JsTelemetry::new(field(&options, "telemetry")).map_err(invalid)?;
         let clock = JsClock::new(field(&options, "now")).map_err(invalid)?;
-        let given: MemdirOptionsIn = from_js(options.clone(), "Memdir options")?;
-        let mut config = crate::MemdirConfig::new(given.dir);
-        config.write_mode = given.write_mode;
-        config.prompt = given.prompt;
-        if let Some(ms) = given.recall.timeout_ms {
+        let given = Fields::new(options.clone(), "Memdir options")?;
+        let mut config = crate::MemdirConfig::new(given.string("dir")?);
+        config.write_mode = write_mode(&given)?;
+        config.prompt = from_js_or_default(field(&options, "prompt"), "Memdir options")?;
+        let recall = given.object("recall")?;
+        if let Some(ms) = recall.opt_u32("timeoutMs")? {
             config.recall.timeout_ms = ms;
         }
-        if let Some(n) = given.recall.selector_budget {
+        if let Some(n) = recall.opt_usize("selectorBudget")? {
             config.recall.selector_budget = n;
         }
-        if let Some(b) = given.recall.fallback_to_lexical {
+        if let Some(b) = recall.opt_bool("fallbackToLexical")? {
             config.recall.fallback_to_lexical = b;
         }
+        let given = given.object("store")?;
         let store = &mut config.store;
-        if let Some(n) = given.store.max_lines {
+        if let Some(n) = given.opt_usize("maxLines")? {
             store.index_caps.max_lines = n;
         }
-        if let Some(n) = given.store.max_units {
+        if let Some(n) = given.opt_usize("maxUnits")? {
             store.index_caps.max_units = n;
         }
-        if let Some(n) = given.store.lock_timeout_ms {
+        if let Some(n) = given.opt_u32("lockTimeoutMs")? {
             store.lock_timeout_ms = n;
         }
-        if let Some(n) = given.store.lock_stale_ms {
+        if let Some(n) = given.opt_u32("lockStaleMs")? {
             store.lock_stale_ms = n;
         }
-        if let Some(b) = given.store.guard_private_secrets {
+        if let Some(b) = given.opt_bool("guardPrivateSecrets")? {
             store.guard_private_secrets = b;
         }
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
@@ -249,7 +239,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue,
     ) -> Result<Promise, JsValue> {
-        let input: SaveInput = from_js(input, "save input")?;
+        let input = save_input(&Fields::new(input, "save input")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.save(input).await }))
     }
@@ -265,7 +255,14 @@ impl JsMemdir {
         file: String,
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
-        let changes: MemoryChanges = from_js_or_default(changes, "changes")?;
+        let c = Fields::or_empty(changes, "changes")?;
+        let changes = MemoryChanges {
+            name: c.opt_string("name")?,
+            description: c.opt_string("description")?,
+            memory_type: c.opt_string("type")?,
+            body: c.opt_string("body")?,
+            skip_index: c.flag("skipIndex")?,
+        };
         let inner = self.inner.clone();
         Ok(promise(async move { inner.update(&file, changes).await }))
     }
@@ -311,4 +308,30 @@ impl JsMemdir {
         let inner = self.inner.clone();
         promise(async move { inner.append_log(&text, local).await })
     }
+}
+
+fn scope(given: &Fields) -> Result<crate::store::Scope, JsValue> {
+    use crate::store::Scope;
+    match given.opt_string("scope")?.as_deref() {
+        None | Some("private") => Ok(Scope::Private),
+        Some("team") => Ok(Scope::Team),
+        Some(other) => Err(super::fields::invalid(
+            "save input",
+            &format!("`scope`: unknown variant `{other}`, expected `private` or `team`"),
+        )),
+    }
+}
+
+/// A [`SaveInput`] from its JS object (every field optional; the store checks them).
+pub(crate) fn save_input(given: &Fields) -> Result<SaveInput, JsValue> {
+    Ok(SaveInput {
+        name: given.string_or_empty("name")?,
+        description: given.string_or_empty("description")?,
+        memory_type: given.string_or_empty("type")?,
+        body: given.string_or_empty("body")?,
+        file: given.opt_string("file")?,
+        scope: scope(given)?,
+        skip_index: given.flag("skipIndex")?,
+        replace: given.flag("replace")?,
+    })
 }

@@ -3,6 +3,7 @@
 
 pub mod convert;
 pub mod error;
+pub mod fields;
 pub mod host;
 pub mod lifecycle;
 pub mod memdir;

@@ -2,16 +2,10 @@
 //! arguments, calls the core, and converts the result.
 
 use super::convert::{from_js, from_js_or_default, to_js};
-use crate::types::{MemoryHeader, MemoryType};
+use super::fields::Fields;
+use crate::types::MemoryHeader;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct TruncateOptionsIn {
-    max_lines: Option<usize>,
-    max_units: Option<usize>,
-}
 
 /// Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units
 /// cut at the last newline, with a warning naming why. `byteCount` is in UTF-16 units.
@@ -25,12 +19,11 @@ pub fn truncate_entrypoint(
     raw: &str,
     #[wasm_bindgen(unchecked_param_type = "TruncateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let given: TruncateOptionsIn =
-        from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
+    let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     let defaults = crate::TruncateOptions::default();
     let options = crate::TruncateOptions {
-        max_lines: given.max_lines.unwrap_or(defaults.max_lines),
-        max_units: given.max_units.unwrap_or(defaults.max_units),
+        max_lines: given.opt_usize("maxLines")?.unwrap_or(defaults.max_lines),
+        max_units: given.opt_usize("maxUnits")?.unwrap_or(defaults.max_units),
     };
     to_js(&crate::truncate_entrypoint(raw, &options))
 }
@@ -56,14 +49,6 @@ pub fn parse_frontmatter(text: &str) -> JsValue {
     super::convert::parsed_frontmatter_to_js(&crate::parse_frontmatter(text))
 }
 
-#[derive(Deserialize)]
-struct MemoryFieldsIn {
-    name: Option<String>,
-    description: Option<String>,
-    #[serde(rename = "type")]
-    memory_type: Option<MemoryType>,
-}
-
 /// A memory file's text: frontmatter (`name`, `description`, `type`), then the body. Whatever
 /// the strings hold, `parseFrontmatter` reads the same fields back.
 ///
@@ -75,25 +60,13 @@ pub fn format_memory_file(
     #[wasm_bindgen(unchecked_param_type = "MemoryFields")] header: JsValue,
     body: &str,
 ) -> Result<String, JsValue> {
-    let h: MemoryFieldsIn = from_js(header, "header")?;
+    let h = Fields::new(header, "header")?;
     let fields = crate::MemoryFields {
-        name: h.name,
-        description: h.description,
-        memory_type: h.memory_type,
+        name: h.opt_string("name")?,
+        description: h.opt_string("description")?,
+        memory_type: h.opt_memory_type("type")?,
     };
     Ok(crate::format_memory_file(&fields, body))
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct HeaderIn {
-    filename: String,
-    #[serde(default)]
-    file_path: String,
-    mtime_ms: f64,
-    description: Option<String>,
-    #[serde(rename = "type")]
-    memory_type: Option<MemoryType>,
 }
 
 /// The manifest the recall model reads: one line per memory, as the reference writes it.
@@ -106,19 +79,17 @@ struct HeaderIn {
 pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
 ) -> Result<String, JsValue> {
-    let given: Vec<HeaderIn> = from_js(headers, "headers")?;
-    let headers: Vec<MemoryHeader> = given
-        .into_iter()
-        .map(|h| MemoryHeader {
-            filename: h.filename,
-            file_path: h.file_path,
-            mtime_ms: h.mtime_ms,
-            description: h.description,
-            memory_type: h.memory_type,
+    let headers: Vec<MemoryHeader> = Fields::each(headers, "headers", |h| {
+        Ok(MemoryHeader {
+            filename: h.string("filename")?,
+            file_path: h.string_or_empty("filePath")?,
+            mtime_ms: h.opt_f64("mtimeMs")?.ok_or_else(|| h.missing("mtimeMs"))?,
+            description: h.opt_string("description")?,
+            memory_type: h.opt_memory_type("type")?,
             name: None,
             body_head: String::new(),
         })
-        .collect();
+    })?;
     Ok(crate::format_manifest(&headers))
 }
 
@@ -144,7 +115,12 @@ pub fn parse_index_entry(line: &str) -> Result<JsValue, JsValue> {
 pub fn format_index_entry(
     #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
 ) -> Result<String, JsValue> {
-    let entry: crate::IndexEntry = from_js(entry, "entry")?;
+    let e = Fields::new(entry, "entry")?;
+    let entry = crate::IndexEntry {
+        title: e.string("title")?,
+        file: e.string("file")?,
+        hook: e.string("hook")?,
+    };
     Ok(crate::format_index_entry(&entry))
 }
 
@@ -213,15 +189,6 @@ pub fn build_memory_prompt(
     Ok(crate::prompt::build_memory_prompt(&options))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct ValidateOptionsIn {
-    #[serde(default)]
-    expand_tilde: bool,
-    #[serde(default)]
-    home: String,
-}
-
 /// Validate a memory-directory setting as the reference does (POSIX): the normalised path with
 /// exactly one trailing `/`, or `null` when it is unsafe (relative, too short, NUL …). `~/` is
 /// expanded against `home` only with `expandTilde` (settings values, not the env override).
@@ -236,12 +203,11 @@ pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: Option<JsValue>,
 ) -> Result<Option<String>, JsValue> {
-    let o: ValidateOptionsIn =
-        from_js_or_default(options.unwrap_or(JsValue::UNDEFINED), "options")?;
+    let o = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     Ok(crate::paths::validate_memory_path(
         raw,
-        o.expand_tilde,
-        &o.home,
+        o.flag("expandTilde")?,
+        &o.string_or_empty("home")?,
     ))
 }
 

@@ -1,19 +1,12 @@
 //! Recall across the boundary: `Memdir.findRelevant`, `Memdir.surface`, and the turn-loop
 //! helpers `shouldRecall` and `RecallSession`.
 
-use super::convert::{from_js, from_js_or_default, to_js};
+use super::convert::to_js;
+use super::fields::Fields;
 use crate::recall::{render_surfaced, AbortFlag, FindOptions, SessionBudget, SurfacedMemory};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-pub(crate) struct FindOptionsIn {
-    recent_tools: Vec<String>,
-    already_surfaced: Vec<String>,
-    limit: Option<usize>,
-}
 
 /// Recall options from JS, plus the abort wiring for `signal`.
 pub(crate) struct FindCall {
@@ -26,13 +19,13 @@ impl FindCall {
         let signal = js_sys::Reflect::get(&options, &"signal".into())
             .ok()
             .and_then(|s| s.dyn_into::<web_sys::AbortSignal>().ok());
-        let given: FindOptionsIn = from_js_or_default(options, "findRelevant options")?;
+        let given = Fields::or_empty(options, "findRelevant options")?;
         let mut find = FindOptions {
-            recent_tools: given.recent_tools,
-            already_surfaced: given.already_surfaced,
+            recent_tools: given.strings("recentTools")?,
+            already_surfaced: given.strings("alreadySurfaced")?,
             ..FindOptions::default()
         };
-        if let Some(limit) = given.limit {
+        if let Some(limit) = given.opt_usize("limit")? {
             find.limit = limit;
         }
         let mut listener = None;
@@ -80,18 +73,11 @@ impl From<SurfacedMemory> for SurfacedOut {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct RecalledIn {
-    path: String,
-    #[serde(default)]
-    mtime_ms: f64,
-}
-
 /// Recalled memories (`[{ path, mtimeMs }]`) as the core takes them.
 pub(crate) fn recalled_from_js(memories: JsValue) -> Result<Vec<(String, f64)>, JsValue> {
-    let given: Vec<RecalledIn> = from_js(memories, "memories")?;
-    Ok(given.into_iter().map(|m| (m.path, m.mtime_ms)).collect())
+    Fields::each(memories, "memories", |m| {
+        Ok((m.string("path")?, m.opt_f64("mtimeMs")?.unwrap_or(0.0)))
+    })
 }
 
 /// Whether a user prompt should trigger recall: not for a single word (reference §16.11).
@@ -103,12 +89,6 @@ pub(crate) fn recalled_from_js(memories: JsValue) -> Result<Vec<(String, f64)>, 
 #[wasm_bindgen(js_name = shouldRecall)]
 pub fn should_recall(query: &str) -> bool {
     crate::recall::should_recall(query)
-}
-
-#[derive(Deserialize)]
-struct ShownIn {
-    path: String,
-    content: String,
 }
 
 /// What one session has surfaced: recall stops once 61,440 UTF-16 units were shown, and a
@@ -141,11 +121,13 @@ impl RecallSession {
         #[wasm_bindgen(unchecked_param_type = "{ path: string; content: string }[]")]
         memories: JsValue,
     ) -> Result<(), JsValue> {
-        let shown: Vec<ShownIn> = from_js(memories, "memories")?;
-        for m in shown {
+        let shown = Fields::each(memories, "memories", |m| {
+            Ok((m.string("path")?, m.string("content")?))
+        })?;
+        for (path, content) in shown {
             self.budget.record(&SurfacedMemory {
-                path: m.path,
-                content: m.content,
+                path,
+                content,
                 mtime_ms: 0.0,
                 header: String::new(),
                 limit: None,

@@ -1,0 +1,127 @@
+//! Equivalence checks for the fast paths of perf work: the word-at-a-time UTF-16 and newline
+//! counting, and the truncation built on them, against plain per-character definitions.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use memdir::jsstr::{js_line_count, js_trim, utf16_len, utf16_to_byte_index};
+use memdir::{truncate_entrypoint, TruncateOptions};
+
+/// A deterministic xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Strings mixing ASCII runs, newlines, whitespace and 2-, 3- and 4-byte characters.
+fn random_text(rng: &mut Rng, len: usize) -> String {
+    const PIECES: &[&str] = &[
+        "a", "bcdefghij", "\n", "\r\n", " ", "é", "—", "日本", "😀", "\u{FEFF}", "\u{A0}", "x\n\n",
+        "- [T](t.md) — hook", "\u{10FFFF}", "\u{7F}", "\u{80}",
+    ];
+    let mut s = String::new();
+    while s.len() < len {
+        s.push_str(PIECES[rng.below(PIECES.len())]);
+    }
+    s
+}
+
+/// JS `s.length` and `s.split("\n").length` by definition.
+fn naive_counts(s: &str) -> (usize, usize) {
+    (s.encode_utf16().count(), s.split('\n').count())
+}
+
+/// The byte index of UTF-16 index `units`, floored to a char boundary, by definition.
+fn naive_byte_index(s: &str, units: usize) -> usize {
+    let mut seen = 0;
+    for (i, c) in s.char_indices() {
+        if seen + c.len_utf16() > units {
+            return i;
+        }
+        seen += c.len_utf16();
+    }
+    s.len()
+}
+
+/// The reference algorithm (reference §3.1) over UTF-16 units, with our documented deviation
+/// (a hard cut inside a surrogate pair backs off one unit): the kept text, before the warning.
+fn naive_kept(raw: &str, max_lines: usize, max_units: usize) -> String {
+    let trimmed = js_trim(raw);
+    let lines: Vec<&str> = trimmed.split('\n').collect();
+    let mut kept: String = lines[..lines.len().min(max_lines)].join("\n");
+    let units: Vec<u16> = kept.encode_utf16().collect();
+    if units.len() > max_units {
+        let search = &units[..units.len().min(max_units + 1)];
+        let cut = match search.iter().rposition(|&u| u == u16::from(b'\n')) {
+            Some(at) if at > 0 => at,
+            _ => {
+                let mut at = max_units;
+                if (0xDC00..0xE000).contains(&units[at]) {
+                    at -= 1;
+                }
+                at
+            }
+        };
+        kept = String::from_utf16(&units[..cut]).unwrap();
+    }
+    kept
+}
+
+#[test]
+fn word_at_a_time_counts_match_the_definitions() {
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    for round in 0..3000 {
+        let s = random_text(&mut rng, round % 97);
+        let (units, lines) = naive_counts(&s);
+        assert_eq!(utf16_len(&s), units, "{s:?}");
+        assert_eq!(js_line_count(&s), lines, "{s:?}");
+        for target in [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, units / 2, units, units + 1] {
+            assert_eq!(
+                utf16_to_byte_index(&s, target),
+                naive_byte_index(&s, target),
+                "{s:?} at {target}"
+            );
+        }
+    }
+    assert_eq!(utf16_len("aaaaaaa😀bbbbbbbé"), 17);
+    assert_eq!(utf16_to_byte_index("aaaaaaa😀bbbbbbbé", 8), 7);
+    assert_eq!(utf16_to_byte_index("aaaaaaa😀bbbbbbbé", 9), 11);
+}
+
+#[test]
+fn truncation_matches_the_reference_algorithm() {
+    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    for round in 0..3000 {
+        let raw = random_text(&mut rng, round % 300);
+        let max_lines = rng.below(12);
+        let max_units = rng.below(120);
+        let options = TruncateOptions {
+            max_lines,
+            max_units,
+        };
+        let got = truncate_entrypoint(&raw, &options);
+        let trimmed = js_trim(&raw);
+        let (units, lines) = naive_counts(trimmed);
+        assert_eq!((got.byte_count, got.line_count), (units, lines), "{raw:?}");
+        assert_eq!(got.was_line_truncated, lines > max_lines);
+        assert_eq!(got.was_byte_truncated, units > max_units);
+        if got.was_line_truncated || got.was_byte_truncated {
+            let kept = naive_kept(&raw, max_lines, max_units);
+            assert!(
+                got.content.starts_with(&format!("{kept}\n\n> WARNING: MEMORY.md is ")),
+                "{raw:?} ({max_lines}, {max_units}): {:?} vs {kept:?}",
+                got.content
+            );
+        } else {
+            assert_eq!(got.content, trimmed);
+        }
+    }
+}
