@@ -585,3 +585,32 @@ fn auto_apply_and_modes() {
         assert!(llm.requests.borrow().is_empty());
     }
 }
+
+#[test]
+fn a_changeset_cannot_delete_or_undo_through_a_symlink() {
+    let fs = MemFs::new();
+    fs.insert_file("/outside/victim.md", "precious");
+    fs.symlink("/outside", "/m/sub");
+    let m = memdir::Memdir::new(
+        &fs,
+        common::TestClock::new(1_700_000_000_000.0),
+        None::<memdir::NoLlm>,
+        memdir::NoTelemetry,
+        memdir::MemdirConfig::new("/m/"),
+    );
+    let cs = memdir::consolidate::Changeset {
+        delete: vec![memdir::consolidate::FileDelete { file: "sub/victim.md".into(), before: "precious".into() }],
+        ..Default::default()
+    };
+    let err = common::block_on(m.apply_changeset(&cs)).unwrap_err();
+    assert_eq!(err.code, memdir::Code::PathSymlinkEscape);
+    // A planted journal pointing through the link is refused too.
+    fs.insert_file(
+        "/m/.memdir-undo.json",
+        r#"{"version":1,"entries":[{"file":"sub/victim.md","before":null,"after":"precious"}]}"#,
+    );
+    let err = common::block_on(m.undo_changeset()).unwrap_err();
+    assert_eq!(err.code, memdir::Code::PathSymlinkEscape);
+    let outside: Vec<_> = fs.snapshot().into_iter().filter(|(p, _)| p == "/outside/victim.md").collect();
+    assert_eq!(outside[0].1, b"precious");
+}

@@ -9,7 +9,7 @@
 //! undo: a new apply replaces the journal. Directories created for new files stay (empty) after
 //! an undo, since hosts cannot remove directories.
 
-use super::changeset::{check_changeset, Changeset};
+use super::changeset::{check_changeset, check_changeset_file, Changeset};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, Llm, Telemetry};
 use crate::json::{parse, Json};
@@ -180,12 +180,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         }
         for entry in &entries {
             let path = self.changeset_entry_path(&entry.file);
+            // No entry — a delete included — may reach outside through a symlink.
+            self.check_containment(Scope::Private, &entry.file, &path).await?;
             if self.read_optional(&path).await? != entry.before {
                 return Err(conflict(&entry.file));
-            }
-            if entry.after.is_some() {
-                self.ensure_parent(&path).await?;
-                self.check_inside(&self.config.dir, &path).await?;
             }
         }
         self.write_atomic(&self.undo_journal_path(), &journal_text(&entries))
@@ -257,17 +255,30 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             .ok_or_else(|| Error::new(Code::NotFound, "there is no changeset to undo"))?;
         let entries = parse_journal(&text)?;
         for entry in &entries {
-            if self
-                .read_optional(&self.changeset_entry_path(&entry.file))
-                .await?
-                != entry.after
-            {
+            // The journal comes from disk: its file names get the same checks as a changeset's.
+            if entry.file != ENTRYPOINT_NAME {
+                check_changeset_file(&entry.file)?;
+            }
+            let path = self.changeset_entry_path(&entry.file);
+            self.check_containment(Scope::Private, &entry.file, &path).await?;
+            if self.read_optional(&path).await? != entry.after {
                 return Err(conflict(&entry.file));
             }
         }
-        for entry in entries.iter().rev() {
-            self.put_changeset_file(&entry.file, entry.before.as_deref())
-                .await?;
+        for (done, entry) in entries.iter().rev().enumerate() {
+            if let Err(e) = self
+                .put_changeset_file(&entry.file, entry.before.as_deref())
+                .await
+            {
+                // Put back what was already restored, so the journal still describes the
+                // directory and the undo can be tried again.
+                for redone in entries.iter().rev().take(done + 1) {
+                    let _ = self
+                        .put_changeset_file(&redone.file, redone.after.as_deref())
+                        .await;
+                }
+                return Err(e);
+            }
         }
         self.fs
             .remove(&journal_path)

@@ -11,6 +11,54 @@
 use super::tokenize::for_each_term;
 use crate::types::MemoryHeader;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A small, fast, non-cryptographic hasher (the multiply-rotate scheme of rustc's `FxHasher`)
+/// for the term dictionary: its keys are words from the caller's own memories, and SipHash's
+/// protection against chosen collisions costs more than the rest of indexing.
+#[derive(Clone, Copy, Debug, Default)]
+struct WordHasher {
+    hash: u64,
+}
+
+impl WordHasher {
+    #[inline(always)]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for chunk in &mut words {
+            self.add(<[u8; 8]>::try_from(chunk).map_or(0, u64::from_le_bytes));
+        }
+        let mut tail = [0u8; 8];
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            for (slot, &b) in tail.iter_mut().zip(rest) {
+                *slot = b;
+            }
+            self.add(u64::from_le_bytes(tail) ^ rest.len() as u64);
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// Term → id.
+type TermIds = HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>;
 
 /// Weights and thresholds of the ranker.
 ///
@@ -106,7 +154,7 @@ struct Posting {
 pub struct RankerIndex {
     params: RankerParams,
     filenames: Vec<String>,
-    terms: HashMap<String, u32>,
+    terms: TermIds,
     postings: Vec<Vec<Posting>>,
 }
 
@@ -118,13 +166,20 @@ impl RankerIndex {
 
     /// Index `headers` with the given parameters.
     pub fn build_with(headers: &[MemoryHeader], params: RankerParams) -> Self {
-        let mut terms: HashMap<String, u32> = HashMap::new();
-        // Per document: (term, field) occurrences, and each field's length in terms.
-        let mut occurrences: Vec<Vec<(u32, u8)>> = Vec::with_capacity(headers.len());
+        let mut terms = TermIds::default();
+        // Per term id: 1 + the last document it occurred in (0: none yet), and where that
+        // document's counts for it are in `counts`.
+        let mut last_doc: Vec<u32> = Vec::new();
+        let mut slot_of: Vec<usize> = Vec::new();
+        // Per document (in order, from `doc_starts`): each distinct term once, with its count
+        // in every field, in order of first occurrence.
+        let mut counts: Vec<(u32, [u32; FIELDS])> = Vec::new();
+        let mut doc_starts: Vec<usize> = Vec::with_capacity(headers.len() + 1);
         let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(headers.len());
         let mut totals = [0f64; FIELDS];
-        for header in headers {
-            let mut occ: Vec<(u32, u8)> = Vec::new();
+        for (doc, header) in headers.iter().enumerate() {
+            let doc_mark = doc as u32 + 1;
+            doc_starts.push(counts.len());
             let mut len = [0u32; FIELDS];
             let type_text = header.memory_type.map(|t| t.as_str()).unwrap_or_default();
             let texts: [&str; FIELDS] = [
@@ -137,24 +192,36 @@ impl RankerIndex {
             for (field, text) in texts.iter().enumerate() {
                 for_each_term(text, |term| {
                     let id = match terms.get(term) {
-                        Some(&id) => id,
+                        Some(&id) => id as usize,
                         None => {
-                            let id = terms.len() as u32;
-                            terms.insert(term.to_owned(), id);
+                            let id = last_doc.len();
+                            terms.insert(term.into(), id as u32);
+                            last_doc.push(0);
+                            slot_of.push(0);
                             id
                         }
                     };
-                    occ.push((id, field as u8));
-                    len[field] += 1;
+                    if let (Some(last), Some(slot)) = (last_doc.get_mut(id), slot_of.get_mut(id)) {
+                        if *last != doc_mark {
+                            *last = doc_mark;
+                            *slot = counts.len();
+                            counts.push((id as u32, [0; FIELDS]));
+                        }
+                        if let Some(n) = counts.get_mut(*slot).and_then(|c| c.1.get_mut(field)) {
+                            *n += 1;
+                        }
+                    }
+                    if let Some(l) = len.get_mut(field) {
+                        *l += 1;
+                    }
                 });
             }
             for (total, l) in totals.iter_mut().zip(len) {
                 *total += f64::from(l);
             }
-            occ.sort_unstable();
-            occurrences.push(occ);
             lengths.push(len);
         }
+        doc_starts.push(counts.len());
         let n = headers.len().max(1) as f64;
         let avg: Vec<f32> = totals.iter().map(|t| (t / n).max(1.0) as f32).collect();
         let weights = [
@@ -164,20 +231,14 @@ impl RankerIndex {
             params.type_weight,
             params.body_weight,
         ];
-        let mut postings: Vec<Vec<Posting>> = vec![Vec::new(); terms.len()];
-        for (doc, (occ, len)) in occurrences.iter().zip(&lengths).enumerate() {
-            let mut i = 0;
-            while let Some(&(term, _)) = occ.get(i) {
-                let mut tf = [0f32; FIELDS];
-                while let Some(&(t, field)) = occ.get(i) {
-                    if t != term {
-                        break;
-                    }
-                    if let Some(slot) = tf.get_mut(usize::from(field)) {
-                        *slot += 1.0;
-                    }
-                    i += 1;
-                }
+        let mut postings: Vec<Vec<Posting>> = vec![Vec::new(); last_doc.len()];
+        for (doc, (bounds, len)) in doc_starts.windows(2).zip(&lengths).enumerate() {
+            let doc_counts = match *bounds {
+                [start, end] => counts.get(start..end).unwrap_or_default(),
+                _ => &[],
+            };
+            for &(term, tf) in doc_counts {
+                let tf = tf.map(|count| count as f32);
                 let mut weight = 0f32;
                 for f in 0..FIELDS {
                     if tf[f] > 0.0 {
@@ -227,7 +288,7 @@ impl RankerIndex {
             .map(|t| {
                 let list = self
                     .terms
-                    .get(t)
+                    .get(t.as_str())
                     .and_then(|&id| self.postings.get(id as usize))
                     .map(Vec::as_slice);
                 // A word no memory has is priced as if exactly one memory had it.

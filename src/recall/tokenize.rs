@@ -30,8 +30,8 @@ const fn pack(word: &[u8]) -> u64 {
     value
 }
 
-/// [`STOP_WORDS`] packed and sorted, built at compile time: the stop-word test is then a binary
-/// search over integers, the hottest step of indexing.
+/// [`STOP_WORDS`] packed, built at compile time (sorted, which the tests rely on to find
+/// duplicates), the keys of [`STOP_TABLE`].
 const STOP_KEYS: [u64; STOP_WORDS.len()] = {
     let mut keys = [0u64; STOP_WORDS.len()];
     let mut i = 0;

@@ -139,11 +139,11 @@ impl<'a> Fields<'a> {
 
     /// An optional whole number (within ±2^53).
     pub fn opt_i64(&self, key: &str) -> Result<Option<i64>, JsValue> {
-        match self.opt_f64(key)? {
-            Some(n) if !(n.abs() <= 9_007_199_254_740_991.0 && n.fract() == 0.0) => {
-                Err(self.wrong(key, "a whole number"))
-            }
-            n => Ok(n.map(|n| n as i64)),
+        match self.raw(key) {
+            None => Ok(None),
+            Some(v) => whole(&v)
+                .map(Some)
+                .ok_or_else(|| self.wrong(key, "a whole number")),
         }
     }
 
@@ -211,4 +211,12 @@ impl<'a> Fields<'a> {
                 .ok_or_else(|| self.wrong(key, "`user`, `feedback`, `project` or `reference`")),
         }
     }
+}
+
+/// `value` as a whole number within ±2^53, if it is one.
+pub fn whole(value: &JsValue) -> Option<i64> {
+    value
+        .as_f64()
+        .filter(|n| n.abs() <= 9_007_199_254_740_991.0 && n.fract() == 0.0)
+        .map(|n| n as i64)
 }

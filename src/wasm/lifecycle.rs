@@ -1,19 +1,25 @@
 //! Extraction, consolidation changesets, lint, proposals and the memory-tool backend across
 //! the boundary: a second `impl` block of the `Memdir` class and the `Extractor` class.
 
-use super::convert::{from_js, from_js_or_default};
+use super::fields::{whole, Fields};
 use super::memdir::{promise, JsMemdir};
-use crate::consolidate::{Changeset, ConsolidateOptions, ConsolidationGates, SessionInfo};
-use crate::extract::{ConversationMessage, ExtractOptions};
+use crate::consolidate::{
+    Changeset, ConsolidateOptions, ConsolidationGates, FileCreate, FileDelete, FileUpdate,
+    IndexChange, SessionInfo,
+};
+use crate::extract::{ConversationMessage, ExtractOptions, RejectedOperation, ToolUse};
+use crate::host::Role;
 use crate::lint::LintOptions;
 use crate::memory_tool::MemoryToolCommand;
 use crate::store::Proposal;
 use js_sys::Promise;
-use serde::Deserialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-fn lint_options(given: &Fields, store_caps: crate::TruncateOptions) -> Result<LintOptions, JsValue> {
+fn lint_options(
+    given: &Fields,
+    store_caps: crate::TruncateOptions,
+) -> Result<LintOptions, JsValue> {
     let d = LintOptions::default();
     Ok(LintOptions {
         stale_days: match given.opt_uint("staleDays", 9_007_199_254_740_991.0)? {
@@ -100,8 +106,12 @@ fn messages_from_js(messages: JsValue) -> Result<Vec<ConversationMessage>, JsVal
     })
 }
 
-fn changeset(given: &Fields) -> Result<Changeset, JsValue> {
-    let list = |key: &str| given.value(key).unwrap_or_else(|| js_sys::Array::new().into());
+fn changeset_from(given: &Fields) -> Result<Changeset, JsValue> {
+    let list = |key: &str| {
+        given
+            .value(key)
+            .unwrap_or_else(|| js_sys::Array::new().into())
+    };
     Ok(Changeset {
         create: Fields::each(list("create"), "changeset", |f| {
             Ok(FileCreate {
@@ -144,7 +154,7 @@ fn changeset(given: &Fields) -> Result<Changeset, JsValue> {
     })
 }
 
-fn proposal(given: &Fields) -> Result<Proposal, JsValue> {
+fn proposal_from(given: &Fields) -> Result<Proposal, JsValue> {
     Ok(match given.string("kind")?.as_str() {
         "save" => Proposal::Save(super::memdir::save_input(given)?),
         "update" => Proposal::Update {
@@ -175,12 +185,8 @@ fn memory_command(c: &Fields) -> Result<MemoryToolCommand, JsValue> {
                     if !js_sys::Array::is_array(&range) || pair.length() != 2 {
                         return Err(wrong());
                     }
-                    let holder = js_sys::Object::new();
-                    let _ = js_sys::Reflect::set(&holder, &"a".into(), &pair.get(0));
-                    let _ = js_sys::Reflect::set(&holder, &"b".into(), &pair.get(1));
-                    let h = Fields::new(holder.into(), "memory tool command")?;
-                    match (h.opt_i64("a"), h.opt_i64("b")) {
-                        (Ok(Some(a)), Ok(Some(b))) => Some([a, b]),
+                    match (whole(&pair.get(0)), whole(&pair.get(1))) {
+                        (Some(a), Some(b)) => Some([a, b]),
                         _ => return Err(wrong()),
                     }
                 }
@@ -294,7 +300,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Changeset")] changeset: JsValue,
     ) -> Result<Promise, JsValue> {
-        let changeset = changeset(&Fields::new(changeset, "changeset")?)?;
+        let changeset = changeset_from(&Fields::new(changeset, "changeset")?)?;
         let inner = self.inner.clone();
         Ok(promise(
             async move { inner.apply_changeset(&changeset).await },
@@ -323,7 +329,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Proposal")] proposal: JsValue,
     ) -> Result<Promise, JsValue> {
-        let proposal = proposal(&Fields::new(proposal, "proposal")?)?;
+        let proposal = proposal_from(&Fields::new(proposal, "proposal")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.apply_proposal(proposal).await }))
     }

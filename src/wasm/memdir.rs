@@ -255,14 +255,7 @@ impl JsMemdir {
         file: String,
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
-        let c = Fields::or_empty(changes, "changes")?;
-        let changes = MemoryChanges {
-            name: c.opt_string("name")?,
-            description: c.opt_string("description")?,
-            memory_type: c.opt_string("type")?,
-            body: c.opt_string("body")?,
-            skip_index: c.flag("skipIndex")?,
-        };
+        let changes = memory_changes(&Fields::or_empty(changes, "changes")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.update(&file, changes).await }))
     }
@@ -333,5 +326,16 @@ pub(crate) fn save_input(given: &Fields) -> Result<SaveInput, JsValue> {
         scope: scope(given)?,
         skip_index: given.flag("skipIndex")?,
         replace: given.flag("replace")?,
+    })
+}
+
+/// [`MemoryChanges`] from their JS object (every field optional).
+pub(crate) fn memory_changes(c: &Fields) -> Result<MemoryChanges, JsValue> {
+    Ok(MemoryChanges {
+        name: c.opt_string("name")?,
+        description: c.opt_string("description")?,
+        memory_type: c.opt_string("type")?,
+        body: c.opt_string("body")?,
+        skip_index: c.flag("skipIndex")?,
     })
 }
