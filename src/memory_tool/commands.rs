@@ -5,9 +5,8 @@ use super::{MemoryToolCommand, MemoryToolOutcome, MAX_TOOL_FILE_BYTES};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Llm, Telemetry};
 use crate::memdir::{Memdir, WriteMode};
-use crate::secrets::check_write_for_secrets;
 use crate::size::format_file_size;
-use crate::store::TEAM_DIR;
+use crate::store::{Scope, TEAM_DIR};
 
 /// Most files a directory delete removes.
 const MAX_DELETE_FILES: usize = 10_000;
@@ -320,9 +319,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 text.len()
             )));
         }
-        if rel.starts_with(TEAM_DIR) {
-            check_write_for_secrets("team memory", text)?;
-        }
+        let scope = scope_of(rel);
+        self.guard_secrets(scope, text)?;
+        self.check_containment(scope, store_rel(rel), abs).await?;
         self.ensure_parent(abs).await?;
         self.check_inside(&self.config.dir, abs).await?;
         self.write_atomic(abs, text).await
@@ -426,9 +425,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                         format!("{} already exists", tool_path(&new_rel)),
                     ));
                 }
-                if new_rel.starts_with(TEAM_DIR) {
-                    check_write_for_secrets("team memory", &text)?;
-                }
+                let scope = scope_of(&new_rel);
+                self.guard_secrets(scope, &text)?;
+                self.check_containment(scope, store_rel(&new_rel), &new_abs).await?;
                 self.ensure_parent(&new_abs).await?;
                 self.check_inside(&self.config.dir, &new_abs).await?;
                 if self.fs.capabilities().rename {
@@ -503,4 +502,18 @@ mod tests {
             "/memories/a is empty."
         );
     }
+}
+
+/// Which memory a tool path (relative to the memory directory) belongs to.
+fn scope_of(rel: &str) -> Scope {
+    if rel.starts_with(TEAM_DIR) {
+        Scope::Team
+    } else {
+        Scope::Private
+    }
+}
+
+/// `rel` relative to its scope's directory (what the store's containment check takes).
+fn store_rel(rel: &str) -> &str {
+    rel.strip_prefix(TEAM_DIR).unwrap_or(rel)
 }
