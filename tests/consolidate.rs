@@ -599,7 +599,10 @@ fn a_changeset_cannot_delete_or_undo_through_a_symlink() {
         memdir::MemdirConfig::new("/m/"),
     );
     let cs = memdir::consolidate::Changeset {
-        delete: vec![memdir::consolidate::FileDelete { file: "sub/victim.md".into(), before: "precious".into() }],
+        delete: vec![memdir::consolidate::FileDelete {
+            file: "sub/victim.md".into(),
+            before: "precious".into(),
+        }],
         ..Default::default()
     };
     let err = common::block_on(m.apply_changeset(&cs)).unwrap_err();
@@ -611,6 +614,10 @@ fn a_changeset_cannot_delete_or_undo_through_a_symlink() {
     );
     let err = common::block_on(m.undo_changeset()).unwrap_err();
     assert_eq!(err.code, memdir::Code::PathSymlinkEscape);
-    let outside: Vec<_> = fs.snapshot().into_iter().filter(|(p, _)| p == "/outside/victim.md").collect();
+    let outside: Vec<_> = fs
+        .snapshot()
+        .into_iter()
+        .filter(|(p, _)| p == "/outside/victim.md")
+        .collect();
     assert_eq!(outside[0].1, b"precious");
 }

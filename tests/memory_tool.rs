@@ -625,7 +625,10 @@ fn confirmed_tool_commands_apply_later() {
 #[test]
 fn the_secret_guard_covers_private_tool_writes_when_asked() {
     let secret = format!("ghp_{}", "a1B2c3D4".repeat(4) + "e5F6");
-    let create = |path: &str| Cmd::Create { path: path.into(), file_text: format!("token {secret}\n") };
+    let create = |path: &str| Cmd::Create {
+        path: path.into(),
+        file_text: format!("token {secret}\n"),
+    };
     let plain = memdir(WriteMode::Auto);
     block_on(plain.memory_command(create("/memories/private.md"))).unwrap();
     let err = block_on(plain.memory_command(create("/memories/team/shared.md"))).unwrap_err();
@@ -633,7 +636,13 @@ fn the_secret_guard_covers_private_tool_writes_when_asked() {
 
     let mut config = MemdirConfig::new("/m/");
     config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(MemFs::new(), TestClock::new(0.0), None::<NoLlm>, NoTelemetry, config);
+    let guarded = Memdir::new(
+        MemFs::new(),
+        TestClock::new(0.0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
+    );
     let err = block_on(guarded.memory_command(create("/memories/private.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
     assert!(!err.message.contains(&secret));

@@ -24,8 +24,22 @@ impl Rng {
 /// Strings mixing ASCII runs, newlines, whitespace and 2-, 3- and 4-byte characters.
 fn random_text(rng: &mut Rng, len: usize) -> String {
     const PIECES: &[&str] = &[
-        "a", "bcdefghij", "\n", "\r\n", " ", "é", "—", "日本", "😀", "\u{FEFF}", "\u{A0}", "x\n\n",
-        "- [T](t.md) — hook", "\u{10FFFF}", "\u{7F}", "\u{80}",
+        "a",
+        "bcdefghij",
+        "\n",
+        "\r\n",
+        " ",
+        "é",
+        "—",
+        "日本",
+        "😀",
+        "\u{FEFF}",
+        "\u{A0}",
+        "x\n\n",
+        "- [T](t.md) — hook",
+        "\u{10FFFF}",
+        "\u{7F}",
+        "\u{80}",
     ];
     let mut s = String::new();
     while s.len() < len {
@@ -116,7 +130,8 @@ fn truncation_matches_the_reference_algorithm() {
         if got.was_line_truncated || got.was_byte_truncated {
             let kept = naive_kept(&raw, max_lines, max_units);
             assert!(
-                got.content.starts_with(&format!("{kept}\n\n> WARNING: MEMORY.md is ")),
+                got.content
+                    .starts_with(&format!("{kept}\n\n> WARNING: MEMORY.md is ")),
                 "{raw:?} ({max_lines}, {max_units}): {:?} vs {kept:?}",
                 got.content
             );

@@ -1350,12 +1350,25 @@ fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
 #[test]
 fn update_and_delete_cannot_reach_through_a_symlink() {
     let fs = MemFs::new();
-    fs.insert_file("/outside/victim.md", "---\nname: V\ndescription: v\ntype: user\n---\n\nprecious\n");
+    fs.insert_file(
+        "/outside/victim.md",
+        "---\nname: V\ndescription: v\ntype: user\n---\n\nprecious\n",
+    );
     fs.symlink("/outside", "/m/sub");
     let m = mem_store(&fs);
     let err = block_on(m.delete("sub/victim.md")).unwrap_err();
     assert_eq!(err.code, Code::PathSymlinkEscape);
-    let changes = MemoryChanges { body: Some("overwritten".into()), ..MemoryChanges::default() };
-    assert_eq!(block_on(m.update("sub/victim.md", changes)).unwrap_err().code, Code::PathSymlinkEscape);
-    assert!(file_text(&fs, "/outside/victim.md").unwrap().contains("precious"));
+    let changes = MemoryChanges {
+        body: Some("overwritten".into()),
+        ..MemoryChanges::default()
+    };
+    assert_eq!(
+        block_on(m.update("sub/victim.md", changes))
+            .unwrap_err()
+            .code,
+        Code::PathSymlinkEscape
+    );
+    assert!(file_text(&fs, "/outside/victim.md")
+        .unwrap()
+        .contains("precious"));
 }

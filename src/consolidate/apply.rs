@@ -181,7 +181,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         for entry in &entries {
             let path = self.changeset_entry_path(&entry.file);
             // No entry — a delete included — may reach outside through a symlink.
-            self.check_containment(Scope::Private, &entry.file, &path).await?;
+            self.check_containment(Scope::Private, &entry.file, &path)
+                .await?;
             if self.read_optional(&path).await? != entry.before {
                 return Err(conflict(&entry.file));
             }
@@ -260,7 +261,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 check_changeset_file(&entry.file)?;
             }
             let path = self.changeset_entry_path(&entry.file);
-            self.check_containment(Scope::Private, &entry.file, &path).await?;
+            self.check_containment(Scope::Private, &entry.file, &path)
+                .await?;
             if self.read_optional(&path).await? != entry.after {
                 return Err(conflict(&entry.file));
             }

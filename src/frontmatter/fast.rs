@@ -1,11 +1,13 @@
 //! The fast path: a block made only of `key: value` lines whose values YAML would read as the
-//! very same plain strings is turned into a mapping without the YAML parser. Anything it is not
+//! very same plain strings, or as one-line double-quoted strings with the common escapes, is
+//! turned into a mapping without the YAML parser. Anything it is not
 //! sure of returns `None` and goes to serde_yaml; the tests check both agree.
 
 use serde_yaml::{Mapping, Value};
 
-/// The mapping of a block of plain `key: value` lines (blank lines allowed, CRLF allowed), or
-/// `None` when any line needs the YAML parser, a key repeats, or there is no key at all.
+/// The mapping of a block of plain `key: value` lines (blank lines allowed, CRLF allowed; a value
+/// may be a double-quoted string, see [`parse_double_quoted`]), or `None` when any line needs
+/// the YAML parser, a key repeats, or there is no key at all.
 pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
     let mut mapping = Mapping::new();
     for line in block.split('\n') {
@@ -15,16 +17,50 @@ pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
         }
         let (key, rest) = line.split_once(':')?;
         let value = rest.strip_prefix(' ')?.trim_start_matches(' ');
-        if !is_plain_key(key) || !is_plain_value(value) {
+        if !is_plain_key(key) {
             return None;
         }
+        let value = match value.strip_prefix('"') {
+            Some(quoted) => parse_double_quoted(quoted)?,
+            None if is_plain_value(value) => value.to_owned(),
+            None => return None,
+        };
         let key = Value::String(key.to_owned());
         if mapping.contains_key(&key) {
             return None;
         }
-        mapping.insert(key, Value::String(value.to_owned()));
+        mapping.insert(key, Value::String(value));
     }
     (!mapping.is_empty()).then_some(mapping)
+}
+
+/// The string a double-quoted scalar stands for, given what follows its opening quote: the
+/// closing quote must end the line, and the only escapes taken are `\"`, `\\`, `\n` and `\t`
+/// (any other escape, a tab or a character YAML does not print gives `None`).
+fn parse_double_quoted(after_quote: &str) -> Option<String> {
+    let mut out = String::with_capacity(after_quote.len());
+    let mut rest = after_quote;
+    loop {
+        let stop = rest.find(['"', '\\'])?;
+        let run = rest.get(..stop)?;
+        if !run.chars().all(is_yaml_printable) {
+            return None;
+        }
+        out.push_str(run);
+        let tail = rest.get(stop..)?;
+        if let Some(after_close) = tail.strip_prefix('"') {
+            return after_close.is_empty().then_some(out);
+        }
+        let escaped = tail.get(1..2)?;
+        out.push(match escaped {
+            "\"" => '"',
+            "\\" => '\\',
+            "n" => '\n',
+            "t" => '\t',
+            _ => return None,
+        });
+        rest = tail.get(2..)?;
+    }
 }
 
 /// An identifier-like key that YAML reads as a string (`null`, `true` and `false` in any case
@@ -92,6 +128,17 @@ mod tests {
     }
 
     #[test]
+    fn takes_double_quoted_values() {
+        let block =
+            "name: \"Role: \\\"lead\\\" # 1\"\ndescription: \"a\\\\b\\nc\\td\"\ntype: \"\"\n";
+        let mapping = parse_plain_block(block).unwrap();
+        assert_eq!(mapping["name"], Value::from("Role: \"lead\" # 1"));
+        assert_eq!(mapping["description"], Value::from("a\\b\nc\td"));
+        assert_eq!(mapping["type"], Value::from(""));
+        assert_eq!(Value::Mapping(mapping), parse_lenient(block).unwrap().value);
+    }
+
+    #[test]
     fn leaves_everything_doubtful_to_yaml() {
         for block in [
             "",
@@ -104,6 +151,15 @@ mod tests {
             "a:x",
             "a:\tx",
             "a: 'x'",
+            "a: \"x\" ",
+            "a: \"x\" #c",
+            "a: \"x",
+            "a: \"\\x41\"",
+            "a: \"\\u00e9\"",
+            "a: \"\\\"",
+            "a: \"x\ty\"",
+            "a: \"x\"y\"",
+            "a: \"x\n  y\"",
             "a: x ",
             "a: x\n  continued",
             "# comment\na: x",
@@ -229,6 +285,26 @@ mod tests {
             .collect()
     }
 
+    /// Pieces of a double-quoted value: the escapes the fast path takes and ones it refuses.
+    const QUOTED_PIECES: &[&str] = &[
+        "\\\"", "\\\\", "\\n", "\\t", "\\x41", "\\u00e9", "\\0", "\\ ", "\\/", "\\", "\"", "\t",
+        "#", " #", ": ", "'",
+    ];
+
+    /// A double-quoted value, sometimes unclosed or with something after the closing quote.
+    fn random_quoted(rng: &mut Rng) -> String {
+        let mut value = String::from("\"");
+        for _ in 0..rng.below(5) {
+            value.push_str(match rng.below(3) {
+                0 => rng.pick(QUOTED_PIECES),
+                1 => rng.pick(PIECES),
+                _ => rng.pick(WORDS),
+            });
+        }
+        value.push_str(rng.pick(&["\"", "\"", "\"", "\"", "", "\" ", "\" #c", "\"x"]));
+        value
+    }
+
     fn random_block(rng: &mut Rng) -> String {
         let mut block = String::new();
         for _ in 0..1 + rng.below(4) {
@@ -243,7 +319,11 @@ mod tests {
                     };
                     block.push_str(rng.pick(keys));
                     block.push_str(rng.pick(&[": ", ": ", ": ", ":  ", ":", ":\t", " : "]));
-                    block.push_str(&random_value(rng));
+                    if rng.below(3) == 0 {
+                        block.push_str(&random_quoted(rng));
+                    } else {
+                        block.push_str(&random_value(rng));
+                    }
                     block.push_str(rng.pick(&["\n", "\n", "\r\n", ""]));
                 }
             }
@@ -255,19 +335,25 @@ mod tests {
     fn fast_path_agrees_with_serde_yaml() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut fast = 0;
-        let cases = 20_000;
+        let mut quoted = 0;
+        let cases = 40_000;
         for _ in 0..cases {
             let block = random_block(&mut rng);
             let Some(mapping) = parse_plain_block(&block) else {
                 continue;
             };
             fast += 1;
+            quoted += usize::from(block.contains(": \""));
             let parsed = parse_lenient(&block)
                 .unwrap_or_else(|e| panic!("fast path took {block:?}, YAML rejects it: {e}"));
             assert_eq!(Value::Mapping(mapping), parsed.value, "{block:?}");
         }
-        // The generator must exercise the fast path, not only its refusals.
+        // The generator must exercise the fast path, not only its refusals, quoted values too.
         assert!(fast > cases / 20, "only {fast} blocks took the fast path");
+        assert!(
+            quoted > cases / 50,
+            "only {quoted} quoted blocks took the fast path"
+        );
     }
 
     #[test]

@@ -102,8 +102,16 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
             }
             let raw_type = parsed.frontmatter.get("type");
             if parsed.header.memory_type.is_none() {
+                // Quote the value only when it is short and holds no secret (findings never
+                // carry memory text that could).
                 let what = match raw_type.and_then(|v| v.as_str()) {
-                    Some(t) => format!("type {t:?} is not one of"),
+                    Some(t)
+                        if t.chars().count() <= 24
+                            && crate::secrets::scan_for_secrets(t).is_empty() =>
+                    {
+                        format!("type {t:?} is not one of")
+                    }
+                    Some(_) => "its `type` is not one of".to_owned(),
                     None => "no `type`; it must be one of".to_owned(),
                 };
                 let types: Vec<&str> = MemoryType::ALL.iter().map(|t| t.as_str()).collect();

@@ -427,7 +427,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 }
                 let scope = scope_of(&new_rel);
                 self.guard_secrets(scope, &text)?;
-                self.check_containment(scope, store_rel(&new_rel), &new_abs).await?;
+                self.check_containment(scope, store_rel(&new_rel), &new_abs)
+                    .await?;
                 self.ensure_parent(&new_abs).await?;
                 self.check_inside(&self.config.dir, &new_abs).await?;
                 if self.fs.capabilities().rename {
@@ -477,6 +478,20 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 }
 
+/// Which memory a tool path (relative to the memory directory) belongs to.
+fn scope_of(rel: &str) -> Scope {
+    if rel.starts_with(TEAM_DIR) {
+        Scope::Team
+    } else {
+        Scope::Private
+    }
+}
+
+/// `rel` relative to its scope's directory (what the store's containment check takes).
+fn store_rel(rel: &str) -> &str {
+    rel.strip_prefix(TEAM_DIR).unwrap_or(rel)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -502,18 +517,4 @@ mod tests {
             "/memories/a is empty."
         );
     }
-}
-
-/// Which memory a tool path (relative to the memory directory) belongs to.
-fn scope_of(rel: &str) -> Scope {
-    if rel.starts_with(TEAM_DIR) {
-        Scope::Team
-    } else {
-        Scope::Private
-    }
-}
-
-/// `rel` relative to its scope's directory (what the store's containment check takes).
-fn store_rel(rel: &str) -> &str {
-    rel.strip_prefix(TEAM_DIR).unwrap_or(rel)
 }

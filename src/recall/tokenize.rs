@@ -166,12 +166,24 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
     let bytes = text.as_bytes();
     let mut pos = 0;
     while let Some(&b) = bytes.get(pos) {
-        let word_char = if b.is_ascii() {
-            pos += 1;
-            if b.is_ascii_alphanumeric() {
-                word.push(char::from(b.to_ascii_lowercase()));
+        let word_char = if b.is_ascii_alphanumeric() {
+            // A whole ASCII run at once, lower-cased in place.
+            let run = bytes
+                .get(pos..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .count();
+            let start = word.len();
+            word.push_str(text.get(pos..pos + run).unwrap_or_default());
+            if let Some(added) = word.get_mut(start..) {
+                added.make_ascii_lowercase();
             }
-            b.is_ascii_alphanumeric()
+            pos += run;
+            true
+        } else if b.is_ascii() {
+            pos += 1;
+            false
         } else {
             let Some(c) = text.get(pos..).and_then(|rest| rest.chars().next()) else {
                 break;

@@ -145,10 +145,14 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         if has_entry {
             let new_index = remove_index_entry(&index, rel);
             if let Err(e) = self.write_atomic(&self.index_path(scope), &new_index).await {
-                if let Some(text) = &previous {
-                    let _ = self.write_atomic(&path, text).await;
+                let restored = match &previous {
+                    Some(text) => self.write_atomic(&path, text).await.is_ok(),
+                    None => true,
+                };
+                // Not restored: the journal stays and the next writer drops the entry.
+                if restored {
+                    self.journal_end().await;
                 }
-                self.journal_end().await;
                 return Err(e);
             }
         }

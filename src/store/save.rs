@@ -166,20 +166,29 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             index_warning = self.measure_index(plan.scope, &new);
             plan.index = Some(new);
         }
-        self.journal_begin(plan.scope, &plan.rel).await?;
+        // A write that leaves the index alone has nothing to keep in step: no journal.
+        let journaled = plan.index.is_some();
+        if journaled {
+            self.journal_begin(plan.scope, &plan.rel).await?;
+        }
         if let Err(e) = self.write_atomic(&plan.path, &plan.text).await {
-            self.journal_end().await;
+            if journaled {
+                self.journal_end().await;
+            }
             return Err(e);
         }
         if let Some(index) = &plan.index {
             let index_path = self.index_path(plan.scope);
             if let Err(e) = self.write_atomic(&index_path, index).await {
-                self.roll_back(&plan).await;
-                self.journal_end().await;
+                // If the file cannot be put back either, the journal stays so the next
+                // writer brings the index in line with the file.
+                if self.roll_back(&plan).await {
+                    self.journal_end().await;
+                }
                 return Err(e);
             }
+            self.journal_end().await;
         }
-        self.journal_end().await;
         Ok(SaveOutcome::Saved(SavedMemory {
             file: root_relative(plan.scope, &plan.rel),
             path: plan.path,
@@ -192,7 +201,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// Before any directory is created for a write: team keys pass the reference's key and
     /// symlink checks (§9: dangling links and loops refused, other host errors fail closed);
     /// private paths must not lead outside the memory directory through a symlink either.
-    pub(crate) async fn check_containment(&self, scope: Scope, rel: &str, path: &str) -> Result<()> {
+    pub(crate) async fn check_containment(
+        &self,
+        scope: Scope,
+        rel: &str,
+        path: &str,
+    ) -> Result<()> {
         if scope == Scope::Team {
             let team_dir = self.scope_dir(Scope::Team);
             return crate::path_key::validate_team_key(&self.fs, &team_dir, rel)
@@ -224,14 +238,11 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 
     /// Best effort: restore the memory file as it was before a failed commit.
-    async fn roll_back(&self, plan: &PlannedWrite) {
-        let _ = match &plan.previous {
-            Some(text) => self.write_atomic(&plan.path, text).await,
-            None => self
-                .fs
-                .remove(&plan.path)
-                .await
-                .map_err(|e| Error::fs("remove", &plan.path, e)),
-        };
+    /// True when the file is back as it was.
+    async fn roll_back(&self, plan: &PlannedWrite) -> bool {
+        match &plan.previous {
+            Some(text) => self.write_atomic(&plan.path, text).await.is_ok(),
+            None => self.fs.remove(&plan.path).await.is_ok(),
+        }
     }
 }

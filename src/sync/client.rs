@@ -518,7 +518,8 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         let max = details
             .as_ref()
             .and_then(|d| d.get("max_entries")?.as_f64())
-            .filter(|n| n.is_finite() && *n >= 0.0);
+            // A cap below one entry would stop every later push: not a cap to learn.
+            .filter(|n| n.is_finite() && *n >= 1.0);
         match (code.as_deref(), max) {
             (Some(TOO_MANY_ENTRIES), Some(max)) => {
                 let max = max as usize;
