@@ -351,7 +351,7 @@ mod tests {
         // The generator must exercise the fast path, not only its refusals, quoted values too.
         assert!(fast > cases / 20, "only {fast} blocks took the fast path");
         assert!(
-            quoted > cases / 50,
+            quoted > cases / 100,
             "only {quoted} quoted blocks took the fast path"
         );
     }
