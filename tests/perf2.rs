@@ -140,3 +140,147 @@ fn truncation_matches_the_reference_algorithm() {
         }
     }
 }
+
+/// Memory headers with words drawn from a vocabulary of inflections, stop words, identifiers
+/// and non-ASCII words, deterministic.
+fn random_headers(rng: &mut Rng, count: usize) -> Vec<memdir::MemoryHeader> {
+    const VOCAB: &[&str] = &[
+        "deploy",
+        "deploys",
+        "deploying",
+        "deployed",
+        "docker",
+        "worker",
+        "redis",
+        "cache",
+        "caches",
+        "token",
+        "tokens",
+        "migration",
+        "migrate",
+        "migrations",
+        "test",
+        "tests",
+        "testing",
+        "flaky",
+        "oauth",
+        "session",
+        "sessions",
+        "user",
+        "users",
+        "lint",
+        "yaml",
+        "schema",
+        "queries",
+        "query",
+        "running",
+        "ran",
+        "the",
+        "a",
+        "of",
+        "to",
+        "and",
+        "with",
+        "Été",
+        "ÜNÏCODE",
+        "日本語",
+        "naïve",
+        "k8s",
+        "v2",
+        "API",
+        "api_key",
+        "pass",
+        "passes",
+        "status",
+        "class",
+        "branches",
+        "fixes",
+        "noted",
+        "release",
+        "released",
+        "releasing",
+        "x",
+        "CI",
+        "ci-pipeline",
+        "db.md",
+        "2026",
+        "über",
+        "staging",
+        "production",
+        "why",
+    ];
+    const TYPES: [memdir::MemoryType; 4] = [
+        memdir::MemoryType::User,
+        memdir::MemoryType::Feedback,
+        memdir::MemoryType::Project,
+        memdir::MemoryType::Reference,
+    ];
+    let words = |rng: &mut Rng, at_least: usize, more: usize, sep: &str| -> String {
+        let n = at_least + rng.below(more);
+        (0..n)
+            .map(|_| VOCAB[rng.below(VOCAB.len())])
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    (0..count)
+        .map(|i| {
+            let filename = format!("{}_{i}.md", words(rng, 2, 1, "_"));
+            memdir::MemoryHeader {
+                file_path: format!("/m/{filename}"),
+                filename,
+                mtime_ms: 1.7e12 - i as f64,
+                description: (rng.below(8) > 0).then(|| words(rng, 3, 12, " ")),
+                memory_type: (rng.below(5) > 0).then(|| TYPES[rng.below(4)]),
+                name: (rng.below(6) > 0).then(|| words(rng, 1, 4, " ")),
+                body_head: words(rng, 0, 120, if i % 3 == 0 { ". " } else { " " }),
+            }
+        })
+        .collect()
+}
+
+/// FNV-1a over everything the ranker answers for a set of queries: filenames, exact score bits
+/// and pre-filter orders.
+fn ranking_digest(headers: &[memdir::MemoryHeader]) -> u64 {
+    let index = memdir::recall::RankerIndex::build(headers);
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut hits = 0;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    for query in [
+        "how do we deploy the docker worker",
+        "redis cache token",
+        "why did the migration test fail",
+        "user oauth session",
+        "lint yaml schema",
+        "Été über naïve 日本語",
+        "running queries on staging with the API key",
+        "ci pipeline flaky tests",
+        "",
+    ] {
+        for hit in index.rank(query, 10) {
+            hits += 1;
+            eat(hit.filename.as_bytes());
+            eat(&hit.score.to_bits().to_le_bytes());
+        }
+        for position in index.prefilter(query, 50) {
+            eat(&position.to_le_bytes());
+        }
+    }
+    assert!(hits > 20, "the queries must match: {hits} hits");
+    hash
+}
+
+#[test]
+fn ranking_is_unchanged_by_the_fast_index() {
+    // The digest of the ranker before its index build was reworked (same scores, bit for bit).
+    let mut rng = Rng(0xABCD_EF01_2345_6789);
+    let headers = random_headers(&mut rng, 400);
+    let digest = ranking_digest(&headers);
+    println!("ranking digest {digest:#x}");
+    assert_eq!(digest, EXPECTED_RANKING_DIGEST);
+}
+
+const EXPECTED_RANKING_DIGEST: u64 = 0x96b2_1870_d7eb_e247;

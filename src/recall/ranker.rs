@@ -8,7 +8,7 @@
 //!
 //! Build a [`RankerIndex`] once and query it many times; [`rank_memories`] does both at once.
 
-use super::tokenize::for_each_term;
+use super::tokenize::{for_each_term, packed};
 use crate::types::MemoryHeader;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -48,17 +48,46 @@ impl Hasher for WordHasher {
         self.add(u64::from(i));
     }
 
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
     fn write_usize(&mut self, i: usize) {
         self.add(i as u64);
     }
 
     fn finish(&self) -> u64 {
-        self.hash
+        // The product's high bits depend on every input bit; the table indexes by the low ones.
+        self.hash.rotate_left(26)
     }
 }
 
-/// Term → id.
-type TermIds = HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>;
+type WordMap<K> = HashMap<K, u32, BuildHasherDefault<WordHasher>>;
+
+/// Term → id. Most words fit in 8 bytes: those are keyed by their packed value (an integer
+/// hash and compare), the rest by their text.
+#[derive(Clone, Debug, Default)]
+struct TermIds {
+    short: WordMap<u64>,
+    long: WordMap<Box<str>>,
+}
+
+impl TermIds {
+    fn get(&self, term: &str) -> Option<u32> {
+        match packed(term) {
+            Some(key) => self.short.get(&key),
+            None => self.long.get(term),
+        }
+        .copied()
+    }
+
+    fn insert(&mut self, term: &str, id: u32) {
+        match packed(term) {
+            Some(key) => self.short.insert(key, id),
+            None => self.long.insert(term.into(), id),
+        };
+    }
+}
 
 /// Weights and thresholds of the ranker.
 ///
@@ -192,10 +221,10 @@ impl RankerIndex {
             for (field, text) in texts.iter().enumerate() {
                 for_each_term(text, |term| {
                     let id = match terms.get(term) {
-                        Some(&id) => id as usize,
+                        Some(id) => id as usize,
                         None => {
                             let id = last_doc.len();
-                            terms.insert(term.into(), id as u32);
+                            terms.insert(term, id as u32);
                             last_doc.push(0);
                             slot_of.push(0);
                             id
@@ -288,8 +317,8 @@ impl RankerIndex {
             .map(|t| {
                 let list = self
                     .terms
-                    .get(t.as_str())
-                    .and_then(|&id| self.postings.get(id as usize))
+                    .get(t)
+                    .and_then(|id| self.postings.get(id as usize))
                     .map(Vec::as_slice);
                 // A word no memory has is priced as if exactly one memory had it.
                 let df = list.map_or(1, <[Posting]>::len) as f32;

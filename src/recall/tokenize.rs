@@ -53,6 +53,19 @@ const STOP_KEYS: [u64; STOP_WORDS.len()] = {
     keys
 };
 
+/// A non-empty word of at most 8 bytes as [`pack`] gives it (at run time: one copy, one load),
+/// or `None` for longer words.
+pub(crate) fn packed(word: &str) -> Option<u64> {
+    let bytes = word.as_bytes();
+    let mut buffer = [0u8; 8];
+    let start = 8usize.checked_sub(bytes.len())?;
+    if start == 8 {
+        return None;
+    }
+    buffer.get_mut(start..)?.copy_from_slice(bytes);
+    Some(u64::from_be_bytes(buffer))
+}
+
 /// Slots of the stop-word hash table: a power of two, under half full.
 const STOP_SLOTS: usize = 512;
 
@@ -80,10 +93,9 @@ const STOP_TABLE: [u64; STOP_SLOTS] = {
 
 /// True for a (lower-cased) stop word.
 pub(crate) fn is_stop_word(word: &str) -> bool {
-    if word.is_empty() || word.len() > 8 {
+    let Some(key) = packed(word) else {
         return false;
-    }
-    let key = pack(word.as_bytes());
+    };
     let mut slot = stop_slot(key);
     loop {
         match STOP_TABLE.get(slot) {
@@ -246,6 +258,15 @@ mod tests {
     #[test]
     fn stop_words_fit_the_packed_table() {
         assert!(STOP_WORDS.iter().all(|w| w.len() <= 8 && !w.contains('\0')));
+        for w in ["a", "ab", "deploy", "12345678", "été"] {
+            assert_eq!(packed(w), Some(pack(w.as_bytes())), "{w}");
+        }
+        assert_eq!(packed(""), None);
+        assert_eq!(packed("123456789"), None);
+        assert!(
+            STOP_KEYS.windows(2).all(|k| k[0] < k[1]),
+            "duplicate stop word"
+        );
         assert!(STOP_WORDS.iter().all(|w| is_stop_word(w)));
         for w in ["deploy", "abouts", "th", "", "yourselves", "whe"] {
             assert!(!is_stop_word(w), "{w}");

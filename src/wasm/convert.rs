@@ -1,7 +1,7 @@
-//! Value conversion between JS and Rust: one configured serializer.
+//! Value conversion from Rust to JS: one configured serializer (inputs are read by
+//! [`super::fields::Fields`]).
 
 use crate::error::{Code, Error};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -16,51 +16,6 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
             format!("cannot convert result: {e}"),
         ))
     })
-}
-
-/// JS value → Rust value; a shape mismatch is an `INVALID_INPUT` error naming `what`.
-pub fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
-        super::error::to_js(Error::new(
-            Code::InvalidInput,
-            format!("invalid {what}: {e}"),
-        ))
-    })
-}
-
-/// Like [`from_js`], but `undefined`/`null` give the default.
-pub fn from_js_or_default<T: DeserializeOwned + Default>(
-    value: JsValue,
-    what: &str,
-) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        Ok(T::default())
-    } else {
-        from_js(value, what)
-    }
-}
-
-/// A shallow copy of `input` whose `env` keeps only string values (so `process.env`, or an
-/// object with `undefined` entries, converts to a string map).
-pub fn strip_undefined(input: JsValue) -> JsValue {
-    if !input.is_object() {
-        return input;
-    }
-    let env_key = JsValue::from_str("env");
-    let env = js_sys::Reflect::get(&input, &env_key).unwrap_or(JsValue::UNDEFINED);
-    if !env.is_object() {
-        return input;
-    }
-    let clean = js_sys::Object::new();
-    for pair in js_sys::Object::entries(&js_sys::Object::from(env)).iter() {
-        let pair = js_sys::Array::from(&pair);
-        if pair.get(1).is_string() {
-            let _ = js_sys::Reflect::set(&clean, &pair.get(0), &pair.get(1));
-        }
-    }
-    let copy = js_sys::Object::assign(&js_sys::Object::new(), &js_sys::Object::from(input));
-    let _ = js_sys::Reflect::set(&copy, &env_key, &clean);
-    copy.into()
 }
 
 fn set(target: &js_sys::Object, key: &str, value: &JsValue) {

@@ -157,6 +157,62 @@ impl<'a> Fields<'a> {
         self.wrong(key, expected)
     }
 
+    /// An optional choice among `names`, each with its value.
+    pub fn opt_choice<T: Copy>(
+        &self,
+        key: &str,
+        choices: &[(&str, T)],
+    ) -> Result<Option<T>, JsValue> {
+        let Some(given) = self.opt_string(key)? else {
+            return Ok(None);
+        };
+        match choices.iter().find(|(name, _)| *name == given) {
+            Some((_, value)) => Ok(Some(*value)),
+            None => {
+                let names: Vec<String> = choices.iter().map(|(n, _)| format!("`{n}`")).collect();
+                Err(self.wrong(key, &format!("one of {}", names.join(", "))))
+            }
+        }
+    }
+
+    /// Refuse any own property not in `allowed`.
+    pub fn only(&self, allowed: &[&str]) -> Result<(), JsValue> {
+        for key in js_sys::Object::keys(self.object.unchecked_ref::<js_sys::Object>()).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !allowed.contains(&key.as_str()) {
+                return Err(invalid(self.what, &format!("unknown field `{key}`")));
+            }
+        }
+        Ok(())
+    }
+
+    /// An object of strings, empty when absent; with `skip_other`, entries whose value is not
+    /// a string are left out instead of refused.
+    pub fn string_map(
+        &self,
+        key: &str,
+        skip_other: bool,
+    ) -> Result<std::collections::BTreeMap<String, String>, JsValue> {
+        let mut map = std::collections::BTreeMap::new();
+        let Some(v) = self.raw(key) else {
+            return Ok(map);
+        };
+        if !v.is_object() {
+            return Err(self.wrong(key, "an object of strings"));
+        }
+        for pair in js_sys::Object::entries(v.unchecked_ref::<js_sys::Object>()).iter() {
+            let pair = js_sys::Array::from(&pair);
+            match (pair.get(0).as_string(), pair.get(1).as_string()) {
+                (Some(k), Some(value)) => {
+                    map.insert(k, value);
+                }
+                _ if skip_other => {}
+                _ => return Err(self.wrong(key, "an object of strings")),
+            }
+        }
+        Ok(map)
+    }
+
     /// An optional boolean.
     pub fn opt_bool(&self, key: &str) -> Result<Option<bool>, JsValue> {
         match self.raw(key) {

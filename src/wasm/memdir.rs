@@ -2,7 +2,7 @@
 //! state into a future and returns a Promise; nothing is borrowed across an `await`, so JS may
 //! call back in while a Promise is pending.
 
-use super::convert::{from_js_or_default, to_js};
+use super::convert::to_js;
 use super::error::{throw, to_js as error_to_js};
 use super::fields::Fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
@@ -91,7 +91,7 @@ impl JsMemdir {
         let given = Fields::new(options.clone(), "Memdir options")?;
         let mut config = crate::MemdirConfig::new(given.string("dir")?);
         config.write_mode = write_mode(&given)?;
-        config.prompt = from_js_or_default(field(&options, "prompt"), "Memdir options")?;
+        config.prompt = super::inputs::prompt_config(&given.object("prompt")?)?;
         let recall = given.object("recall")?;
         if let Some(ms) = recall.opt_u32("timeoutMs")? {
             config.recall.timeout_ms = ms;

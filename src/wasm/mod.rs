@@ -5,6 +5,7 @@ pub mod convert;
 pub mod error;
 pub mod fields;
 pub mod host;
+mod inputs;
 pub mod lifecycle;
 pub mod memdir;
 pub mod pure;

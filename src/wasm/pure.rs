@@ -1,10 +1,9 @@
 //! The pure core, exported to JS under the names of design §9. Each function converts its
 //! arguments, calls the core, and converts the result.
 
-use super::convert::{from_js, from_js_or_default, to_js};
+use super::convert::to_js;
 use super::fields::Fields;
 use crate::types::MemoryHeader;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 /// Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units
@@ -185,7 +184,7 @@ pub fn sanitize_path(path: &str) -> String {
 pub fn build_memory_prompt(
     #[wasm_bindgen(unchecked_param_type = "PromptOptions")] options: JsValue,
 ) -> Result<String, JsValue> {
-    let options: crate::prompt::PromptOptions = from_js(options, "prompt options")?;
+    let options = super::inputs::prompt_options(&Fields::new(options, "prompt options")?)?;
     Ok(crate::prompt::build_memory_prompt(&options))
 }
 
@@ -211,13 +210,6 @@ pub fn validate_memory_path(
     ))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct EnableInput {
-    env: crate::paths::EnvMap,
-    settings: crate::paths::Settings,
-}
-
 /// Whether auto memory is on, by the reference's chain over the environment and settings you
 /// pass (`CLAUDE_CODE_DISABLE_AUTO_MEMORY`, bare mode, remote mode, `autoMemoryEnabled`).
 ///
@@ -231,10 +223,10 @@ pub fn is_auto_memory_enabled(
     )]
     input: JsValue,
 ) -> Result<bool, JsValue> {
-    let input: EnableInput = from_js_or_default(super::convert::strip_undefined(input), "input")?;
+    let input = Fields::or_empty(input, "input")?;
     Ok(crate::paths::is_auto_memory_enabled(
-        &input.env,
-        &input.settings,
+        &input.string_map("env", true)?,
+        &super::inputs::settings(&input)?,
     ))
 }
 
@@ -261,7 +253,7 @@ pub fn resolve_memory_dir(
             })?)
         };
     let mut ctx: crate::paths::PathContext =
-        from_js(super::convert::strip_undefined(context), "path context")?;
+        super::inputs::path_context(&Fields::new(context, "path context")?)?;
     Ok(super::promise_of(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {

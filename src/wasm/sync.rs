@@ -1,8 +1,9 @@
 //! Team sync across the boundary: a JS `transport` callback adapted to the core's `Transport`,
 //! and the `TeamSync` class over the core's `TeamWatcher`.
 
-use super::convert::{from_js, to_js};
+use super::convert::to_js;
 use super::error::{host_error, throw, to_js as error_to_js};
+use super::fields::Fields;
 use super::host::{JsClock, JsFs, JsTelemetry};
 use crate::error::{Code, Error, HostError};
 use crate::host::HostResult;
@@ -10,9 +11,7 @@ use crate::sync::{
     HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync as CoreSync, TeamWatcher, Transport,
 };
 use js_sys::{Function, Object, Promise, Reflect};
-use serde::Deserialize;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -79,17 +78,6 @@ impl Transport for JsTransport {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TeamSyncOptionsIn {
-    dir: String,
-    base_url: String,
-    repo: String,
-    #[serde(default)]
-    headers: BTreeMap<String, String>,
-    timeout_ms: Option<u32>,
-}
-
 type Watcher = TeamWatcher<JsFs, JsTransport, JsClock, JsTelemetry>;
 
 /// Team memory sync (`<dir>team/`) with a server speaking the reference's protocol, over your
@@ -129,12 +117,15 @@ impl TeamSync {
             .map_err(|_| invalid("`transport` must be a function".into()))?;
         let telemetry = JsTelemetry::new(get("telemetry")).map_err(invalid)?;
         let clock = JsClock::new(get("now")).map_err(invalid)?;
-        let given: TeamSyncOptionsIn = from_js(options.clone(), "TeamSync options")?;
-        let dir = crate::MemdirConfig::new(given.dir).dir;
-        let mut config =
-            SyncConfig::new(&given.base_url, &given.repo, &crate::paths::team_dir(&dir));
-        config.headers = given.headers.into_iter().collect();
-        if let Some(ms) = given.timeout_ms {
+        let given = Fields::new(options.clone(), "TeamSync options")?;
+        let dir = crate::MemdirConfig::new(given.string("dir")?).dir;
+        let mut config = SyncConfig::new(
+            &given.string("baseUrl")?,
+            &given.string("repo")?,
+            &crate::paths::team_dir(&dir),
+        );
+        config.headers = given.string_map("headers", false)?.into_iter().collect();
+        if let Some(ms) = given.opt_u32("timeoutMs")? {
             config.timeout_ms = ms;
         }
         let sync = CoreSync {
