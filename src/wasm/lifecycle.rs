@@ -234,7 +234,7 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<LintReport>")]
     pub fn lint(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "LintOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "lint options")?;
         let options = lint_options(&given, self.inner.config().store.index_caps)?;
@@ -253,7 +253,7 @@ impl JsMemdir {
     pub fn extract(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ConversationMessage[]")] messages: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
         let options = extract_options(&Fields::or_empty(
@@ -278,7 +278,9 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<ConsolidateOutcome>")]
     pub fn consolidate(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ConsolidateOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ConsolidateOptions")] options: Option<
+            JsValue,
+        >,
     ) -> Result<Promise, JsValue> {
         let options = consolidate_options(&Fields::or_empty(
             options.unwrap_or(JsValue::UNDEFINED),
@@ -385,7 +387,9 @@ impl Extractor {
     /// A fresh extractor (`everyN` defaults to 1).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "{ everyN?: number }")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ everyN?: number }")] options: Option<
+            JsValue,
+        >,
     ) -> Result<Extractor, JsValue> {
         let o = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "extractor options")?;
         Ok(Extractor {
@@ -401,7 +405,7 @@ impl Extractor {
         &self,
         memdir: &JsMemdir,
         #[wasm_bindgen(unchecked_param_type = "ConversationMessage[]")] messages: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ExtractOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
         let options = extract_options(&Fields::or_empty(

@@ -157,7 +157,7 @@ impl JsMemdir {
     pub fn find_relevant(
         &self,
         query: String,
-        #[wasm_bindgen(unchecked_param_type = "FindOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "FindOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let call = super::recall::FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
         let inner = self.inner.clone();

@@ -40,7 +40,7 @@ pub(crate) fn promise_of(
 /// Runs once when the module is instantiated: report panics on the console before the instance
 /// aborts (a panic is a bug; none is reachable from input).
 #[wasm_bindgen(start)]
-pub fn start() {
+fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error(&format!("memdir: internal error (please report): {info}"));
     }));

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = truncateEntrypoint, unchecked_return_type = "EntrypointTruncation")]
 pub fn truncate_entrypoint(
     raw: &str,
-    #[wasm_bindgen(unchecked_param_type = "TruncateOptions")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "TruncateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     let defaults = crate::TruncateOptions::default();
@@ -129,8 +129,9 @@ pub fn format_index_entry(
 /// memoryAgeDays(Date.now() - 3 * 86400000, Date.now()); // 3
 /// ```
 #[wasm_bindgen(js_name = memoryAgeDays)]
-pub fn memory_age_days(mtime_ms: f64, now_ms: f64) -> f64 {
-    crate::memory_age_days(mtime_ms, now_ms) as f64
+#[allow(non_snake_case)]
+pub fn memory_age_days(mtimeMs: f64, nowMs: f64) -> f64 {
+    crate::memory_age_days(mtimeMs, nowMs) as f64
 }
 
 /// `today`, `yesterday` or `N days ago`.
@@ -139,8 +140,9 @@ pub fn memory_age_days(mtime_ms: f64, now_ms: f64) -> f64 {
 /// memoryAge(Date.now() - 86400000, Date.now()); // "yesterday"
 /// ```
 #[wasm_bindgen(js_name = memoryAge)]
-pub fn memory_age(mtime_ms: f64, now_ms: f64) -> String {
-    crate::memory_age(mtime_ms, now_ms)
+#[allow(non_snake_case)]
+pub fn memory_age(mtimeMs: f64, nowMs: f64) -> String {
+    crate::memory_age(mtimeMs, nowMs)
 }
 
 /// The staleness caveat for a memory two or more days old; `""` otherwise.
@@ -149,8 +151,9 @@ pub fn memory_age(mtime_ms: f64, now_ms: f64) -> String {
 /// memoryFreshnessText(Date.now() - 5 * 86400000, Date.now()); // "This memory is 5 days old. …"
 /// ```
 #[wasm_bindgen(js_name = memoryFreshnessText)]
-pub fn memory_freshness_text(mtime_ms: f64, now_ms: f64) -> String {
-    crate::memory_freshness_text(mtime_ms, now_ms)
+#[allow(non_snake_case)]
+pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> String {
+    crate::memory_freshness_text(mtimeMs, nowMs)
 }
 
 /// The header shown above a surfaced memory, with its age.
@@ -159,8 +162,9 @@ pub fn memory_freshness_text(mtime_ms: f64, now_ms: f64) -> String {
 /// memoryHeader("/m/a.md", Date.now() - 86400000, Date.now()); // "Memory (saved yesterday): /m/a.md:"
 /// ```
 #[wasm_bindgen(js_name = memoryHeader)]
-pub fn memory_header(path: &str, mtime_ms: f64, now_ms: f64) -> String {
-    crate::memory_header(path, mtime_ms, now_ms)
+#[allow(non_snake_case)]
+pub fn memory_header(path: &str, mtimeMs: f64, nowMs: f64) -> String {
+    crate::memory_header(path, mtimeMs, nowMs)
 }
 
 /// The project slug the reference uses for a project path (long paths get a hash suffix).
@@ -196,18 +200,19 @@ pub fn build_memory_prompt(
 /// validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" }); // "/home/u/mem/"
 /// validateMemoryPath("/a"); // null
 /// ```
-#[wasm_bindgen(js_name = validateMemoryPath)]
+#[wasm_bindgen(js_name = validateMemoryPath, unchecked_return_type = "string | null")]
 pub fn validate_memory_path(
     raw: &str,
-    #[wasm_bindgen(unchecked_param_type = "{ expandTilde?: boolean; home?: string }")]
+    #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: Option<JsValue>,
-) -> Result<Option<String>, JsValue> {
+) -> Result<JsValue, JsValue> {
     let o = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
-    Ok(crate::paths::validate_memory_path(
+    let valid = crate::paths::validate_memory_path(
         raw,
         o.flag("expandTilde")?,
         &o.string_or_empty("home")?,
-    ))
+    );
+    Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
 
 /// Whether auto memory is on, by the reference's chain over the environment and settings you

@@ -11,6 +11,7 @@ import {
   formatManifest,
   formatFileSize,
   memoryHeader,
+  validateMemoryPath,
   isMemdirError,
   MemdirError,
   anthropicLlm,
@@ -27,6 +28,9 @@ await init();
 
 const t: EntrypointTruncation = truncateEntrypoint("- [A](a.md) — hook", { maxLines: 10 });
 const lines: number = t.lineCount;
+const plain: EntrypointTruncation = truncateEntrypoint("- [A](a.md) — hook");
+const home: string | null = validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" });
+const rejected: string | null = validateMemoryPath("/a");
 const p: ParsedFrontmatter = parseFrontmatter("---\nname: x\n---\n");
 const maybeType: "user" | "feedback" | "project" | "reference" | undefined = p.header.type;
 const text: string = formatMemoryFile({ name: "n", description: "d", type: "user" }, "body");
@@ -60,4 +64,5 @@ formatMemoryFile({ type: "User" }, "");
 // @ts-expect-error: truncateEntrypoint takes a string
 truncateEntrypoint(42);
 
+void [plain, home, rejected];
 void [lines, maybeType, text, manifest, size, header, disk, headers, anthropic];
