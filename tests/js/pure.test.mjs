@@ -17,6 +17,7 @@ import {
   MemdirError,
   isMemdirError,
   version,
+  validateMemoryPath,
 } from "memdir";
 
 test("init exists and is a no-op in Node", async () => {
@@ -126,4 +127,12 @@ test("the package exports the documented names", () => {
   for (const name of ["Memdir", "memoryFs", "opfsFs", "anthropicLlm", "openAiLlm", "truncateEntrypoint", "parseFrontmatter"]) {
     assert.equal(typeof memdir[name], "function", name);
   }
+});
+
+test("validateMemoryPath answers a path or null, and option bags are optional", () => {
+  assert.equal(validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" }), "/home/u/mem/");
+  assert.equal(validateMemoryPath("/ab//"), "/ab/");
+  assert.equal(validateMemoryPath("/a"), null);
+  assert.equal(validateMemoryPath("~/mem"), null, "no tilde expansion unless asked");
+  assert.equal(truncateEntrypoint("- a").content, "- a");
 });
