@@ -53,17 +53,14 @@ const STOP_KEYS: [u64; STOP_WORDS.len()] = {
     keys
 };
 
-/// A non-empty word of at most 8 bytes as [`pack`] gives it (at run time: one copy, one load),
-/// or `None` for longer words.
+/// A non-empty word of at most 8 bytes as [`pack`] gives it, or `None` for longer words.
+#[inline]
 pub(crate) fn packed(word: &str) -> Option<u64> {
     let bytes = word.as_bytes();
-    let mut buffer = [0u8; 8];
-    let start = 8usize.checked_sub(bytes.len())?;
-    if start == 8 {
+    if bytes.is_empty() || bytes.len() > 8 {
         return None;
     }
-    buffer.get_mut(start..)?.copy_from_slice(bytes);
-    Some(u64::from_be_bytes(buffer))
+    Some(bytes.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b)))
 }
 
 /// Slots of the stop-word hash table: a power of two, under half full.
