@@ -825,6 +825,7 @@ fn surface_reads_files_and_drops_failures() {
     let fs = MemFs::new();
     fs.insert_file("/mem/a.md", "---\nname: a\n---\nbody\n");
     fs.insert_file("/mem/b.md", "b".repeat(5000));
+    fs.insert_file("/etc/passwd", "root:x:0:0");
     let memdir: Memdir<MemFs, TestClock> = Memdir::new(
         fs,
         TestClock::new(NOW),
@@ -835,6 +836,8 @@ fn surface_reads_files_and_drops_failures() {
     let out = block_on(memdir.surface(&[
         ("/mem/a.md".into(), NOW - DAY),
         ("/mem/missing.md".into(), NOW),
+        ("/etc/passwd".into(), NOW),
+        ("/mem/../etc/passwd".into(), NOW),
         ("/mem/b.md".into(), NOW),
     ]));
     assert_eq!(out.len(), 2);

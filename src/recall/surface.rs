@@ -112,12 +112,17 @@ pub fn render_surfaced(memory: &SurfacedMemory) -> String {
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
     /// Read and surface the memories at `paths` (absolute path and mtime from the scan, as
     /// [`crate::Memdir::find_relevant`] returns them), concurrently, in order. A file that cannot
-    /// be read is left out. Ages are measured from the host clock's now.
+    /// be read, or lies outside the memory directory, is left out. Ages are measured from the
+    /// host clock's now.
     pub async fn surface(&self, paths: &[(String, f64)]) -> Vec<SurfacedMemory> {
         let now = self.clock.now_ms();
         let reads = paths
             .iter()
             .map(|(path, mtime)| async move {
+                // Only memory files: a path from anywhere else (a model's say-so) is left out.
+                if !crate::paths::normalize(path).starts_with(&self.config.dir) {
+                    return None;
+                }
                 let text = self.fs.read_file(path).await.ok()?;
                 Some(surface_text(path, &text, *mtime, now))
             })
