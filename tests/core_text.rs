@@ -2,6 +2,9 @@
 //! truncation, frontmatter; plus hostile inputs that must never panic.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::Rng;
 use memdir::entrypoint::{
     lines_cut, load_index_for_model, prepare_index_for_model, TRUNCATION_ADVICE,
 };
@@ -321,21 +324,6 @@ fn format_then_parse_round_trips() {
 
 // ---------------------------------------------------------------------------------------------
 // Hostile inputs: nothing may panic
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn exercise(text: &str) {
     let parsed = parse_frontmatter(text);

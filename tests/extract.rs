@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{block_on, TestClock};
+use common::{block_on, TestClock, YieldOnce};
 use memdir::extract::{
     ConversationMessage, ExtractOptions, ExtractStatus, Extractor, SkipReason, MAX_OPERATIONS,
 };
@@ -16,26 +16,9 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context, Poll};
 
 const T0: f64 = 1_700_000_000_000.0;
 const DIR: &str = "/m/";
-
-/// Completes on the second poll.
-struct YieldOnce(bool);
-
-impl Future for YieldOnce {
-    type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.0 {
-            Poll::Ready(())
-        } else {
-            self.0 = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        }
-    }
-}
 
 /// Answers from a script, records every request; optionally yields once before answering.
 #[derive(Default)]

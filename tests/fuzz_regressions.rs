@@ -9,6 +9,9 @@
 //! Fuzz for real with `scripts/fuzz.sh` (see its header).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::Rng;
 #[path = "fuzz/src/checks.rs"]
 mod checks;
 
@@ -48,22 +51,6 @@ fn corpus_seeds_pass_every_check() {
 fn regression_inputs_pass_every_check() {
     for (target, check) in checks::TARGETS {
         replay_dir(target, check, "regressions");
-    }
-}
-
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 

@@ -5,7 +5,7 @@
 mod common;
 mod std_fs;
 
-use common::{block_on, TestClock};
+use common::{block_on, TestClock, YieldOnce};
 use memdir::future::join_all;
 use memdir::host::{
     Clock, DirEntry, FieldValue, FileStat, FileSystem, FsCapabilities, HostResult, NoLlm,
@@ -25,22 +25,6 @@ const T0: f64 = 1_700_000_000_000.0;
 const DIR: &str = "/m/";
 
 // ---------- test hosts ----------
-
-/// Completes on the second poll, so concurrent futures interleave.
-struct YieldOnce(bool);
-
-impl Future for YieldOnce {
-    type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.0 {
-            Poll::Ready(())
-        } else {
-            self.0 = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        }
-    }
-}
 
 /// A borrowed filesystem that can yield before every call and hide capabilities.
 struct SharedFs<'a, F: FileSystem> {
