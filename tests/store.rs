@@ -16,9 +16,6 @@ use memdir::store::{
 };
 use memdir::{Code, MemFs, Memdir, MemdirConfig, MemoryType, WriteMode};
 use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std_fs::{StdFs, TempDir};
 
 const T0: f64 = 1_700_000_000_000.0;

@@ -1,5 +1,11 @@
 //! Shared helpers for native integration tests.
-#![allow(dead_code, unused_imports, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    dead_code,
+    unused_imports,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic
+)]
 
 use memdir::host::Clock;
 use std::cell::Cell;
