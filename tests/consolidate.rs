@@ -106,16 +106,21 @@ fn file(fs: &MemFs, path: &str) -> Option<String> {
         .map(|(_, d)| String::from_utf8(d).unwrap())
 }
 
+/// A memdir over the seeded directory at T0 with `llm` and the write mode.
+fn seeded(llm: &ScriptedLlm, mode: WriteMode) -> Memdir<MemFs, TestClock, &ScriptedLlm> {
+    Memdir::new(
+        seeded_fs(),
+        TestClock::new(T0),
+        Some(llm),
+        NoTelemetry,
+        config(mode),
+    )
+}
+
 #[test]
 fn gates_skip_until_due() {
     let llm = ScriptedLlm::new(&[]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     m.fs()
         .insert_file("/m/.consolidate-lock", format!("\n{}", T0 - 2.0 * HOUR));
     let s = |id: &str, t: f64| SessionInfo {
@@ -154,13 +159,7 @@ fn gates_skip_until_due() {
 #[test]
 fn a_changeset_is_proposed_then_applied_then_undone_exactly() {
     let llm = ScriptedLlm::new(&[MERGE_REPLY]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     let s = |id: &str| SessionInfo {
         id: id.into(),
         mtime_ms: T0 - HOUR,
@@ -289,13 +288,7 @@ fn apply_then_undo_on_a_real_directory_is_byte_for_byte() {
 #[test]
 fn stale_changesets_conflict_and_write_nothing() {
     let llm = ScriptedLlm::new(&[MERGE_REPLY]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     let cs = ready(block_on(m.consolidate(&forced())).unwrap());
     m.fs()
         .insert_file("/m/user_role_2.md", "edited by the user meanwhile\n");
@@ -305,13 +298,7 @@ fn stale_changesets_conflict_and_write_nothing() {
     assert_eq!(m.fs().snapshot(), before);
     // A file created meanwhile where the changeset creates one.
     let llm = ScriptedLlm::new(&[MERGE_REPLY]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     let cs = ready(block_on(m.consolidate(&forced())).unwrap());
     m.fs().insert_file("/m/feedback_reviews.md", "mine\n");
     assert_eq!(
@@ -321,13 +308,7 @@ fn stale_changesets_conflict_and_write_nothing() {
     assert_eq!(file(m.fs(), "/m/feedback_reviews.md").unwrap(), "mine\n");
     // Undo refuses when a file changed after the apply.
     let llm = ScriptedLlm::new(&[MERGE_REPLY]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     let cs = ready(block_on(m.consolidate(&forced())).unwrap());
     block_on(m.apply_changeset(&cs)).unwrap();
     m.fs().insert_file("/m/user_role.md", "hand edit\n");
@@ -347,13 +328,7 @@ fn malformed_replies_fail_and_roll_the_lock_back() {
         "```json\n{\"operations\":[\n```",
     ] {
         let llm = ScriptedLlm::new(&[reply]);
-        let m = Memdir::new(
-            seeded_fs(),
-            TestClock::new(T0),
-            Some(&llm),
-            NoTelemetry,
-            config(WriteMode::Auto),
-        );
+        let m = seeded(&llm, WriteMode::Auto);
         let before = m.fs().snapshot();
         let err = block_on(m.consolidate(&forced())).unwrap_err();
         assert_eq!(err.code, Code::HostLlm, "{reply}");
@@ -362,13 +337,7 @@ fn malformed_replies_fail_and_roll_the_lock_back() {
     }
     // With a previous consolidation, its time comes back.
     let llm = ScriptedLlm::new(&["nope"]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     m.fs()
         .insert_file("/m/.consolidate-lock", format!("\n{}", T0 - 48.0 * HOUR));
     assert!(block_on(m.consolidate(&forced())).is_err());
@@ -401,13 +370,7 @@ fn hostile_replies_become_rejections() {
         ops.join(",")
     );
     let llm = ScriptedLlm::new(&[&reply]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     let cs = ready(block_on(m.consolidate(&forced())).unwrap());
     assert!(cs.is_empty(), "{cs:?}");
     let codes: Vec<&str> = cs
@@ -473,13 +436,7 @@ fn hostile_replies_become_rejections() {
 #[test]
 fn the_lock_blocks_a_live_holder_and_breaks_a_stale_one() {
     let llm = ScriptedLlm::new(&[r#"{"operations":[]}"#, r#"{"operations":[]}"#]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     m.fs().insert_file(
         "/m/.consolidate-lock",
         format!("other\n{}", T0 - 10.0 * 60_000.0),
@@ -514,13 +471,7 @@ fn the_lock_blocks_a_live_holder_and_breaks_a_stale_one() {
 #[test]
 fn auto_apply_and_modes() {
     let llm = ScriptedLlm::new(&[MERGE_REPLY]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Auto),
-    );
+    let m = seeded(&llm, WriteMode::Auto);
     let options = ConsolidateOptions {
         auto_apply: true,
         ..forced()
@@ -537,13 +488,7 @@ fn auto_apply_and_modes() {
     assert_eq!(file(m.fs(), "/m/user_role_2.md").unwrap(), ROLE_DUP);
     // Confirm: the changeset is the proposal; auto_apply is ignored; apply is the approval.
     let llm = ScriptedLlm::new(&[MERGE_REPLY]);
-    let m = Memdir::new(
-        seeded_fs(),
-        TestClock::new(T0),
-        Some(&llm),
-        NoTelemetry,
-        config(WriteMode::Confirm),
-    );
+    let m = seeded(&llm, WriteMode::Confirm);
     let cs = match block_on(m.consolidate(&options)).unwrap() {
         ConsolidateOutcome::Ready {
             applied: None,
