@@ -206,3 +206,29 @@ mod tests {
         assert_eq!(lock_acquired_at("abc\nNaN"), None);
     }
 }
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+    /// Run `work` — writes into this directory made by something other than the store, such as
+    /// a team-sync pull — as a write of this memdir: refused in `off` and `read-only` mode, and
+    /// under the directory lock, so it never interleaves with a save's read-modify-write of an
+    /// index.
+    ///
+    /// ```
+    /// use memdir::{future::block_on, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _ms: u32) {} }
+    /// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
+    /// let out = block_on(m.with_write_lock(async { 42 })).unwrap();
+    /// assert_eq!(out, 42);
+    /// ```
+    pub async fn with_write_lock<R>(
+        &self,
+        work: impl std::future::Future<Output = R>,
+    ) -> Result<R> {
+        self.check_writable()?;
+        let lock = self.lock_dir().await?;
+        let out = work.await;
+        self.unlock_dir(lock).await;
+        Ok(out)
+    }
+}

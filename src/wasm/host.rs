@@ -69,6 +69,7 @@ fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
 }
 
 /// A JS object implementing `MemoryFs`.
+#[derive(Clone)]
 pub struct JsFs {
     obj: JsValue,
     caps: FsCapabilities,
@@ -305,6 +306,7 @@ impl Llm for JsLlm {
 }
 
 /// The host telemetry callback: `(event, fields) => void`. Throws and rejections are swallowed.
+#[derive(Clone)]
 pub struct JsTelemetry {
     callback: Option<Function>,
 }
@@ -343,6 +345,7 @@ impl Telemetry for JsTelemetry {
 }
 
 /// The host clock: `now()` if given, else `Date.now()`; timers from the JS event loop.
+#[derive(Clone)]
 pub struct JsClock {
     now: Option<Function>,
 }

@@ -195,6 +195,26 @@ impl JsMemdir {
         }))
     }
 
+    /// Team sync for this memory's `team/`, over the same filesystem, clock and telemetry. Its
+    /// pulls are writes of this memdir: refused in `off`/`read-only` mode and made under the
+    /// directory lock, so they never interleave with a save. Options: `baseUrl`, `repo`,
+    /// `transport`; optional `headers`, `timeoutMs`.
+    ///
+    /// ```js
+    /// const sync = memdir.teamSync({ baseUrl, repo: "acme/app", transport: fetchTransport() });
+    /// await sync.pull();
+    /// ```
+    #[wasm_bindgen(js_name = teamSync)]
+    pub fn team_sync(
+        &self,
+        #[wasm_bindgen(
+            unchecked_param_type = "Omit<TeamSyncOptions, \"fs\" | \"dir\" | \"telemetry\" | \"now\">"
+        )]
+        options: JsValue,
+    ) -> Result<super::sync::TeamSync, JsValue> {
+        super::sync::TeamSync::for_memdir(self.inner.clone(), options)
+    }
+
     /// Every memory file's header, newest first, at most 200 (reference §5.1).
     ///
     /// ```js

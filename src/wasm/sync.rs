@@ -96,6 +96,82 @@ pub struct TeamSync {
     watcher: Rc<Watcher>,
     stop: Rc<Cell<bool>>,
     running: RefCell<Option<Promise>>,
+    /// Set by `Memdir.teamSync`: pulls then run as writes of that memdir (its lock and mode).
+    memdir: Option<Rc<super::memdir::Core>>,
+}
+
+impl TeamSync {
+    fn build(
+        given: &Fields,
+        dir: &str,
+        fs: JsFs,
+        callback: Function,
+        clock: JsClock,
+        telemetry: JsTelemetry,
+        memdir: Option<Rc<super::memdir::Core>>,
+    ) -> Result<TeamSync, JsValue> {
+        let mut config = SyncConfig::new(
+            &given.string("baseUrl")?,
+            &given.string("repo")?,
+            &crate::paths::team_dir(dir),
+        );
+        config.headers = given.string_map("headers", false)?.into_iter().collect();
+        if let Some(ms) = given.opt_u32("timeoutMs")? {
+            config.timeout_ms = ms;
+        }
+        let sync = CoreSync {
+            fs,
+            transport: JsTransport { callback },
+            clock,
+            telemetry,
+            config,
+        };
+        Ok(TeamSync {
+            watcher: Rc::new(TeamWatcher::new(sync, SyncState::default())),
+            stop: Rc::new(Cell::new(false)),
+            running: RefCell::new(None),
+            memdir,
+        })
+    }
+
+    /// A TeamSync over `memdir`'s directory and host objects whose pulls are writes of that
+    /// memdir.
+    pub(crate) fn for_memdir(
+        core: Rc<super::memdir::Core>,
+        options: JsValue,
+    ) -> Result<TeamSync, JsValue> {
+        let callback = Reflect::get(&options, &"transport".into())
+            .unwrap_or(JsValue::UNDEFINED)
+            .dyn_into::<Function>()
+            .map_err(|_| invalid("`transport` must be a function".into()))?;
+        let given = Fields::new(options, "teamSync options")?;
+        let (fs, clock, telemetry) = (
+            core.fs().clone(),
+            core.clock().clone(),
+            core.telemetry().clone(),
+        );
+        let dir = core.dir().to_owned();
+        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, Some(core))
+    }
+
+    /// The first pull, under the bound memdir's lock when there is one.
+    async fn locked_pull(
+        watcher: Rc<Watcher>,
+        memdir: Option<Rc<super::memdir::Core>>,
+        initial: bool,
+    ) -> crate::Result<crate::sync::PullOutcome> {
+        let pull = async {
+            if initial {
+                watcher.start().await
+            } else {
+                watcher.pull().await
+            }
+        };
+        match memdir {
+            Some(memdir) => memdir.with_write_lock(pull).await?,
+            None => pull.await,
+        }
+    }
 }
 
 fn invalid(message: String) -> JsValue {
@@ -119,34 +195,16 @@ impl TeamSync {
         let clock = JsClock::new(get("now")).map_err(invalid)?;
         let given = Fields::new(options.clone(), "TeamSync options")?;
         let dir = crate::MemdirConfig::new(given.string("dir")?).dir;
-        let mut config = SyncConfig::new(
-            &given.string("baseUrl")?,
-            &given.string("repo")?,
-            &crate::paths::team_dir(&dir),
-        );
-        config.headers = given.string_map("headers", false)?.into_iter().collect();
-        if let Some(ms) = given.opt_u32("timeoutMs")? {
-            config.timeout_ms = ms;
-        }
-        let sync = CoreSync {
-            fs,
-            transport: JsTransport { callback },
-            clock,
-            telemetry,
-            config,
-        };
-        Ok(TeamSync {
-            watcher: Rc::new(TeamWatcher::new(sync, SyncState::default())),
-            stop: Rc::new(Cell::new(false)),
-            running: RefCell::new(None),
-        })
+        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, None)
     }
 
     /// Pull the server's team memory into `team/`.
     #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
     pub fn pull(&self) -> Promise {
-        let watcher = self.watcher.clone();
-        super::promise_of(async move { to_js(&throw(watcher.pull().await)?) })
+        let (watcher, memdir) = (self.watcher.clone(), self.memdir.clone());
+        super::promise_of(async move {
+            to_js(&throw(TeamSync::locked_pull(watcher, memdir, false).await)?)
+        })
     }
 
     /// Push local changes now.
@@ -171,7 +229,10 @@ impl TeamSync {
             Ok(JsValue::UNDEFINED)
         });
         self.running.replace(Some(running));
-        super::promise_of(async move { to_js(&throw(watcher.start().await)?) })
+        let memdir = self.memdir.clone();
+        super::promise_of(async move {
+            to_js(&throw(TeamSync::locked_pull(watcher, memdir, true).await)?)
+        })
     }
 
     /// A file under `team/` changed (`pathExists` false for a deletion).

@@ -52,3 +52,31 @@ test("the secret guard refuses team writes and never echoes the secret", async (
   }
   assert.ok(events.every((e) => !e.includes(secret)));
 });
+
+test("memdir.teamSync pulls as a write of the memdir: under its lock, refused in read-only", async () => {
+  const { createServer } = await import("node:http");
+  const { memoryFs, fetchTransport } = await import("memdir");
+  const http = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json", etag: '"sha256:v1"' });
+    res.end(JSON.stringify({ version: 1, checksum: "sha256:v1", content: { entries: { "a.md": "from server\n" } } }));
+  });
+  await new Promise((r) => http.listen(0, "127.0.0.1", r));
+  const baseUrl = `http://127.0.0.1:${http.address().port}`;
+  const fs = memoryFs();
+  const readOnly = new Memdir({ fs, dir: "/m/", writeMode: "read-only" });
+  await assert.rejects(readOnly.teamSync({ baseUrl, repo: "acme/app", transport: fetchTransport() }).pull(), (e) => e.code === "WRITE_FORBIDDEN");
+  assert.equal(fs.toJSON()["/m/team/a.md"], undefined);
+
+  const memdir = new Memdir({ fs, dir: "/m/" });
+  const sync = memdir.teamSync({ baseUrl, repo: "acme/app", transport: fetchTransport() });
+  // A save and a pull at once: both complete, and neither loses what the other wrote.
+  const [saved, pulled] = await Promise.all([
+    memdir.save({ name: "Local", description: "written locally", type: "project", body: "b", scope: "team" }),
+    sync.pull(),
+  ]);
+  assert.equal(saved.status, "saved");
+  assert.equal(pulled.filesWritten, 1);
+  assert.equal(fs.toJSON()["/m/team/a.md"], "from server\n");
+  assert.match(fs.toJSON()["/m/team/MEMORY.md"], /Local/);
+  http.close();
+});
