@@ -193,20 +193,6 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-    use super::*;
-
-    #[test]
-    fn parses_acquired_time() {
-        assert_eq!(lock_acquired_at("abc\n1700000000000"), Some(1.7e12));
-        assert_eq!(lock_acquired_at("abc\n"), None);
-        assert_eq!(lock_acquired_at("abc"), None);
-        assert_eq!(lock_acquired_at("abc\nNaN"), None);
-    }
-}
-
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// Run `work` — writes into this directory made by something other than the store, such as
     /// a team-sync pull — as a write of this memdir: refused in `off` and `read-only` mode, and
@@ -230,5 +216,19 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let out = work.await;
         self.unlock_dir(lock).await;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn parses_acquired_time() {
+        assert_eq!(lock_acquired_at("abc\n1700000000000"), Some(1.7e12));
+        assert_eq!(lock_acquired_at("abc\n"), None);
+        assert_eq!(lock_acquired_at("abc"), None);
+        assert_eq!(lock_acquired_at("abc\nNaN"), None);
     }
 }
