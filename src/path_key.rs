@@ -103,13 +103,16 @@ pub fn decode_uri_component(input: &str) -> String {
 /// only ones that matter are those whose mapping contains a separator or a dot, since they
 /// could turn into `../` after some later layer normalises. Derived from the Unicode
 /// decomposition data (`<compat>`, `<wide>`, `<small>` and `<square>` mappings whose result
-/// contains U+002E, U+002F or U+005C); nothing in Unicode maps to NUL. The twenty
+/// contains U+002E, U+002F or U+005C; 38 code points with the range below, checked against
+/// Node's `normalize("NFKC")` over every code point); nothing in Unicode maps to NUL. The twenty
 /// `DIGIT … FULL STOP` characters U+2488..U+249B (`⒈` → `1.` … `⒛` → `20.`) are a range,
 /// handled in [`nfkc_traversal_view`].
-const NFKC_TRAVERSAL_MAP: [(char, &str); 16] = [
+const NFKC_TRAVERSAL_MAP: [(char, &str); 18] = [
     ('\u{2024}', "."),    // ONE DOT LEADER
     ('\u{2025}', ".."),   // TWO DOT LEADER
     ('\u{2026}', "..."),  // HORIZONTAL ELLIPSIS
+    ('\u{FE19}', "..."),  // PRESENTATION FORM FOR VERTICAL HORIZONTAL ELLIPSIS
+    ('\u{FE30}', ".."),   // PRESENTATION FORM FOR VERTICAL TWO DOT LEADER
     ('\u{FE52}', "."),    // SMALL FULL STOP
     ('\u{FF0E}', "."),    // FULLWIDTH FULL STOP
     ('\u{1F100}', "0."),  // DIGIT ZERO FULL STOP

@@ -351,3 +351,11 @@ fn real_directory_through_std_fs() {
         Code::PathSymlinkLoop
     );
 }
+
+#[test]
+fn vertical_presentation_dots_are_traversal_too() {
+    for key in ["a\u{FE30}/x.md", "\u{FE30}\u{FF0F}x", "\u{FE19}/x"] {
+        let err = memdir::path_key::sanitize_path_key(key).unwrap_err();
+        assert_eq!(err.code, memdir::Code::PathUnicodeTraversal, "{key}");
+    }
+}

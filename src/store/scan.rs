@@ -137,8 +137,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 };
                 match kind {
                     EntryKind::File if is_memory_file_name(&entry.name) => out.push(rel),
+                    // With realpath each directory is entered once, which ends cycles; the
+                    // depth and count caps are only the fallback without it.
                     EntryKind::Dir
-                        if dir.depth < MAX_SCAN_DEPTH && listed + queue.len() < MAX_SCAN_DIRS =>
+                        if use_realpath
+                            || (dir.depth < MAX_SCAN_DEPTH
+                                && listed + queue.len() < MAX_SCAN_DIRS) =>
                     {
                         if use_realpath {
                             let fresh = match self.fs.realpath(&abs).await {
