@@ -3,7 +3,7 @@
 use super::path::{is_reserved_name, resolve_tool_path, tool_path};
 use super::{MemoryToolCommand, MemoryToolOutcome, MAX_TOOL_FILE_BYTES};
 use crate::error::{Code, Error, Result};
-use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Llm, Telemetry};
 use crate::memdir::{Memdir, WriteMode};
 use crate::size::format_file_size;
 use crate::store::{Scope, TEAM_DIR};
@@ -231,16 +231,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             return Err(invalid("not a view"));
         };
         let (rel, abs) = self.tool_abs(path).await?;
-        let st = self.fs.stat(abs.trim_end_matches('/')).await.map_err(|e| {
-            if e.is_not_found() {
-                Error::new(
-                    Code::NotFound,
-                    format!("{} does not exist", tool_path(&rel)),
-                )
-            } else {
-                Error::fs("stat", &abs, e)
-            }
-        })?;
+        let st = self.tool_stat(&rel, abs.trim_end_matches('/')).await?;
         if st.kind == EntryKind::Dir {
             return self.tool_list(&rel).await;
         }
@@ -301,13 +292,18 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
 
     /// Read a file the command needs to exist.
     async fn tool_read_existing(&self, rel: &str, abs: &str) -> Result<String> {
-        match self.read_optional(abs).await? {
-            Some(text) => Ok(text),
-            None => Err(Error::new(
-                Code::NotFound,
-                format!("{} does not exist", tool_path(rel)),
-            )),
-        }
+        self.read_optional(abs).await?.ok_or_else(|| missing(rel))
+    }
+
+    /// Metadata of a path the command needs to exist.
+    async fn tool_stat(&self, rel: &str, abs: &str) -> Result<FileStat> {
+        self.fs.stat(abs).await.map_err(|e| {
+            if e.is_not_found() {
+                missing(rel)
+            } else {
+                Error::fs("stat", abs, e)
+            }
+        })
     }
 
     /// Write `text` to a tool file, after the size and (for team paths) secret checks.
@@ -384,16 +380,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             }
             MemoryToolCommand::Delete { path } => {
                 let (rel, abs) = self.tool_abs(path).await?;
-                let st = self.fs.stat(&abs).await.map_err(|e| {
-                    if e.is_not_found() {
-                        Error::new(
-                            Code::NotFound,
-                            format!("{} does not exist", tool_path(&rel)),
-                        )
-                    } else {
-                        Error::fs("stat", &abs, e)
-                    }
-                })?;
+                let st = self.tool_stat(&rel, &abs).await?;
                 if st.kind != EntryKind::Dir {
                     self.fs
                         .remove(&abs)
@@ -476,6 +463,11 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         }
         out
     }
+}
+
+/// The error for a tool path that does not exist.
+fn missing(rel: &str) -> Error {
+    Error::new(Code::NotFound, format!("{} does not exist", tool_path(rel)))
 }
 
 /// Which memory a tool path (relative to the memory directory) belongs to.
