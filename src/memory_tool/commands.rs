@@ -319,7 +319,6 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         self.guard_secrets(scope, text)?;
         self.check_containment(scope, store_rel(rel), abs).await?;
         self.ensure_parent(abs).await?;
-        self.check_inside(&self.config.dir, abs).await?;
         self.write_atomic(abs, text).await
     }
 
@@ -417,7 +416,6 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 self.check_containment(scope, store_rel(&new_rel), &new_abs)
                     .await?;
                 self.ensure_parent(&new_abs).await?;
-                self.check_inside(&self.config.dir, &new_abs).await?;
                 if self.fs.capabilities().rename {
                     self.fs
                         .rename(&old_abs, &new_abs)

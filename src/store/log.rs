@@ -44,9 +44,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         } else {
             format!("{text}\n")
         };
+        // No symlinked `logs/` may lead the append (or the directories it creates) outside.
+        self.check_containment(Scope::Private, &rel, &path).await?;
         self.ensure_parent(&path).await?;
         if self.fs.capabilities().append_file {
-            self.check_inside(&self.config.dir, &path).await?;
             self.fs
                 .append_file(&path, &line)
                 .await
@@ -60,7 +61,6 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 
     async fn append_locked(&self, path: &str, line: &str) -> Result<()> {
-        self.check_inside(&self.config.dir, path).await?;
         let old = self.read_optional(path).await?.unwrap_or_default();
         self.write_atomic(path, &format!("{old}{line}")).await
     }

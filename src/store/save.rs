@@ -152,7 +152,6 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         self.check_containment(plan.scope, &plan.rel, &plan.path)
             .await?;
         self.ensure_parent(&plan.path).await?;
-        self.check_inside(&self.config.dir, &plan.path).await?;
         plan.previous = self.read_optional(&plan.path).await?;
         let mut index_warning = None;
         if !skip_index {
