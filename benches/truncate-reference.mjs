@@ -1,7 +1,5 @@
 // The reference's MEMORY.md truncation (reference.md §3.1), written in plain JS from the spec:
 // the baseline `truncateEntrypoint` is measured against in benches/run.mjs.
-const MAX_LINES = 200;
-const MAX_UNITS = 25000;
 
 // formatFileSize (reference §3.1): toFixed(1) with a trailing ".0" removed.
 export function formatFileSize(n) {
@@ -14,25 +12,25 @@ export function formatFileSize(n) {
   return `${fixed(mb / 1024)}GB`;
 }
 
-export function truncateEntrypointReference(raw) {
+export function truncateEntrypointReference(raw, { maxLines = 200, maxUnits = 25000 } = {}) {
   const trimmed = raw.trim();
   const lines = trimmed.split("\n");
   const lineCount = lines.length;
   const byteCount = trimmed.length;
-  const wasLineTruncated = lineCount > MAX_LINES;
-  const wasByteTruncated = byteCount > MAX_UNITS;
+  const wasLineTruncated = lineCount > maxLines;
+  const wasByteTruncated = byteCount > maxUnits;
   if (!wasLineTruncated && !wasByteTruncated) {
     return { content: trimmed, lineCount, byteCount, wasLineTruncated, wasByteTruncated };
   }
-  let truncated = wasLineTruncated ? lines.slice(0, MAX_LINES).join("\n") : trimmed;
-  if (truncated.length > MAX_UNITS) {
-    const cutAt = truncated.lastIndexOf("\n", MAX_UNITS);
-    truncated = truncated.slice(0, cutAt > 0 ? cutAt : MAX_UNITS);
+  let truncated = wasLineTruncated ? lines.slice(0, maxLines).join("\n") : trimmed;
+  if (truncated.length > maxUnits) {
+    const cutAt = truncated.lastIndexOf("\n", maxUnits);
+    truncated = truncated.slice(0, cutAt > 0 ? cutAt : maxUnits);
   }
   const reason = wasByteTruncated && !wasLineTruncated
-    ? `${formatFileSize(byteCount)} (limit: ${formatFileSize(MAX_UNITS)}) \u2014 index entries are too long`
+    ? `${formatFileSize(byteCount)} (limit: ${formatFileSize(maxUnits)}) \u2014 index entries are too long`
     : wasLineTruncated && !wasByteTruncated
-      ? `${lineCount} lines (limit: ${MAX_LINES})`
+      ? `${lineCount} lines (limit: ${maxLines})`
       : `${lineCount} lines and ${formatFileSize(byteCount)}`;
   const advice = "Keep each index entry to a single line of about 200 characters or fewer, and move the details into topic files.";
   return {

@@ -68,13 +68,24 @@ struct Measured<'a> {
 fn measure<'a>(raw: &'a str, options: &TruncateOptions) -> Measured<'a> {
     let trimmed = js_trim(raw);
     let (unit_count, newlines) = units_and_newlines(trimmed.as_bytes());
-    let line_count = newlines + 1;
+    measure_counted(trimmed, newlines + 1, unit_count, options)
+}
+
+/// The caps applied to a prefix of the trimmed text whose whole line and unit counts are
+/// known; the prefix must hold at least `max_units + 1` units or all of the text.
+fn measure_counted<'a>(
+    prefix: &'a str,
+    line_count: usize,
+    unit_count: usize,
+    options: &TruncateOptions,
+) -> Measured<'a> {
     let was_line_truncated = line_count > options.max_lines;
     let was_unit_truncated = unit_count > options.max_units;
-    let mut kept = trimmed;
+    let mut kept = prefix;
     if was_line_truncated {
-        kept = first_lines(trimmed, options.max_lines);
+        kept = first_lines(prefix, options.max_lines);
     }
+    // A prefix shorter than the text holds more than `max_units` units, so it is cut either way.
     let kept_units = if was_line_truncated {
         utf16_len(kept)
     } else {
@@ -84,7 +95,7 @@ fn measure<'a>(raw: &'a str, options: &TruncateOptions) -> Measured<'a> {
         kept = cut_to_units(kept, options.max_units);
     }
     Measured {
-        trimmed,
+        trimmed: prefix,
         kept,
         line_count,
         unit_count,
@@ -134,7 +145,35 @@ fn cut_to_units(text: &str, max_units: usize) -> &str {
 /// assert!(loaded.content.contains("> WARNING: MEMORY.md is 250 lines (limit: 200)."));
 /// ```
 pub fn truncate_entrypoint(raw: &str, options: &TruncateOptions) -> EntrypointTruncation {
-    let measured = measure(raw, options);
+    truncation_of(measure(raw, options), options)
+}
+
+/// [`truncate_entrypoint`] for a caller that has already trimmed the index (JS `trim()`) and
+/// counted its lines (`split("\n").length`) and UTF-16 units: it hands over only a prefix of
+/// the trimmed text, at least `max_units + 1` units long or the whole text, since nothing past
+/// it can be kept. The JS entry uses this so a 1 MB index never crosses into wasm.
+///
+/// ```
+/// use memdir::entrypoint::truncate_counted;
+/// use memdir::{truncate_entrypoint, TruncateOptions};
+/// let options = TruncateOptions { max_lines: 200, max_units: 30 };
+/// let index = "- [A](a.md) — hook\n".repeat(10);
+/// let trimmed = index.trim();
+/// let prefix: String = trimmed.chars().take(31).collect();
+/// let counted = truncate_counted(&prefix, 10, trimmed.encode_utf16().count(), &options);
+/// assert_eq!(counted, truncate_entrypoint(&index, &options));
+/// ```
+pub fn truncate_counted(
+    prefix: &str,
+    line_count: usize,
+    unit_count: usize,
+    options: &TruncateOptions,
+) -> EntrypointTruncation {
+    let measured = measure_counted(prefix, line_count.max(1), unit_count, options);
+    truncation_of(measured, options)
+}
+
+fn truncation_of(measured: Measured<'_>, options: &TruncateOptions) -> EntrypointTruncation {
     let content = if !measured.was_line_truncated && !measured.was_unit_truncated {
         measured.trimmed.to_owned()
     } else {

@@ -369,65 +369,118 @@ impl Parser<'_> {
     }
 }
 
-fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
-    f.write_str("\"")?;
-    for c in s.chars() {
-        match c {
-            '"' => f.write_str("\\\"")?,
-            '\\' => f.write_str("\\\\")?,
-            '\n' => f.write_str("\\n")?,
-            '\r' => f.write_str("\\r")?,
-            '\t' => f.write_str("\\t")?,
-            '\u{8}' => f.write_str("\\b")?,
-            '\u{C}' => f.write_str("\\f")?,
-            c if u32::from(c) < 0x20 => write!(f, "\\u{:04x}", u32::from(c))?,
-            c => write!(f, "{c}")?,
+/// Append `s` as a JSON string literal: runs that need no escape are copied whole.
+///
+/// ```
+/// let mut out = String::new();
+/// memdir::json::push_string(&mut out, "a\"b\u{1}é");
+/// assert_eq!(out, r#""a\"b\u0001é""#);
+/// ```
+pub fn push_string(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let needs_escape = |b: &u8| *b < 0x20 || *b == b'"' || *b == b'\\';
+    out.push('"');
+    let Some(first) = s.bytes().position(|b| needs_escape(&b)) else {
+        out.push_str(s);
+        out.push('"');
+        return;
+    };
+    let mut run_start = 0;
+    for (i, b) in s.bytes().enumerate().skip(first) {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0..=0x1F => "",
+            _ => continue,
+        };
+        // `i` is an ASCII byte, so both ends are character boundaries.
+        out.push_str(s.get(run_start..i).unwrap_or(""));
+        if escape.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xF)]));
+        } else {
+            out.push_str(escape);
         }
+        run_start = i + 1;
     }
-    f.write_str("\"")
+    out.push_str(s.get(run_start..).unwrap_or(""));
+    out.push('"');
 }
 
-fn write_number(f: &mut fmt::Formatter<'_>, n: f64) -> fmt::Result {
+/// Append a number as `JSON.stringify` prints it (`null` for NaN and the infinities, `0` for -0).
+///
+/// ```
+/// let mut out = String::new();
+/// memdir::json::push_number(&mut out, 1e21);
+/// assert_eq!(out, "1e+21");
+/// ```
+pub fn push_number(out: &mut String, n: f64) {
     if !n.is_finite() {
-        // As JSON.stringify: NaN and the infinities have no JSON form.
-        f.write_str("null")
+        out.push_str("null");
     } else if n == 0.0 {
-        f.write_str("0")
+        out.push('0');
+    } else if n.fract() == 0.0 && n.abs() < 1e15 {
+        // Whole numbers (offsets, counts) print digit by digit, as JS prints them.
+        if n < 0.0 {
+            out.push('-');
+        }
+        let mut digits = [0u8; 16];
+        let mut rest = n.abs() as u64;
+        let mut len = 0;
+        while rest > 0 && len < digits.len() {
+            digits[len] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            len += 1;
+        }
+        out.extend(digits[..len].iter().rev().map(|&d| char::from(d)));
     } else {
-        write!(f, "{n}")
+        out.push_str(&crate::jsstr::js_number_to_string(n));
+    }
+}
+
+fn push_json(out: &mut String, value: &Json) {
+    match value {
+        Json::Null => out.push_str("null"),
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Number(n) => push_number(out, *n),
+        Json::String(s) => push_string(out, s),
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json(out, item);
+            }
+            out.push(']');
+        }
+        Json::Object(pairs) => {
+            out.push('{');
+            for (i, (key, value)) in pairs.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_string(out, key);
+                out.push(':');
+                push_json(out, value);
+            }
+            out.push('}');
+        }
     }
 }
 
 /// Compact JSON text (no spaces), like `JSON.stringify(value)`. Non-finite numbers print as `null`.
 impl fmt::Display for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Json::Null => f.write_str("null"),
-            Json::Bool(b) => write!(f, "{b}"),
-            Json::Number(n) => write_number(f, *n),
-            Json::String(s) => write_string(f, s),
-            Json::Array(items) => {
-                f.write_str("[")?;
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{item}")?;
-                }
-                f.write_str("]")
-            }
-            Json::Object(pairs) => {
-                f.write_str("{")?;
-                for (i, (key, value)) in pairs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write_string(f, key)?;
-                    write!(f, ":{value}")?;
-                }
-                f.write_str("}")
-            }
-        }
+        let mut out = String::new();
+        push_json(&mut out, self);
+        f.write_str(&out)
     }
 }
 

@@ -104,34 +104,61 @@ fn reference_vectors_hold_under_wasm() {
 }
 
 #[wasm_bindgen_test]
-fn truncation_counts_utf16_units_and_warns() {
+fn truncation_from_counts_and_a_prefix() {
     let lines: Vec<String> = (0..250).map(|i| format!("- line {i}")).collect();
-    let out = pure::truncate_entrypoint(&lines.join("\n"), None).unwrap();
+    let text = lines.join("\n");
+    let units = text.encode_utf16().count() as f64;
+    let out = pure::truncate_entrypoint_counted(&text, 250.0, units, None).unwrap();
     assert_eq!(get(&out, "lineCount").as_f64(), Some(250.0));
     assert_eq!(get(&out, "wasLineTruncated").as_bool(), Some(true));
     assert!(str_of(&out, "content").contains("250 lines (limit: 200)"));
-    // A BOM and U+00A0 are JS whitespace.
-    let out = pure::truncate_entrypoint("\u{feff}\u{a0}- a\n", None).unwrap();
-    assert_eq!(str_of(&out, "content"), "- a");
-    let bad = pure::truncate_entrypoint("x", Some(JsValue::from_str("not options")));
+    // Only `maxUnits + 1` units of a long index are handed over; the counts describe the whole.
+    let options: JsValue = js_sys::JSON::parse(r#"{"maxUnits": 20}"#).unwrap();
+    let out = pure::truncate_entrypoint_counted(&text[..21], 250.0, units, Some(options)).unwrap();
+    assert!(str_of(&out, "content").starts_with("- line 0\n- line 1\n\n> WARNING"));
+    assert_eq!(get(&out, "byteCount").as_f64(), Some(units));
+    let bad =
+        pure::truncate_entrypoint_counted("x", 1.0, 1.0, Some(JsValue::from_str("not options")));
     assert_eq!(str_of(&bad.unwrap_err(), "code"), "INVALID_INPUT");
+}
+
+/// `parseFrontmatter`'s wasm half: JSON text with the body as an offset, `undefined` when a
+/// prefix is too short, an object when a value has no JSON form.
+fn parse_head(text: &str) -> JsValue {
+    let head = pure::parse_frontmatter_head(text, true);
+    let parsed = match head.as_string() {
+        Some(json) => js_sys::JSON::parse(&json).unwrap(),
+        None => head,
+    };
+    let offset = get(&parsed, "body").as_f64().unwrap() as u32;
+    let body = js_sys::JsString::from(text).slice(offset, u32::MAX);
+    js_sys::Reflect::set(&parsed, &JsValue::from_str("body"), &body).unwrap();
+    parsed
 }
 
 #[wasm_bindgen_test]
 fn frontmatter_round_trips_through_js() {
-    let parsed = pure::parse_frontmatter(
-        "---\nname: Role\ndescription: Fix: use the real DB\ntype: user\n---\nBody",
-    );
+    let parsed =
+        parse_head("---\nname: Role\ndescription: Fix: use the real DB\ntype: user\n---\nBody");
     let header = get(&parsed, "header");
     assert_eq!(str_of(&header, "description"), "Fix: use the real DB");
     assert_eq!(str_of(&header, "type"), "user");
     assert_eq!(str_of(&get(&parsed, "frontmatter"), "name"), "Role");
+    assert_eq!(str_of(&parsed, "body"), "Body");
     let text = pure::format_memory_file(header, "Body").unwrap();
-    let again = pure::parse_frontmatter(&text);
+    let again = parse_head(&text);
     assert_eq!(
         str_of(&get(&again, "header"), "description"),
         "Fix: use the real DB"
     );
+    assert!(pure::parse_frontmatter_head("---\nname: Ro", false).is_undefined());
+    // Offsets are UTF-16 units; NaN has no JSON form, so the object is built directly.
+    let odd = parse_head("---\nname: 😀\nn: .nan\n---\nBödy");
+    assert!(get(&get(&odd, "frontmatter"), "n")
+        .as_f64()
+        .unwrap()
+        .is_nan());
+    assert_eq!(str_of(&odd, "body"), "Bödy");
 }
 
 async fn store_round_trip(style: &str) {

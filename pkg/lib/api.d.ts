@@ -1,4 +1,29 @@
-import type { LlmCallback, MemoryFs } from "../dist/memdir.js";
+import type {
+  EntrypointTruncation,
+  LlmCallback,
+  MemoryFs,
+  ParsedFrontmatter,
+  TruncateOptions,
+} from "../dist/memdir.js";
+
+/**
+ * Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units cut
+ * at the last newline, with a warning naming why. `byteCount` is in UTF-16 units.
+ *
+ * @example
+ * const { content, wasLineTruncated } = truncateEntrypoint(indexText);
+ * const custom = truncateEntrypoint(indexText, { maxLines: 50, maxUnits: 8000 });
+ */
+export function truncateEntrypoint(raw: string, options?: TruncateOptions): EntrypointTruncation;
+
+/**
+ * Parse a memory file's frontmatter. Never throws: problems are listed in `diagnostics`.
+ *
+ * @example
+ * const { header, body } = parseFrontmatter("---\nname: Role\ntype: user\n---\nSenior Go dev");
+ * header.type; // "user"
+ */
+export function parseFrontmatter(text: string): ParsedFrontmatter;
 
 /** A memdir failure: a real `Error` with a stable `code`, the host's error as `cause`, and `status` for HTTP failures. */
 export class MemdirError extends Error {

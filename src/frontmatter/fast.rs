@@ -4,12 +4,27 @@
 //! sure of returns `None` and goes to serde_yaml; the tests check both agree.
 
 use serde_yaml::{Mapping, Value};
+use std::borrow::Cow;
 
 /// The mapping of a block of plain `key: value` lines (blank lines allowed, CRLF allowed; a value
 /// may be a double-quoted string, see [`parse_double_quoted`]), or `None` when any line needs
 /// the YAML parser, a key repeats, or there is no key at all.
 pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
-    let mut mapping = Mapping::new();
+    let entries = plain_entries(block)?;
+    let mut mapping = Mapping::with_capacity(entries.len());
+    for (key, value) in entries {
+        mapping.insert(
+            Value::String(key.to_owned()),
+            Value::String(value.into_owned()),
+        );
+    }
+    Some(mapping)
+}
+
+/// The entries [`parse_plain_block`] makes its mapping of, in order, borrowed from the block
+/// where no escape had to be undone.
+pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
+    let mut entries: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(4);
     for line in block.split('\n') {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.is_empty() {
@@ -22,34 +37,42 @@ pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
         }
         let value = match value.strip_prefix('"') {
             Some(quoted) => parse_double_quoted(quoted)?,
-            None if is_plain_value(value) => value.to_owned(),
+            None if is_plain_value(value) => Cow::Borrowed(value),
             None => return None,
         };
-        let key = Value::String(key.to_owned());
-        if mapping.contains_key(&key) {
+        if entries.iter().any(|(seen, _)| *seen == key) {
             return None;
         }
-        mapping.insert(key, Value::String(value));
+        entries.push((key, value));
     }
-    (!mapping.is_empty()).then_some(mapping)
+    (!entries.is_empty()).then_some(entries)
 }
 
 /// The string a double-quoted scalar stands for, given what follows its opening quote: the
 /// closing quote must end the line, and the only escapes taken are `\"`, `\\`, `\n` and `\t`
 /// (any other escape, a tab or a character YAML does not print gives `None`).
-fn parse_double_quoted(after_quote: &str) -> Option<String> {
+fn parse_double_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
+    if let Some(inner) = after_quote.strip_suffix('"') {
+        let simple = inner
+            .bytes()
+            .all(|b| (0x20..=0x7E).contains(&b) && b != b'"' && b != b'\\');
+        if simple {
+            return Some(Cow::Borrowed(inner));
+        }
+    }
     let mut out = String::with_capacity(after_quote.len());
     let mut rest = after_quote;
     loop {
         let stop = rest.find(['"', '\\'])?;
         let run = rest.get(..stop)?;
-        if !run.chars().all(is_yaml_printable) {
+        let ascii_printable = run.bytes().all(|b| (0x20..=0x7E).contains(&b));
+        if !ascii_printable && !run.chars().all(is_yaml_printable) {
             return None;
         }
         out.push_str(run);
         let tail = rest.get(stop..)?;
         if let Some(after_close) = tail.strip_prefix('"') {
-            return after_close.is_empty().then_some(out);
+            return after_close.is_empty().then_some(Cow::Owned(out));
         }
         let escaped = tail.get(1..2)?;
         out.push(match escaped {
@@ -84,10 +107,26 @@ pub(super) fn is_plain_value(value: &str) -> bool {
     let starts_safely = !first.is_ascii_digit() && !"-?:,[]{}#&*!|>'\"%@`+.~ ".contains(first);
     starts_safely
         && !value.ends_with([' ', ':'])
-        && !value.contains(": ")
-        && !value.contains(" #")
-        && value.chars().all(is_yaml_printable)
+        && prints_plainly(value)
         && !is_reserved_word(value)
+}
+
+/// One pass over the bytes: no `: ` and no ` #`, and only characters YAML prints (the ASCII
+/// ones checked here, the rest by [`is_yaml_printable`] only when there are any).
+fn prints_plainly(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let mut ascii = true;
+    for (i, &b) in bytes.iter().enumerate() {
+        let next = bytes.get(i + 1).copied();
+        match b {
+            b':' if next == Some(b' ') => return false,
+            b' ' if next == Some(b'#') => return false,
+            0x20..=0x7E => {}
+            0x80.. => ascii = false,
+            _ => return false,
+        }
+    }
+    ascii || value.chars().all(is_yaml_printable)
 }
 
 /// Characters YAML accepts inside a one-line plain scalar (no tab, no line breaks of any kind,

@@ -14,9 +14,11 @@
 
 mod fast;
 mod format;
+mod js_json;
 mod yaml;
 
 pub use format::format_memory_file;
+pub use js_json::{head_for_js, HeadForJs};
 
 use crate::jsstr::{is_js_whitespace, js_number_to_string};
 use crate::types::MemoryType;
@@ -61,6 +63,84 @@ pub struct FrontmatterSplit<'a> {
     pub body: &'a str,
 }
 
+/// What [`parse_frontmatter_head`] read from the start of a file: everything
+/// [`parse_frontmatter`] returns except the body, which starts at `body_start`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrontmatterHead {
+    /// The YAML mapping (empty when absent or unparseable).
+    pub frontmatter: Mapping,
+    /// The memory fields.
+    pub header: MemoryFields,
+    /// What was recovered or dropped, for people.
+    pub diagnostics: Vec<String>,
+    /// Byte offset of the body in the text given.
+    pub body_start: usize,
+}
+
+/// Where the delimiters are in a text that may be only the start of a file.
+enum Delimited<'a> {
+    /// A closed block, and the byte offset where the body starts.
+    Closed(FrontmatterSplit<'a>, usize),
+    /// No block: the whole text is body. `opened` when a `---` line opened one that never closed.
+    Absent { opened: bool },
+    /// The text given ends before the answer is known.
+    NeedMore,
+}
+
+/// Find the delimiters in `text`; when `complete` is false `text` is only the start of the file
+/// and the answer may be [`Delimited::NeedMore`].
+fn delimit(text: &str, complete: bool) -> Delimited<'_> {
+    let need_more = |answer| {
+        if complete {
+            answer
+        } else {
+            Delimited::NeedMore
+        }
+    };
+    let Some(after) = text.strip_prefix("---") else {
+        return if "---".starts_with(text) {
+            need_more(Delimited::Absent { opened: false })
+        } else {
+            Delimited::Absent { opened: false }
+        };
+    };
+    let whitespace_len = after.len() - after.trim_start_matches(is_js_whitespace).len();
+    if whitespace_len == after.len() && !complete {
+        return Delimited::NeedMore;
+    }
+    let Some(last_newline) = after.get(..whitespace_len).and_then(|ws| ws.rfind('\n')) else {
+        return Delimited::Absent { opened: false };
+    };
+    let block_start = 3 + last_newline + 1;
+    let mut line_start = block_start;
+    loop {
+        let Some(rest) = text.get(line_start..) else {
+            return need_more(Delimited::Absent { opened: true });
+        };
+        let line_len = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        if line_len == rest.len() && !complete && !rest.ends_with('\n') {
+            return Delimited::NeedMore;
+        }
+        let line = rest.get(..line_len).unwrap_or(rest);
+        if is_closing_line(line) {
+            let after = rest.get(line_len..).unwrap_or("");
+            if after.len() < 2 && !complete {
+                return Delimited::NeedMore;
+            }
+            let body = after
+                .strip_prefix('\n')
+                .or_else(|| after.strip_prefix("\r\n"))
+                .unwrap_or(after);
+            let block = text.get(block_start..line_start).unwrap_or("");
+            return Delimited::Closed(FrontmatterSplit { block, body }, text.len() - body.len());
+        }
+        if line_len == rest.len() {
+            return need_more(Delimited::Absent { opened: true });
+        }
+        line_start += line_len;
+    }
+}
+
 /// Find the frontmatter delimiters without parsing YAML. `None` when the text does not open with
 /// a `---` line or the block is never closed by a `---` line.
 ///
@@ -72,35 +152,10 @@ pub struct FrontmatterSplit<'a> {
 /// assert!(split_frontmatter("----\nname: x\n---\n").is_none());
 /// ```
 pub fn split_frontmatter(text: &str) -> Option<FrontmatterSplit<'_>> {
-    let block_start = opening_len(text)?;
-    let mut line_start = block_start;
-    loop {
-        let rest = text.get(line_start..)?;
-        let line_len = rest.find('\n').map_or(rest.len(), |i| i + 1);
-        let line = rest.get(..line_len)?;
-        if is_closing_line(line) {
-            let block = text.get(block_start..line_start)?;
-            let after = rest.get(line_len..).unwrap_or("");
-            let body = after
-                .strip_prefix('\n')
-                .or_else(|| after.strip_prefix("\r\n"))
-                .unwrap_or(after);
-            return Some(FrontmatterSplit { block, body });
-        }
-        if line_len == rest.len() {
-            return None;
-        }
-        line_start += line_len;
+    match delimit(text, true) {
+        Delimited::Closed(split, _) => Some(split),
+        Delimited::Absent { .. } | Delimited::NeedMore => None,
     }
-}
-
-/// Length of the opening delimiter: `---`, then JS whitespace containing at least one newline,
-/// through the last newline of that whitespace (the reference's `^---\s*\n`).
-fn opening_len(text: &str) -> Option<usize> {
-    let after = text.strip_prefix("---")?;
-    let whitespace_len = after.len() - after.trim_start_matches(is_js_whitespace).len();
-    let last_newline = after.get(..whitespace_len)?.rfind('\n')?;
-    Some(3 + last_newline + 1)
 }
 
 /// `---` followed only by whitespace up to the line end.
@@ -124,45 +179,82 @@ fn is_closing_line(line: &str) -> bool {
 /// assert_eq!(parsed.diagnostics.len(), 1); // the description needed the quoting retry
 /// ```
 pub fn parse_frontmatter(text: &str) -> ParsedFrontmatter {
+    let head = parse_head(delimit(text, true)).unwrap_or_else(|| FrontmatterHead {
+        frontmatter: Mapping::new(),
+        header: MemoryFields::default(),
+        diagnostics: Vec::new(),
+        body_start: 0,
+    });
+    ParsedFrontmatter {
+        frontmatter: head.frontmatter,
+        body: text.get(head.body_start..).unwrap_or(text).to_owned(),
+        header: head.header,
+        diagnostics: head.diagnostics,
+    }
+}
+
+/// [`parse_frontmatter`] without the body, over the start of a file: `complete` says whether
+/// `text` is the whole file. `None` when it is not and the block has not closed within it (or
+/// its end is too near to tell); the caller then passes more. A JS caller passes a short prefix
+/// first, so the body never crosses into wasm.
+///
+/// ```
+/// use memdir::frontmatter::parse_frontmatter_head;
+/// let file = "---\nname: Role\ntype: user\n---\n\nSenior Go dev.\n";
+/// assert!(parse_frontmatter_head(&file[..12], false).is_none());
+/// let head = parse_frontmatter_head(&file[..36], false).unwrap();
+/// assert_eq!(head.header.name.as_deref(), Some("Role"));
+/// assert_eq!(&file[head.body_start..], "Senior Go dev.\n");
+/// ```
+pub fn parse_frontmatter_head(text: &str, complete: bool) -> Option<FrontmatterHead> {
+    parse_head(delimit(text, complete))
+}
+
+fn parse_head(delimited: Delimited<'_>) -> Option<FrontmatterHead> {
     let mut diagnostics = Vec::new();
-    let Some(split) = split_frontmatter(text) else {
-        if opening_len(text).is_some() {
-            diagnostics.push(
-                "frontmatter opens with `---` but no `---` line closes it; read as body".to_owned(),
-            );
+    let (split, body_start) = match delimited {
+        Delimited::NeedMore => return None,
+        Delimited::Absent { opened } => {
+            if opened {
+                diagnostics.push(
+                    "frontmatter opens with `---` but no `---` line closes it; read as body"
+                        .to_owned(),
+                );
+            }
+            return Some(FrontmatterHead {
+                frontmatter: Mapping::new(),
+                header: MemoryFields::default(),
+                diagnostics,
+                body_start: 0,
+            });
         }
-        return ParsedFrontmatter {
-            frontmatter: Mapping::new(),
-            body: text.to_owned(),
-            header: MemoryFields::default(),
-            diagnostics,
-        };
+        Delimited::Closed(split, body_start) => (split, body_start),
     };
     let frontmatter = match fast::parse_plain_block(split.block) {
         Some(mapping) => mapping,
         None => yaml::parse_block(split.block, &mut diagnostics),
     };
-    ParsedFrontmatter {
+    Some(FrontmatterHead {
         header: memory_fields(&frontmatter),
         frontmatter,
-        body: split.body.to_owned(),
         diagnostics,
-    }
+        body_start,
+    })
 }
 
 /// The memory fields of a frontmatter mapping, read as the reference reads them (§4.3).
 fn memory_fields(frontmatter: &Mapping) -> MemoryFields {
-    MemoryFields {
-        name: frontmatter
-            .get("name")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        description: frontmatter.get("description").and_then(truthy_js_string),
-        memory_type: frontmatter
-            .get("type")
-            .and_then(Value::as_str)
-            .and_then(MemoryType::parse),
+    // One pass over the (few) entries: cheaper than three hashed lookups. Keys are unique.
+    let mut fields = MemoryFields::default();
+    for (key, value) in frontmatter {
+        match key.as_str() {
+            Some("name") => fields.name = value.as_str().map(str::to_owned),
+            Some("description") => fields.description = truthy_js_string(value),
+            Some("type") => fields.memory_type = value.as_str().and_then(MemoryType::parse),
+            _ => {}
+        }
     }
+    fields
 }
 
 /// `value || null`, then JS template-literal stringification.

@@ -19,8 +19,19 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 fn set(target: &js_sys::Object, key: &str, value: &JsValue) {
-    // Setting a data property on a fresh plain object cannot fail.
-    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+    // Setting a data property on a fresh plain object cannot fail. `__proto__` becomes an own
+    // property, as `JSON.parse` makes it, instead of replacing the prototype.
+    let key = JsValue::from_str(key);
+    if key == "__proto__" {
+        let descriptor = js_sys::Object::new();
+        for flag in ["writable", "enumerable", "configurable"] {
+            let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str(flag), &JsValue::TRUE);
+        }
+        let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("value"), value);
+        js_sys::Object::define_property(target, &key, &descriptor);
+    } else {
+        let _ = js_sys::Reflect::set(target, &key, value);
+    }
 }
 
 /// A YAML value as plain JS (numbers as JS numbers, mappings as objects, tags dropped). Keys
@@ -58,9 +69,12 @@ thread_local! {
         ["frontmatter", "body", "header", "diagnostics", "name", "description", "type"].map(JsValue::from_str);
 }
 
-/// `parseFrontmatter`'s result, built directly: the hottest call across the boundary, and the
-/// generic serializer costs more than the parse.
-pub fn parsed_frontmatter_to_js(parsed: &crate::ParsedFrontmatter) -> JsValue {
+/// `parseFrontmatter`'s result for a head whose values have no JSON form (NaN, ±Infinity, -0),
+/// built directly, with `body` as the offset the JS half slices at.
+pub fn frontmatter_head_to_js(
+    parsed: &crate::frontmatter::FrontmatterHead,
+    body_offset: usize,
+) -> JsValue {
     RESULT_KEYS.with(
         |[frontmatter, body, header, diagnostics, name, description, kind]| {
             let put = |target: &js_sys::Object, key: &JsValue, value: &JsValue| {
@@ -83,7 +97,7 @@ pub fn parsed_frontmatter_to_js(parsed: &crate::ParsedFrontmatter) -> JsValue {
                 .collect();
             let out = js_sys::Object::new();
             put(&out, frontmatter, &mapping_to_js(&parsed.frontmatter));
-            put(&out, body, &JsValue::from_str(&parsed.body));
+            put(&out, body, &JsValue::from_f64(body_offset as f64));
             put(&out, header, &fields);
             put(&out, diagnostics, &notes);
             out.into()

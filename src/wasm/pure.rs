@@ -6,17 +6,20 @@ use super::fields::Fields;
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
-/// Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units
-/// cut at the last newline, with a warning naming why. `byteCount` is in UTF-16 units.
+/// The wasm half of `truncateEntrypoint` (pkg/lib/api.js): the JS half trims the index and
+/// counts its lines and units, then hands over only the first `maxUnits + 1` units of the
+/// trimmed text, since nothing past them can be kept (see `entrypoint::truncate_counted`).
 ///
 /// ```js
-/// const { content, wasLineTruncated } = truncateEntrypoint(indexText);
-/// const custom = truncateEntrypoint(indexText, { maxLines: 50, maxUnits: 8000 });
+/// const trimmed = text.trim();
+/// __truncateEntrypointCounted(trimmed.slice(0, 25001), trimmed.split("\n").length, trimmed.length);
 /// ```
-#[wasm_bindgen(js_name = truncateEntrypoint, unchecked_return_type = "EntrypointTruncation")]
-pub fn truncate_entrypoint(
-    raw: &str,
-    #[wasm_bindgen(unchecked_optional_param_type = "TruncateOptions")] options: Option<JsValue>,
+#[wasm_bindgen(js_name = __truncateEntrypointCounted, skip_typescript)]
+pub fn truncate_entrypoint_counted(
+    prefix: &str,
+    line_count: f64,
+    unit_count: f64,
+    options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     let defaults = crate::TruncateOptions::default();
@@ -24,7 +27,16 @@ pub fn truncate_entrypoint(
         max_lines: given.opt_usize("maxLines")?.unwrap_or(defaults.max_lines),
         max_units: given.opt_usize("maxUnits")?.unwrap_or(defaults.max_units),
     };
-    to_js(&crate::truncate_entrypoint(raw, &options))
+    let count = |n: f64| {
+        if n.is_finite() && n >= 0.0 {
+            n as usize
+        } else {
+            0
+        }
+    };
+    let counted =
+        crate::entrypoint::truncate_counted(prefix, count(line_count), count(unit_count), &options);
+    to_js(&counted)
 }
 
 /// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
@@ -37,15 +49,25 @@ pub fn format_file_size(bytes: f64) -> String {
     crate::format_file_size(bytes)
 }
 
-/// Parse a memory file's frontmatter. Never throws: problems are listed in `diagnostics`.
+/// The wasm half of `parseFrontmatter` (pkg/lib/api.js), over the start of a file: the result
+/// as JSON text (or, when a value has no JSON form, as an object) with `body` given as the
+/// UTF-16 offset where the body starts; `undefined` when `complete` is false and the text
+/// ends before the frontmatter does. The JS half passes a short prefix first, so the body
+/// never crosses the boundary.
 ///
 /// ```js
-/// const { header, body } = parseFrontmatter("---\nname: Role\ntype: user\n---\nSenior Go dev");
-/// header.type; // "user"
+/// const head = __parseFrontmatterHead(text.slice(0, 1024), text.length <= 1024);
 /// ```
-#[wasm_bindgen(js_name = parseFrontmatter, unchecked_return_type = "ParsedFrontmatter")]
-pub fn parse_frontmatter(text: &str) -> JsValue {
-    super::convert::parsed_frontmatter_to_js(&crate::parse_frontmatter(text))
+#[wasm_bindgen(js_name = __parseFrontmatterHead, skip_typescript)]
+pub fn parse_frontmatter_head(text: &str, complete: bool) -> JsValue {
+    use crate::frontmatter::HeadForJs;
+    match crate::frontmatter::head_for_js(text, complete) {
+        HeadForJs::NeedMore => JsValue::UNDEFINED,
+        HeadForJs::Json(json) => JsValue::from_str(&json),
+        HeadForJs::Head(head, body_offset) => {
+            super::convert::frontmatter_head_to_js(&head, body_offset)
+        }
+    }
 }
 
 /// A memory file's text: frontmatter (`name`, `description`, `type`), then the body. Whatever

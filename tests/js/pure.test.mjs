@@ -53,6 +53,54 @@ test("truncateEntrypoint: line cap, unit cap, reasons", () => {
   assert.ok(t.content.startsWith("a\nb\n\n> WARNING"));
 });
 
+test("truncateEntrypoint equals the reference algorithm on random indexes (JS half counts, wasm half cuts)", async () => {
+  const { pathToFileURL } = await import("node:url");
+  const reference = process.env.MEMDIR_REPO
+    ? await import(pathToFileURL(`${process.env.MEMDIR_REPO}/benches/truncate-reference.mjs`).href)
+    : await import("../../benches/truncate-reference.mjs");
+  let seed = 7;
+  const next = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  const alphabet = ["a", "b", " ", "\n", "\n", "\r", "\ufeff", "\u00a0", "é", "😀", "- [T](t.md) — hook\n"];
+  for (let round = 0; round < 400; round++) {
+    let raw = "";
+    for (let i = next(300); i > 0; i--) raw += alphabet[next(alphabet.length)];
+    const caps = round % 4 === 0 ? undefined : { maxLines: next(12), maxUnits: next(120) };
+    const ours = truncateEntrypoint(raw, caps);
+    const want = reference.truncateEntrypointReference(raw, caps);
+    const [kept, warning] = want.content.split("\n\n> WARNING");
+    // Our one difference: a hard cut backs off rather than leave half a surrogate pair.
+    const expected = /[\ud800-\udbff]$/.test(kept) && warning !== undefined
+      ? `${kept.slice(0, -1)}\n\n> WARNING${warning}` : want.content;
+    assert.deepEqual(ours, { ...want, content: expected }, JSON.stringify({ raw, caps }));
+  }
+  // A megabyte-sized index: only a prefix crosses into wasm, the counts still cover all of it.
+  const big = "- [Topic](topic.md) — a hook of some length\n".repeat(25000);
+  assert.deepEqual(truncateEntrypoint(big), reference.truncateEntrypointReference(big));
+});
+
+test("parseFrontmatter: headers that end on either side of the first slice handed to wasm", () => {
+  const pads = [...Array(100).keys()].map((i) => 200 + i).concat([500, 511, 512, 513, 1100]);
+  for (const pad of pads) {
+    const name = `${"n".repeat(pad)}😀`;
+    const text = `---\nname: ${name}\ntype: user\n---\n\nBody 😀 ${pad}\n`;
+    const parsed = parseFrontmatter(text);
+    assert.equal(parsed.header.name, name, `pad ${pad}`);
+    assert.equal(parsed.body, `Body 😀 ${pad}\n`, `pad ${pad}`);
+    assert.deepEqual(parsed.diagnostics, []);
+    const plain = `${"p".repeat(pad)}😀 no frontmatter`;
+    assert.equal(parseFrontmatter(plain).body, plain);
+    const unclosed = `---\nname: x\n${"q".repeat(pad)}`;
+    assert.equal(parseFrontmatter(unclosed).body, unclosed);
+    assert.equal(parseFrontmatter(unclosed).diagnostics.length, 1);
+  }
+  // A key named __proto__ is an own property, on the JSON path and on the direct one (NaN).
+  for (const text of ["---\n__proto__: x\n---\n", "---\n__proto__: x\nn: .nan\n---\n"]) {
+    const fm = parseFrontmatter(text).frontmatter;
+    assert.equal(Object.getPrototypeOf(fm), Object.prototype);
+    assert.ok(Object.hasOwn(fm, "__proto__"), text);
+  }
+});
+
 test("a hard cut never splits a surrogate pair", () => {
   const emoji = "😀".repeat(20000); // 40,000 units, no newline
   const t = truncateEntrypoint(emoji);

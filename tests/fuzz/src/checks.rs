@@ -5,8 +5,9 @@
 //! Shared by the cargo-fuzz targets (`tests/fuzz/fuzz_targets/*.rs`) and by the native
 //! regression test `tests/fuzz_regressions.rs`, which replays `tests/fuzz/regressions/<target>/*`.
 
-use memdir::entrypoint::lines_cut;
-use memdir::frontmatter::split_frontmatter;
+use memdir::entrypoint::{lines_cut, truncate_counted};
+use memdir::frontmatter::{head_for_js, parse_frontmatter_head, split_frontmatter, HeadForJs};
+use memdir::jsstr::byte_to_utf16_index;
 use memdir::jsstr::js_trim;
 use memdir::path_key::sanitize_path_key;
 use memdir::recall::try_parse_selector_reply;
@@ -52,6 +53,39 @@ pub fn check_parse_frontmatter(data: &[u8]) {
         "header round trip via {written:?}"
     );
     assert_eq!(again.body, parsed.body, "body round trip");
+    // The JS entry's JSON (straight from the text for plain blocks) is the mapping's JSON.
+    if let Some(head) = parse_frontmatter_head(&text, true) {
+        let offset = byte_to_utf16_index(&text, head.body_start);
+        match (head_for_js(&text, true), head.to_js_json(offset)) {
+            (HeadForJs::Json(direct), Some(via_mapping)) => {
+                assert_eq!(direct, via_mapping, "JSON for JS");
+            }
+            (HeadForJs::Head(direct, at), None) => assert_eq!((direct, at), (head, offset)),
+            (other, expected) => panic!("head_for_js gave {other:?}, expected {expected:?}"),
+        }
+    }
+    // The JS entry's path: prefixes first. An answer from a prefix is the whole file's answer.
+    let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+    let step = (boundaries.len() / 24).max(1);
+    for &cut in boundaries.iter().step_by(step) {
+        let Some(head) = parse_frontmatter_head(&text[..cut], false) else {
+            continue;
+        };
+        assert_eq!(
+            head.frontmatter, parsed.frontmatter,
+            "mapping from {cut} bytes"
+        );
+        assert_eq!(head.header, parsed.header, "header from {cut} bytes");
+        assert_eq!(
+            head.diagnostics, parsed.diagnostics,
+            "notes from {cut} bytes"
+        );
+        assert_eq!(
+            &text[head.body_start..],
+            parsed.body,
+            "body from {cut} bytes"
+        );
+    }
 }
 
 /// `truncate_entrypoint` matches the reference algorithm (reference §3.1) computed here over
@@ -76,6 +110,17 @@ pub fn check_truncate_entrypoint(data: &[u8]) {
     let trimmed = js_trim(&raw);
     let units: Vec<u16> = trimmed.encode_utf16().collect();
     let line_count = trimmed.split('\n').count();
+    // The JS entry's path: counts measured in JS, only `max_units + 1` units handed over (a
+    // surrogate pair cut by that slice arrives as U+FFFD, as wasm-bindgen passes it).
+    let prefix_units = units
+        .get(..options.max_units.saturating_add(1))
+        .unwrap_or(&units);
+    let prefix = String::from_utf16_lossy(prefix_units);
+    let counted = truncate_counted(&prefix, line_count, units.len(), &options);
+    assert_eq!(
+        counted, got,
+        "truncate_counted over a prefix equals truncate_entrypoint"
+    );
     assert_eq!(got.line_count, line_count, "lineCount");
     assert_eq!(got.byte_count, units.len(), "byteCount");
     assert_eq!(got.was_line_truncated, line_count > options.max_lines);

@@ -1,0 +1,227 @@
+//! A parsed head as JSON text in the shape of JS `parseFrontmatter`'s result, for the JS entry
+//! to `JSON.parse`: one string across the boundary costs less than building the object
+//! property by property from wasm.
+
+use super::{delimit, fast, parse_head, Delimited, FrontmatterHead};
+use crate::json::{push_number, push_string};
+use crate::jsstr::byte_to_utf16_index;
+use crate::types::MemoryType;
+use serde_yaml::{Mapping, Value};
+use std::borrow::Cow;
+
+/// `parseFrontmatter`'s result for the start of a file, in the form that crosses into JS most
+/// cheaply; see [`head_for_js`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeadForJs {
+    /// The text ends before the frontmatter does: pass more.
+    NeedMore,
+    /// The result as JSON text, `body` being the UTF-16 offset of the body.
+    Json(String),
+    /// A value has no JSON form (NaN, ±Infinity, -0): the head, and the body's UTF-16 offset.
+    Head(FrontmatterHead, usize),
+}
+
+/// [`super::parse_frontmatter_head`] as the JS entry wants it: JSON text whenever possible. A
+/// block of plain `key: value` lines, the common case, goes straight from the text to JSON,
+/// without building a YAML mapping; the JSON is the same either way (tested).
+///
+/// ```
+/// use memdir::frontmatter::{head_for_js, HeadForJs};
+/// let text = "---\nname: Role\ntype: user\n---\nBody";
+/// assert_eq!(
+///     head_for_js(text, true),
+///     HeadForJs::Json(r#"{"frontmatter":{"name":"Role","type":"user"},"body":30,"header":{"name":"Role","type":"user"},"diagnostics":[]}"#.to_owned())
+/// );
+/// assert_eq!(head_for_js(&text[..8], false), HeadForJs::NeedMore);
+/// ```
+pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
+    let delimited = delimit(text, complete);
+    if let Delimited::Closed(split, body_start) = &delimited {
+        if let Some(entries) = fast::plain_entries(split.block) {
+            let body_offset = byte_to_utf16_index(text, *body_start);
+            return HeadForJs::Json(plain_json(&entries, body_offset));
+        }
+    }
+    let Some(head) = parse_head(delimited) else {
+        return HeadForJs::NeedMore;
+    };
+    let body_offset = byte_to_utf16_index(text, head.body_start);
+    match head.to_js_json(body_offset) {
+        Some(json) => HeadForJs::Json(json),
+        None => HeadForJs::Head(head, body_offset),
+    }
+}
+
+/// The JSON of a plain block: every value a string, so the memory fields are read directly.
+fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
+    let mut out = String::with_capacity(
+        64 + 2 * entries
+            .iter()
+            .map(|(k, v)| k.len() + v.len() + 6)
+            .sum::<usize>(),
+    );
+    out.push_str("{\"frontmatter\":{");
+    let (mut name, mut description, mut kind) = (None, None, None);
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_string(&mut out, key);
+        out.push(':');
+        push_string(&mut out, value);
+        match *key {
+            "name" => name = Some(value.as_ref()),
+            "description" if !value.is_empty() => description = Some(value.as_ref()),
+            "type" => kind = MemoryType::parse(value).map(MemoryType::as_str),
+            _ => {}
+        }
+    }
+    out.push_str("},\"body\":");
+    push_number(&mut out, body_offset as f64);
+    out.push_str(",\"header\":");
+    push_header(&mut out, name, description, kind);
+    out.push_str(",\"diagnostics\":[]}");
+    out
+}
+
+/// `{"name":…,"description":…,"type":…}` with the absent fields left out.
+fn push_header(
+    out: &mut String,
+    name: Option<&str>,
+    description: Option<&str>,
+    kind: Option<&str>,
+) {
+    out.push('{');
+    let mut first = true;
+    for (key, value) in [("name", name), ("description", description), ("type", kind)] {
+        if let Some(value) = value {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            push_string(out, key);
+            out.push(':');
+            push_string(out, value);
+        }
+    }
+    out.push('}');
+}
+
+impl FrontmatterHead {
+    /// `{"frontmatter":…,"body":<body_offset>,"header":…,"diagnostics":[…]}`, with the body
+    /// given as the offset the caller slices at. `None` when a value has no JSON form (NaN,
+    /// ±Infinity, -0): the caller then builds the object another way. Keys that are not strings
+    /// are left out, as they are everywhere a mapping reaches JS.
+    ///
+    /// ```
+    /// use memdir::frontmatter::parse_frontmatter_head;
+    /// let head = parse_frontmatter_head("---\nname: Role\ntags: [a, 1]\n---\nBody", true).unwrap();
+    /// assert_eq!(
+    ///     head.to_js_json(22).unwrap(),
+    ///     r#"{"frontmatter":{"name":"Role","tags":["a",1]},"body":22,"header":{"name":"Role"},"diagnostics":[]}"#
+    /// );
+    /// let odd = parse_frontmatter_head("---\nx: .nan\n---\n", true).unwrap();
+    /// assert!(odd.to_js_json(0).is_none());
+    /// ```
+    pub fn to_js_json(&self, body_offset: usize) -> Option<String> {
+        let mut out = String::with_capacity(256);
+        out.push_str("{\"frontmatter\":");
+        push_mapping(&mut out, &self.frontmatter)?;
+        out.push_str(",\"body\":");
+        push_number(&mut out, body_offset as f64);
+        out.push_str(",\"header\":");
+        let fields = &self.header;
+        push_header(
+            &mut out,
+            fields.name.as_deref(),
+            fields.description.as_deref(),
+            fields.memory_type.map(MemoryType::as_str),
+        );
+        out.push_str(",\"diagnostics\":[");
+        for (i, note) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_string(&mut out, note);
+        }
+        out.push_str("]}");
+        Some(out)
+    }
+}
+
+fn push_mapping(out: &mut String, map: &Mapping) -> Option<()> {
+    out.push('{');
+    let mut first = true;
+    for (key, value) in map {
+        let Some(key) = key.as_str() else { continue };
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        push_string(out, key);
+        out.push(':');
+        push_value(out, value)?;
+    }
+    out.push('}');
+    Some(())
+}
+
+fn push_value(out: &mut String, value: &Value) -> Option<()> {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            let x = n.as_f64().unwrap_or(f64::NAN);
+            if !x.is_finite() || (x == 0.0 && x.is_sign_negative()) {
+                return None;
+            }
+            push_number(out, x);
+        }
+        Value::String(s) => push_string(out, s),
+        Value::Sequence(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_value(out, item)?;
+            }
+            out.push(']');
+        }
+        Value::Mapping(map) => push_mapping(out, map)?,
+        Value::Tagged(tagged) => push_value(out, &tagged.value)?,
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use crate::frontmatter::parse_frontmatter_head;
+    use crate::json::{parse, Json};
+
+    #[test]
+    fn strings_are_escaped_and_numbers_printed_as_js() {
+        let text = "---\nname: \"a \\\"q\\\" \\\\ \\t\\u0001 é 😀\"\nn: 1e21\nm: 0.1\nk: {x: null, y: true}\n---\n";
+        let head = parse_frontmatter_head(text, true).unwrap();
+        let json = head.to_js_json(7).unwrap();
+        let back = parse(&json).unwrap();
+        let fm = back.get("frontmatter").unwrap();
+        assert_eq!(
+            fm.get("name").and_then(Json::as_str),
+            Some("a \"q\" \\ \t\u{1} é 😀")
+        );
+        assert_eq!(fm.get("n").and_then(Json::as_f64), Some(1e21));
+        assert!(json.contains(r#""m":0.1"#), "{json}");
+        assert!(json.contains(r#""k":{"x":null,"y":true}"#), "{json}");
+        assert_eq!(back.get("body").and_then(Json::as_f64), Some(7.0));
+    }
+
+    #[test]
+    fn values_without_a_json_form_are_refused() {
+        for line in ["a: .inf", "a: -.inf", "a: [1, .nan]", "a: -0.0"] {
+            let head = parse_frontmatter_head(&format!("---\n{line}\n---\n"), true).unwrap();
+            assert!(head.to_js_json(0).is_none(), "{line}");
+        }
+    }
+}
