@@ -16,6 +16,58 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
+// Reading a host's answers field by field costs a boundary crossing per field; these read a
+// `FileStat` or a whole `readDir` listing in one. They only copy and encode: every check that
+// decides something stays in Rust (`kind_from_code`, the fallbacks below).
+#[wasm_bindgen(inline_js = r#"
+function kindCode(kind) {
+  return kind === "file" ? 1 : kind === "dir" || kind === "directory" ? 2 : kind === "symlink" ? 3 : 0;
+}
+export function statFields(stat, out) {
+  if (stat === null || typeof stat !== "object") return 0;
+  const size = stat.size, mtimeMs = stat.mtimeMs;
+  out[0] = typeof size === "number" ? size : 0;
+  out[1] = typeof mtimeMs === "number" ? mtimeMs : NaN;
+  out[2] = typeof mtimeMs === "number" ? 1 : 0;
+  return kindCode(stat.kind);
+}
+export function isThenable(value) {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
+}
+export function dirListing(entries) {
+  let out = "";
+  for (const entry of entries) {
+    if (entry === null || typeof entry !== "object") return undefined;
+    const name = entry.name;
+    if (typeof name !== "string" || name.includes("\0")) return undefined;
+    out += kindCode(entry.kind) + name + "\0";
+  }
+  return out;
+}
+"#)]
+extern "C" {
+    /// Kind code of `stat.kind` (0 = not a kind), with `[size or 0, mtimeMs, 1 if mtimeMs is a
+    /// number]` written to `out`.
+    #[wasm_bindgen(js_name = statFields)]
+    fn stat_fields(stat: &JsValue, out: &mut [f64]) -> u8;
+    /// Each entry as `<kind code><name>\0`, or `undefined` when an entry is not an object with
+    /// a string name free of NUL (then the entries are read one by one, to report the error).
+    #[wasm_bindgen(js_name = dirListing)]
+    fn dir_listing(entries: &Array) -> Option<String>;
+    /// A Promise or any object with a `then` method.
+    #[wasm_bindgen(js_name = isThenable)]
+    fn is_thenable(value: &JsValue) -> bool;
+}
+
+fn kind_from_code(code: u8) -> Option<EntryKind> {
+    match code {
+        1 => Some(EntryKind::File),
+        2 => Some(EntryKind::Dir),
+        3 => Some(EntryKind::Symlink),
+        _ => None,
+    }
+}
+
 fn function(obj: &JsValue, key: &str) -> Option<Function> {
     get(obj, key).dyn_into::<Function>().ok()
 }
@@ -29,20 +81,22 @@ fn lying(what: &str) -> HostError {
 
 /// Await `value` if it is a Promise or a thenable; otherwise return it.
 async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
-    if let Some(promise) = value.dyn_ref::<Promise>() {
-        return JsFuture::from(promise.clone()).await;
+    if !is_thenable(&value) {
+        return Ok(value);
     }
-    if value.is_object() && get(&value, "then").is_function() {
-        return JsFuture::from(Promise::resolve(&value)).await;
-    }
-    Ok(value)
+    // `Promise.resolve` returns a native Promise as it is and adopts any other thenable.
+    JsFuture::from(Promise::resolve(&value)).await
 }
 
 /// Call `obj[name](...args)` and settle the result.
 async fn call(obj: &JsValue, name: &str, args: &[JsValue]) -> HostResult<JsValue> {
     let f = function(obj, name).ok_or_else(|| HostError::unsupported(name))?;
-    let args: Array = args.iter().collect();
-    let value = f.apply(obj, &args).map_err(host_error)?;
+    let value = match args {
+        [a] => f.call1(obj, a),
+        [a, b] => f.call2(obj, a, b),
+        _ => f.apply(obj, &args.iter().collect::<Array>()),
+    }
+    .map_err(host_error)?;
     settle(value).await.map_err(host_error)
 }
 
@@ -107,9 +161,12 @@ impl JsFs {
     }
 
     fn stat_from(value: &JsValue, what: &str) -> HostResult<FileStat> {
-        let kind = kind_of(&get(value, "kind"), what)?;
-        let size = get(value, "size").as_f64().unwrap_or(0.0);
-        let mtime_ms = get(value, "mtimeMs").as_f64().ok_or_else(|| lying(what))?;
+        let mut fields = [0.0; 3];
+        let kind = kind_from_code(stat_fields(value, &mut fields)).ok_or_else(|| lying(what))?;
+        let [size, mtime_ms, mtime_is_number] = fields;
+        if mtime_is_number != 1.0 {
+            return Err(lying(what));
+        }
         Ok(FileStat {
             kind,
             size,
@@ -136,6 +193,20 @@ impl FileSystem for JsFs {
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
         let v = call(&self.obj, "readDir", &[path.into()]).await?;
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
+        if let Some(listing) = dir_listing(&array) {
+            return listing
+                .split_terminator('\0')
+                .map(|record| {
+                    let code = record
+                        .as_bytes()
+                        .first()
+                        .map_or(0, |b| b.wrapping_sub(b'0'));
+                    let kind = kind_from_code(code).ok_or_else(|| lying("readDir"))?;
+                    let name = record.get(1..).unwrap_or("").to_owned();
+                    Ok(DirEntry { name, kind })
+                })
+                .collect();
+        }
         let mut out = Vec::with_capacity(array.length() as usize);
         for entry in array.iter() {
             let name = get(&entry, "name")

@@ -101,3 +101,34 @@ test("a save that pushes MEMORY.md past its caps is reported, nothing is cut", a
   assert.equal((await m.list()).length, 4);
   assert.ok(events.length > 0);
 });
+
+test("host answers are read in bulk yet still checked: thenables settle, lying stats and listings are refused", async () => {
+  const fs = memoryFs();
+  const m = new Memdir({ fs, dir: "/m" });
+  await m.save({ name: "Alpha", description: "first memory", type: "user", body: "a" });
+  await m.save({ name: "Beta", description: "second memory", type: "project", body: "b" });
+  const names = (headers) => headers.map((h) => h.filename).sort();
+  const thenable = (value) => ({ then: (resolve) => resolve(value) });
+  // Every method answering with a non-Promise thenable.
+  const viaThenables = Object.fromEntries(Object.entries(fs).map(([key, fn]) => [key, (...args) => {
+    const value = fn(...args);
+    return thenable(value);
+  }]));
+  const expected = names(await m.scan());
+  assert.equal(expected.length, 2);
+  assert.deepEqual(names(await new Memdir({ fs: viaThenables, dir: "/m" }).scan()), expected);
+  // A stat with an unknown kind or a non-numeric mtime drops the file; the other one is kept.
+  for (const lie of [{ kind: "weird" }, { mtimeMs: "yesterday" }, { kind: undefined }]) {
+    const lyingStat = { ...fs, stat: (path) => (path.endsWith(expected[0]) ? { ...fs.stat(path), ...lie } : fs.stat(path)) };
+    assert.deepEqual(names(await new Memdir({ fs: lyingStat, dir: "/m" }).scan()), [expected[1]], JSON.stringify(lie));
+  }
+  // A name with a NUL (read one entry at a time) names no file: the others are still found.
+  const withNul = { ...fs, readDir: (path) => [...fs.readDir(path), { name: "x\0y.md", kind: "file" }] };
+  assert.deepEqual(names(await new Memdir({ fs: withNul, dir: "/m" }).scan()), expected);
+  // A listing with a non-string name or an unknown kind is refused whole.
+  for (const entry of [{ name: 7, kind: "file" }, { name: "z.md", kind: "socket" }, null]) {
+    const lyingDir = { ...fs, readDir: (path) => [...fs.readDir(path), entry] };
+    const headers = await new Memdir({ fs: lyingDir, dir: "/m" }).scan().catch((error) => error);
+    assert.ok(Array.isArray(headers) ? headers.length === 0 : isMemdirError(headers), JSON.stringify(entry));
+  }
+});
