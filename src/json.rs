@@ -378,9 +378,8 @@ impl Parser<'_> {
 /// ```
 pub fn push_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let needs_escape = |b: &u8| *b < 0x20 || *b == b'"' || *b == b'\\';
     out.push('"');
-    let Some(first) = s.bytes().position(|b| needs_escape(&b)) else {
+    let Some(first) = first_to_escape(s.as_bytes()) else {
         out.push_str(s);
         out.push('"');
         return;
@@ -411,6 +410,33 @@ pub fn push_string(out: &mut String, s: &str) {
     }
     out.push_str(s.get(run_start..).unwrap_or(""));
     out.push('"');
+}
+
+/// Index of the first byte a JSON string must escape (a control character, `"` or `\\`). Eight
+/// bytes at a time: most strings have none.
+fn first_to_escape(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let has_zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
+    let mut start = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
+        if control
+            || has_zero_byte(word ^ (ONES * u64::from(b'"')))
+            || has_zero_byte(word ^ (ONES * u64::from(b'\\')))
+        {
+            break;
+        }
+        start += 8;
+    }
+    let tail = bytes.get(start..)?;
+    let at = tail
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')?;
+    Some(start + at)
 }
 
 /// Append a number as `JSON.stringify` prints it (`null` for NaN and the infinities, `0` for -0).
@@ -600,6 +626,39 @@ mod tests {
         assert_eq!(parse(&deep).unwrap_err().message, "nested too deeply");
         let hostile = "{\"a\":".repeat(100_000);
         assert!(parse(&hostile).is_err());
+    }
+
+    #[test]
+    fn strings_escape_wherever_the_byte_falls() {
+        // Escapes before, inside and after the eight-byte chunks, against a char-by-char escape.
+        let pieces = [
+            "a", "é", "\"", "\\", "\n", "\u{1}", "\u{1f}", " ", "~", "😀", "\u{7f}",
+        ];
+        let mut state = 12345u32;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..(state % 40) {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                text.push_str(pieces[(state >> 16) as usize % pieces.len()]);
+            }
+            let mut expected = String::from("\"");
+            for c in text.chars() {
+                match c {
+                    '"' => expected.push_str("\\\""),
+                    '\\' => expected.push_str("\\\\"),
+                    '\n' => expected.push_str("\\n"),
+                    c if u32::from(c) < 0x20 => {
+                        expected.push_str(&format!("\\u{:04x}", u32::from(c)))
+                    }
+                    c => expected.push(c),
+                }
+            }
+            expected.push('"');
+            let mut out = String::new();
+            push_string(&mut out, &text);
+            assert_eq!(out, expected, "{text:?}");
+            assert_eq!(parse(&out).unwrap(), Json::String(text));
+        }
     }
 
     #[test]

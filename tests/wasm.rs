@@ -130,6 +130,15 @@ fn parse_head(text: &str) -> JsValue {
         Some(json) => js_sys::JSON::parse(&json).unwrap(),
         None => head,
     };
+    let header = get(&parsed, "header");
+    if js_sys::Array::is_array(&header) {
+        let fields = js_sys::Object::new();
+        for key in js_sys::Array::from(&header).iter() {
+            let value = js_sys::Reflect::get(&get(&parsed, "frontmatter"), &key).unwrap();
+            js_sys::Reflect::set(&fields, &key, &value).unwrap();
+        }
+        js_sys::Reflect::set(&parsed, &JsValue::from_str("header"), &fields).unwrap();
+    }
     let offset = get(&parsed, "body").as_f64().unwrap() as u32;
     let body = js_sys::JsString::from(text).slice(offset, u32::MAX);
     js_sys::Reflect::set(&parsed, &JsValue::from_str("body"), &body).unwrap();

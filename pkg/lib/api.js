@@ -10,13 +10,16 @@ export { fetchTransport } from "./transport.js";
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
 // more than these functions take to run, so only the part the core reads crosses the boundary;
 // every decision is still made in Rust (`truncate_counted`, `parse_frontmatter_head`).
-import { __parseFrontmatterHead, __truncateEntrypointCounted } from "../dist/memdir.js";
+import { __parseFrontmatterHead, __parseFrontmatterHeadBytes, __truncateEntrypointCounted } from "../dist/memdir.js";
 
 /** The reference's cap on MEMORY.md in UTF-16 units (the default `maxUnits`). */
 const DEFAULT_MAX_UNITS = 25000;
 /** How much of a file `parseFrontmatter` offers first: a typical header (name, a one-line
  * description, type) fits; a longer one costs a second call with the whole text. */
 const HEAD_PROBE_UNITS = 256;
+const utf8 = new TextEncoder();
+/** Room for the probe in UTF-8: at most three bytes a UTF-16 unit. */
+const probeBytes = new Uint8Array(3 * HEAD_PROBE_UNITS);
 
 /**
  * Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units cut
@@ -48,10 +51,19 @@ export function truncateEntrypoint(raw, options) {
 export function parseFrontmatter(text) {
   let head;
   if (typeof text === "string" && text.length > HEAD_PROBE_UNITS) {
-    head = __parseFrontmatterHead(text.slice(0, HEAD_PROBE_UNITS), false);
+    // As UTF-8 bytes: wasm-bindgen copies a sliced string into wasm char by char, and slowly.
+    const { written } = utf8.encodeInto(text.slice(0, HEAD_PROBE_UNITS), probeBytes);
+    head = __parseFrontmatterHeadBytes(probeBytes.subarray(0, written), false);
   }
   head ??= __parseFrontmatterHead(text, true);
   const parsed = typeof head === "string" ? JSON.parse(head) : head;
   parsed.body = text.slice(parsed.body);
+  const { header } = parsed;
+  if (Array.isArray(header)) {
+    // A plain header: the core named the frontmatter keys whose values the fields are.
+    const fields = {};
+    for (const key of header) fields[key] = parsed.frontmatter[key];
+    parsed.header = fields;
+  }
   return parsed;
 }

@@ -15,7 +15,9 @@ use std::borrow::Cow;
 pub enum HeadForJs {
     /// The text ends before the frontmatter does: pass more.
     NeedMore,
-    /// The result as JSON text, `body` being the UTF-16 offset of the body.
+    /// The result as JSON text, `body` being the UTF-16 offset of the body. `header` is an
+    /// object, or, when every memory field equals its frontmatter value (a plain block), the
+    /// list of those keys, for the caller to copy from `frontmatter`.
     Json(String),
     /// A value has no JSON form (NaN, ±Infinity, -0): the head, and the body's UTF-16 offset.
     Head(FrontmatterHead, usize),
@@ -30,7 +32,7 @@ pub enum HeadForJs {
 /// let text = "---\nname: Role\ntype: user\n---\nBody";
 /// assert_eq!(
 ///     head_for_js(text, true),
-///     HeadForJs::Json(r#"{"frontmatter":{"name":"Role","type":"user"},"body":30,"header":{"name":"Role","type":"user"},"diagnostics":[]}"#.to_owned())
+///     HeadForJs::Json(r#"{"frontmatter":{"name":"Role","type":"user"},"body":30,"header":["name","type"],"diagnostics":[]}"#.to_owned())
 /// );
 /// assert_eq!(head_for_js(&text[..8], false), HeadForJs::NeedMore);
 /// ```
@@ -61,26 +63,38 @@ fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
             .sum::<usize>(),
     );
     out.push_str("{\"frontmatter\":{");
-    let (mut name, mut description, mut kind) = (None, None, None);
+    let (mut name, mut description, mut kind) = (false, false, false);
     for (i, (key, value)) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_string(&mut out, key);
-        out.push(':');
+        out.push_str(if i > 0 { ",\"" } else { "\"" });
+        // Plain keys are identifiers: nothing to escape.
+        out.push_str(key);
+        out.push_str("\":");
         push_string(&mut out, value);
         match *key {
-            "name" => name = Some(value.as_ref()),
-            "description" if !value.is_empty() => description = Some(value.as_ref()),
-            "type" => kind = MemoryType::parse(value).map(MemoryType::as_str),
+            "name" => name = true,
+            "description" => description = !value.is_empty(),
+            "type" => kind = MemoryType::parse(value).is_some(),
             _ => {}
         }
     }
     out.push_str("},\"body\":");
     push_number(&mut out, body_offset as f64);
-    out.push_str(",\"header\":");
-    push_header(&mut out, name, description, kind);
-    out.push_str(",\"diagnostics\":[]}");
+    // Each memory field equals its frontmatter value here: name the keys instead of repeating.
+    out.push_str(",\"header\":[");
+    let fields = [
+        (name, "\"name\""),
+        (description, "\"description\""),
+        (kind, "\"type\""),
+    ];
+    let mut first = true;
+    for (_, key) in fields.iter().filter(|(present, _)| *present) {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        out.push_str(key);
+    }
+    out.push_str("],\"diagnostics\":[]}");
     out
 }
 
@@ -215,6 +229,53 @@ mod tests {
         assert!(json.contains(r#""m":0.1"#), "{json}");
         assert!(json.contains(r#""k":{"x":null,"y":true}"#), "{json}");
         assert_eq!(back.get("body").and_then(Json::as_f64), Some(7.0));
+    }
+
+    /// Plain blocks go straight to JSON: the header keys they name hold exactly the fields the
+    /// mapping route writes out.
+    #[test]
+    fn plain_blocks_name_the_header_keys_the_mapping_route_writes() {
+        use crate::frontmatter::{head_for_js, HeadForJs};
+        let cases: [(&str, &[&str]); 6] = [
+            (
+                "name: Role\ndescription: d\ntype: user",
+                &["name", "description", "type"],
+            ),
+            ("description: \"\"\ntype: User", &[]),
+            ("type: \"feedback\"\nname: \"\"", &["name", "type"]),
+            ("other: x\ndescription: \"a \\\"b\\\"\"", &["description"]),
+            ("type: Reference", &[]),
+            ("name: x\ntype: project\r\n", &["name", "type"]),
+        ];
+        for (block, keys) in cases {
+            let text = format!("---\n{block}\n---\n");
+            let HeadForJs::Json(direct) = head_for_js(&text, true) else {
+                panic!("{block:?} is plain");
+            };
+            let direct = parse(&direct).unwrap();
+            let named: Vec<&str> = direct
+                .get("header")
+                .and_then(Json::as_array)
+                .unwrap()
+                .iter()
+                .filter_map(Json::as_str)
+                .collect();
+            assert_eq!(named, keys, "{block:?}");
+            let head = parse_frontmatter_head(&text, true).unwrap();
+            let via_mapping = parse(&head.to_js_json(0).unwrap()).unwrap();
+            let header = via_mapping.get("header").unwrap();
+            let Json::Object(fields) = header else {
+                panic!()
+            };
+            assert_eq!(fields.len(), keys.len(), "{block:?}");
+            for key in keys {
+                assert_eq!(
+                    header.get(key),
+                    direct.get("frontmatter").unwrap().get(key),
+                    "{block:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -60,6 +60,17 @@ pub fn format_file_size(bytes: f64) -> String {
 /// ```
 #[wasm_bindgen(js_name = __parseFrontmatterHead, skip_typescript)]
 pub fn parse_frontmatter_head(text: &str, complete: bool) -> JsValue {
+    head_to_js(text, complete)
+}
+
+/// [`parse_frontmatter_head`] over UTF-8 bytes (what `TextEncoder.encodeInto` writes): copying
+/// bytes in is cheaper than passing a sliced JS string.
+#[wasm_bindgen(js_name = __parseFrontmatterHeadBytes, skip_typescript)]
+pub fn parse_frontmatter_head_bytes(utf8: &[u8], complete: bool) -> JsValue {
+    head_to_js(&String::from_utf8_lossy(utf8), complete)
+}
+
+fn head_to_js(text: &str, complete: bool) -> JsValue {
     use crate::frontmatter::HeadForJs;
     match crate::frontmatter::head_for_js(text, complete) {
         HeadForJs::NeedMore => JsValue::UNDEFINED,
