@@ -34,6 +34,7 @@ pub mod prompt;
 pub mod recall;
 pub mod secrets;
 pub mod size;
+pub mod sort;
 pub mod store;
 pub mod sync;
 pub mod types;

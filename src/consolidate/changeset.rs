@@ -257,7 +257,7 @@ pub fn build_changeset(
         None if !skip_index => Some(derived_index),
         None => None,
     };
-    cs.rejected.sort_by_key(|r| r.index);
+    crate::sort::sort_by_key(&mut cs.rejected, |r| r.index);
     if let Some(after) = after {
         if after != index.unwrap_or("") {
             cs.index = Some(IndexChange {

@@ -73,7 +73,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             files.extend(join_all(stats).await.into_iter().flatten());
         }
         // Stable: equal times keep walk order.
-        files.sort_by(|a, b| {
+        crate::sort::sort_by(&mut files, |a, b| {
             b.stat
                 .mtime_ms
                 .partial_cmp(&a.stat.mtime_ms)

@@ -373,7 +373,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         if !outcome.skipped_secrets.is_empty() {
             let mut rule_ids: Vec<&str> =
                 outcome.skipped_secrets.iter().map(|s| s.rule_id).collect();
-            rule_ids.sort_unstable();
+            crate::sort::sort(&mut rule_ids);
             rule_ids.dedup();
             self.telemetry.emit(
                 "team_secret_skipped",

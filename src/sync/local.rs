@@ -65,7 +65,7 @@ fn json_len(text: &str) -> usize {
 /// assert_eq!(batches, vec![vec!["a"], vec!["b", "c"]]);
 /// ```
 pub fn batch_by_bytes<'a>(mut entries: Vec<(&'a str, &'a str)>) -> Vec<Vec<&'a str>> {
-    entries.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
     let empty_body = r#"{"entries":{}}"#.len();
     let mut batches: Vec<Vec<&str>> = Vec::new();
     let mut current: Vec<&str> = Vec::new();
