@@ -36,6 +36,7 @@ pub mod secrets;
 pub mod size;
 pub mod sort;
 pub mod store;
+pub mod str_map;
 pub mod sync;
 pub mod types;
 

@@ -192,8 +192,8 @@ impl<'a> Fields<'a> {
         &self,
         key: &str,
         skip_other: bool,
-    ) -> Result<std::collections::BTreeMap<String, String>, JsValue> {
-        let mut map = std::collections::BTreeMap::new();
+    ) -> Result<crate::str_map::StrMap, JsValue> {
+        let mut map = crate::str_map::StrMap::new();
         let Some(v) = self.raw(key) else {
             return Ok(map);
         };
