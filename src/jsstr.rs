@@ -283,7 +283,16 @@ pub fn to_fixed_1(x: f64) -> String {
             quotient + u128::from(remainder >= half)
         }
     };
-    format!("{sign}{}.{}", tenths / 10, tenths % 10)
+    // Printed through u64 (below 10^22, so two pieces at most): formatting a u128 directly
+    // would link its own digit code into the wasm module.
+    const CHUNK: u128 = 10_000_000_000_000_000_000;
+    let (whole, tenth) = (tenths / 10, (tenths % 10) as u64);
+    let (high, low) = ((whole / CHUNK) as u64, (whole % CHUNK) as u64);
+    if high == 0 {
+        format!("{sign}{low}.{tenth}")
+    } else {
+        format!("{sign}{high}{low:019}.{tenth}")
+    }
 }
 
 /// JS `String(x)` for a number: shortest round-trip digits, integers without `.0`, exponent form
@@ -502,6 +511,8 @@ mod tests {
             (1023.96, "1024.0"),
             (5e-324, "0.0"),
             (123456789012345680000.0, "123456789012345683968.0"),
+            (1e20, "100000000000000000000.0"),
+            (-18446744073709551616.0, "-18446744073709551616.0"),
             (1e21, "1e+21"),
             (f64::NAN, "NaN"),
             (f64::INFINITY, "Infinity"),
