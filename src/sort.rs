@@ -52,6 +52,32 @@ pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
 
+/// For each position of `keys`, the first earlier position that holds an equal key: `None` for
+/// the first of each key and where there is no key. Takes O(n log n), through the shared sort.
+///
+/// ```
+/// use memdir::sort::earlier_equal;
+/// let keys = [Some("a"), Some("b"), None, Some("a"), Some("a")];
+/// assert_eq!(earlier_equal(&keys), [None, None, None, Some(0), Some(0)]);
+/// ```
+pub fn earlier_equal<K: Ord>(keys: &[Option<K>]) -> Vec<Option<usize>> {
+    let mut order: Vec<usize> = (0..keys.len())
+        .filter(|&i| keys.get(i).is_some_and(Option::is_some))
+        .collect();
+    // Stable: equal keys keep ascending positions, so each run starts with its first.
+    sort_by(&mut order, |&a, &b| keys[a].cmp(&keys[b]));
+    let mut out = vec![None; keys.len()];
+    let mut run: Option<(usize, &Option<K>)> = None;
+    for i in order {
+        let key = &keys[i];
+        match run {
+            Some((first, run_key)) if run_key == key => out[i] = Some(first),
+            _ => run = Some((i, key)),
+        }
+    }
+    out
+}
+
 /// The positions `0..len` in stably sorted order: `order[k]` is the position of the element
 /// that belongs at `k`. A bottom-up merge sort; on ties the left run wins, which keeps it stable.
 fn stable_order(len: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
@@ -133,6 +159,27 @@ mod tests {
                 std_sorted.sort_by_key(|x| std::cmp::Reverse(x.0));
                 assert_eq!(by_key, std_sorted);
             }
+        }
+    }
+
+    #[test]
+    fn earlier_equal_matches_a_first_seen_map() {
+        let mut seed = 3;
+        for len in 0..60 {
+            let keys: Vec<Option<u64>> = (0..len)
+                .map(|_| Some(pseudo_random(&mut seed) % 7).filter(|k| *k != 0))
+                .collect();
+            let mut first_seen = std::collections::HashMap::new();
+            let expected: Vec<Option<usize>> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let k = (*k)?;
+                    let first = *first_seen.entry(k).or_insert(i);
+                    Some(first).filter(|&f| f != i)
+                })
+                .collect();
+            assert_eq!(earlier_equal(&keys), expected);
         }
     }
 

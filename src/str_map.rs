@@ -1,4 +1,5 @@
-//! [`StrMap`]: a string-to-string map kept as a sorted `Vec`.
+//! [`StrMap`]: a map with `String` keys (and `String` values unless told otherwise), kept as a
+//! sorted `Vec`.
 //!
 //! It stands in for `BTreeMap<String, String>` (environment variables, prompt section overrides,
 //! sync checksums, team files): the maps here are small or read in one pass, and the B-tree's
@@ -6,7 +7,8 @@
 
 use std::fmt;
 
-/// A map from `String` to `String`, iterated in key order (byte order, as `BTreeMap<String, _>`).
+/// A map from `String` to `V` (by default `String`), iterated in key order (byte order, as
+/// `BTreeMap<String, V>`).
 ///
 /// ```
 /// use memdir::str_map::StrMap;
@@ -16,17 +18,24 @@ use std::fmt;
 /// assert_eq!(m.get("a").map(String::as_str), Some("1"));
 /// assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
 /// ```
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct StrMap {
+#[derive(Clone, PartialEq, Eq)]
+pub struct StrMap<V = String> {
     /// Sorted by key, keys distinct.
-    pairs: Vec<(String, String)>,
+    pairs: Vec<(String, V)>,
 }
 
-impl StrMap {
+impl<V> Default for StrMap<V> {
+    fn default() -> Self {
+        StrMap { pairs: Vec::new() }
+    }
+}
+
+impl<V> StrMap<V> {
     /// An empty map.
     ///
     /// ```
-    /// assert!(memdir::str_map::StrMap::new().is_empty());
+    /// let m: memdir::str_map::StrMap = memdir::str_map::StrMap::new();
+    /// assert!(m.is_empty());
     /// ```
     pub fn new() -> Self {
         StrMap { pairs: Vec::new() }
@@ -45,7 +54,7 @@ impl StrMap {
     /// assert_eq!(m.get("k").map(String::as_str), Some("v"));
     /// assert_eq!(m.get("x"), None);
     /// ```
-    pub fn get(&self, key: &str) -> Option<&String> {
+    pub fn get(&self, key: &str) -> Option<&V> {
         let i = self.find(key).ok()?;
         self.pairs.get(i).map(|(_, v)| v)
     }
@@ -68,7 +77,7 @@ impl StrMap {
     /// assert_eq!(m.insert("k".to_owned(), "1".to_owned()), None);
     /// assert_eq!(m.insert("k".to_owned(), "2".to_owned()), Some("1".to_owned()));
     /// ```
-    pub fn insert(&mut self, key: String, value: String) -> Option<String> {
+    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
         match self.find(&key) {
             Ok(i) => self
                 .pairs
@@ -89,7 +98,7 @@ impl StrMap {
     /// assert_eq!(m.remove("k"), Some("v".to_owned()));
     /// assert!(m.is_empty());
     /// ```
-    pub fn remove(&mut self, key: &str) -> Option<String> {
+    pub fn remove(&mut self, key: &str) -> Option<V> {
         let i = self.find(key).ok()?;
         Some(self.pairs.remove(i).1)
     }
@@ -107,7 +116,8 @@ impl StrMap {
     /// Whether there are no keys.
     ///
     /// ```
-    /// assert!(memdir::str_map::StrMap::default().is_empty());
+    /// let m: memdir::str_map::StrMap<usize> = Default::default();
+    /// assert!(m.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
@@ -148,7 +158,7 @@ impl StrMap {
     /// m.retain(|_, v| v == "y");
     /// assert_eq!(m.keys().collect::<Vec<_>>(), ["b"]);
     /// ```
-    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut String) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut V) -> bool) {
         self.pairs.retain_mut(|(k, v)| keep(k, v));
     }
 
@@ -160,7 +170,7 @@ impl StrMap {
     /// let pairs: Vec<(&String, &String)> = m.iter().collect();
     /// assert_eq!(pairs[0].0, "a");
     /// ```
-    pub fn iter(&self) -> Iter<'_> {
+    pub fn iter(&self) -> Iter<'_, V> {
         Iter {
             inner: self.pairs.iter(),
         }
@@ -180,25 +190,25 @@ impl StrMap {
 
 /// The entries of a [`StrMap`] in key order (see [`StrMap::iter`]).
 #[derive(Clone, Debug)]
-pub struct Iter<'a> {
-    inner: std::slice::Iter<'a, (String, String)>,
+pub struct Iter<'a, V = String> {
+    inner: std::slice::Iter<'a, (String, V)>,
 }
 
-impl<'a> Iterator for Iter<'a> {
-    type Item = (&'a String, &'a String);
+impl<'a, V> Iterator for Iter<'a, V> {
+    type Item = (&'a String, &'a V);
 
     fn next(&mut self) -> Option<Self::Item> {
         self.inner.next().map(|(k, v)| (k, v))
     }
 }
 
-impl FromIterator<(String, String)> for StrMap {
+impl<V> FromIterator<(String, V)> for StrMap<V> {
     /// As `BTreeMap`: sorted by key, the last value given for a key wins.
-    fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> Self {
-        let mut pairs: Vec<(String, String)> = iter.into_iter().collect();
+    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
+        let mut pairs: Vec<(String, V)> = iter.into_iter().collect();
         crate::sort::sort_by(&mut pairs, |a, b| a.0.cmp(&b.0));
         // Equal keys are adjacent in the order given; keep the last of each run.
-        let mut deduped: Vec<(String, String)> = Vec::with_capacity(pairs.len());
+        let mut deduped: Vec<(String, V)> = Vec::with_capacity(pairs.len());
         for pair in pairs {
             match deduped.last_mut() {
                 Some(last) if last.0 == pair.0 => *last = pair,
@@ -209,46 +219,46 @@ impl FromIterator<(String, String)> for StrMap {
     }
 }
 
-impl<const N: usize> From<[(String, String); N]> for StrMap {
-    fn from(pairs: [(String, String); N]) -> Self {
+impl<V, const N: usize> From<[(String, V); N]> for StrMap<V> {
+    fn from(pairs: [(String, V); N]) -> Self {
         pairs.into_iter().collect()
     }
 }
 
-impl Extend<(String, String)> for StrMap {
-    fn extend<I: IntoIterator<Item = (String, String)>>(&mut self, iter: I) {
+impl<V> Extend<(String, V)> for StrMap<V> {
+    fn extend<I: IntoIterator<Item = (String, V)>>(&mut self, iter: I) {
         for (k, v) in iter {
             self.insert(k, v);
         }
     }
 }
 
-impl IntoIterator for StrMap {
-    type Item = (String, String);
-    type IntoIter = std::vec::IntoIter<(String, String)>;
+impl<V> IntoIterator for StrMap<V> {
+    type Item = (String, V);
+    type IntoIter = std::vec::IntoIter<(String, V)>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.pairs.into_iter()
     }
 }
 
-impl<'a> IntoIterator for &'a StrMap {
-    type Item = (&'a String, &'a String);
-    type IntoIter = Iter<'a>;
+impl<'a, V> IntoIterator for &'a StrMap<V> {
+    type Item = (&'a String, &'a V);
+    type IntoIter = Iter<'a, V>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
 }
 
-impl fmt::Debug for StrMap {
+impl<V: fmt::Debug> fmt::Debug for StrMap<V> {
     /// As `BTreeMap`: `{"key": "value"}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }
 }
 
-impl serde::Serialize for StrMap {
+impl<V: serde::Serialize> serde::Serialize for StrMap<V> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_map(self.iter())
     }

@@ -1,7 +1,5 @@
 //! Near-duplicate detection: token-set Jaccard similarity over a memory's name and description.
 
-use std::collections::HashMap;
-
 /// Words too common to tell memories apart.
 const STOP_WORDS: [&str; 16] = [
     "a", "an", "and", "are", "as", "at", "be", "by", "for", "in", "is", "of", "on", "or", "the",
@@ -68,14 +66,14 @@ pub fn similar_pairs(
     threshold: f64,
     min_tokens: usize,
 ) -> Vec<(usize, usize, f64)> {
-    let mut postings: HashMap<&str, Vec<usize>> = HashMap::new();
+    // (token, set) for every token of every set considered, by token; each token's sets in order.
+    let mut postings: Vec<(&str, usize)> = Vec::new();
     for (i, set) in sets.iter().enumerate() {
         if set.len() >= min_tokens {
-            for token in set {
-                postings.entry(token.as_str()).or_default().push(i);
-            }
+            postings.extend(set.iter().map(|token| (token.as_str(), i)));
         }
     }
+    crate::sort::sort_by(&mut postings, |a, b| a.0.cmp(b.0));
     let mut pairs = Vec::new();
     for (i, set) in sets.iter().enumerate() {
         if set.len() < min_tokens {
@@ -83,9 +81,14 @@ pub fn similar_pairs(
         }
         let mut candidates: Vec<usize> = Vec::new();
         for token in set {
-            if let Some(list) = postings.get(token.as_str()) {
-                candidates.extend(list.iter().copied().filter(|&j| j > i));
-            }
+            let start = postings.partition_point(|(t, _)| *t < token.as_str());
+            candidates.extend(
+                postings[start..]
+                    .iter()
+                    .take_while(|(t, _)| *t == token.as_str())
+                    .map(|&(_, j)| j)
+                    .filter(|&j| j > i),
+            );
         }
         crate::sort::sort(&mut candidates);
         candidates.dedup();
