@@ -458,7 +458,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                 .iter()
                 .filter_map(|k| {
                     files
-                        .get(*k)
+                        .get(k)
                         .map(|v| ((*k).to_owned(), Json::String(v.clone())))
                 })
                 .collect();
