@@ -17,15 +17,11 @@ use std::cmp::Ordering;
 /// assert_eq!(v, [(1, 'b'), (1, 'd'), (2, 'a'), (2, 'c')]);
 /// ```
 pub fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) {
-    let swaps = {
+    let order = {
         let view: &[T] = items;
-        swaps_into(&stable_order(view.len(), &mut |a, b| {
-            compare(&view[a], &view[b])
-        }))
+        stable_order(view.len(), &mut |a, b| compare(&view[a], &view[b]))
     };
-    for (a, b) in swaps {
-        items.swap(a, b);
-    }
+    rearrange(&order, &mut |a, b| items.swap(a, b));
 }
 
 /// Sort `items` stably by the key `key` gives; the same result as `items.sort_by_key(key)`.
@@ -110,23 +106,21 @@ fn stable_order(len: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) -
     order
 }
 
-/// The swaps that rearrange a slice into `order` (see [`stable_order`]), applied in sequence.
-fn swaps_into(order: &[usize]) -> Vec<(usize, usize)> {
+/// Rearrange a slice into `order` (see [`stable_order`]) through `swap(a, b)` calls.
+fn rearrange(order: &[usize], swap: &mut dyn FnMut(usize, usize)) {
     // `at[p]`: the original position of the element now at `p`; `now[o]`: where original `o` is.
     let mut at: Vec<usize> = (0..order.len()).collect();
     let mut now = at.clone();
-    let mut swaps = Vec::new();
     for (target, &wanted) in order.iter().enumerate() {
         let from = now[wanted];
         if from != target {
-            swaps.push((target, from));
+            swap(target, from);
             let displaced = at[target];
             at.swap(target, from);
             now[displaced] = from;
             now[wanted] = target;
         }
     }
-    swaps
 }
 
 #[cfg(test)]
