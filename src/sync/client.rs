@@ -99,13 +99,14 @@ fn error_type(e: &Error) -> &'static str {
 }
 
 fn string_map(value: Option<&Json>) -> Option<Vec<(String, String)>> {
-    match value? {
-        Json::Object(pairs) => pairs
-            .iter()
-            .map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned())))
-            .collect(),
-        _ => None,
+    let Json::Object(pairs) = value? else {
+        return None;
+    };
+    let mut out = Vec::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        out.push((k.clone(), v.as_str()?.to_owned()));
     }
+    Some(out)
 }
 
 fn etag_checksum(response: &HttpResponse) -> Option<String> {
