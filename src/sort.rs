@@ -146,7 +146,7 @@ mod tests {
                 let mut ours = items.clone();
                 sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
                 let mut std_sorted = items.clone();
-                std_sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                std_sorted.sort_by_key(|a| a.0);
                 assert_eq!(ours, std_sorted);
                 let mut by_key = items.clone();
                 sort_by_key(&mut by_key, |x| std::cmp::Reverse(x.0));
