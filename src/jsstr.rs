@@ -283,7 +283,16 @@ pub fn to_fixed_1(x: f64) -> String {
             quotient + u128::from(remainder >= half)
         }
     };
-    format!("{sign}{}.{}", tenths / 10, tenths % 10)
+    // Printed through u64 (below 10^22, so two pieces at most): formatting a u128 directly
+    // would link its own digit code into the wasm module.
+    const CHUNK: u128 = 10_000_000_000_000_000_000;
+    let (whole, tenth) = (tenths / 10, (tenths % 10) as u64);
+    let (high, low) = ((whole / CHUNK) as u64, (whole % CHUNK) as u64);
+    if high == 0 {
+        format!("{sign}{low}.{tenth}")
+    } else {
+        format!("{sign}{high}{low:019}.{tenth}")
+    }
 }
 
 /// JS `String(x)` for a number: shortest round-trip digits, integers without `.0`, exponent form
@@ -308,15 +317,8 @@ pub fn js_number_to_string(x: f64) -> String {
         return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
     }
     let sign = if x < 0.0 { "-" } else { "" };
-    // Rust's `{:e}` prints the shortest digits that round-trip, as JS does: `d.ddde±x`.
-    let scientific = format!("{:e}", x.abs());
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let exponent: i64 = exponent.parse().unwrap_or(0);
-    let digits = even_on_exact_tie(
-        mantissa.chars().filter(char::is_ascii_digit).collect(),
-        exponent,
-        x.abs(),
-    );
+    let (digits, exponent) = shortest_digits(x.abs());
+    let digits = even_on_exact_tie(digits, exponent, x.abs());
     let k = digits.len() as i64;
     // Value = 0.digits × 10^n in the terms of the ECMAScript algorithm.
     let n = exponent + 1;
@@ -336,6 +338,24 @@ pub fn js_number_to_string(x: f64) -> String {
         }
     };
     format!("{sign}{body}")
+}
+
+/// The shortest digits that round-trip to `x` (positive, finite), closest to it, and the
+/// decimal exponent of the first one: `x ≈ d.ddd × 10^exponent`.
+///
+/// Rust's `{}` prints those digits in positional form (`"0.00015"`, `"120"`, `"1e21"` in full).
+/// It is taken apart here rather than `{:e}` used: serde's error messages already link the
+/// `{}` code, so the exponent-form formatting need not be linked too.
+fn shortest_digits(x: f64) -> (String, i64) {
+    let text = x.to_string();
+    let (int_part, frac_part) = text.split_once('.').unwrap_or((&text, ""));
+    let all = format!("{int_part}{frac_part}");
+    let significant = all.trim_start_matches('0');
+    let digits = significant.trim_end_matches('0');
+    let trailing = (significant.len() - digits.len()) as i64;
+    // x = digits × 10^(trailing − frac_len); the first digit sits k − 1 places higher.
+    let last_place = trailing - frac_part.len() as i64;
+    (digits.to_owned(), last_place + digits.len() as i64 - 1)
 }
 
 /// ECMAScript picks, among the shortest digit strings that round-trip, the one closest to the
@@ -491,6 +511,8 @@ mod tests {
             (1023.96, "1024.0"),
             (5e-324, "0.0"),
             (123456789012345680000.0, "123456789012345683968.0"),
+            (1e20, "100000000000000000000.0"),
+            (-18446744073709551616.0, "-18446744073709551616.0"),
             (1e21, "1e+21"),
             (f64::NAN, "NaN"),
             (f64::INFINITY, "Infinity"),
@@ -541,6 +563,57 @@ mod tests {
             "1000000000000000055511151231257827021181583404541015625"
         );
         assert_eq!(exact_significant_digits(1e9), "1");
+    }
+
+    #[test]
+    fn shortest_digits_match_exponent_formatting() {
+        let reference = |x: f64| {
+            let scientific = format!("{x:e}");
+            let (mantissa, exponent) = scientific.split_once('e').unwrap();
+            let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+            (digits, exponent.parse::<i64>().unwrap())
+        };
+        let mut samples = vec![
+            5e-324,
+            1e-310,
+            0.1,
+            0.5,
+            1.0,
+            3.0,
+            10.0,
+            120.0,
+            1e-5,
+            1e-7,
+            1.5e-7,
+            0.0001,
+            1e15,
+            1e16,
+            1e17,
+            1e21,
+            1e22,
+            123456789.0,
+            9007199254740993.0,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let x = if i % 2 == 0 {
+                f64::from_bits(state >> 1)
+            } else {
+                // Short decimals and integers, where trailing zeros live.
+                (state % 100_000_000) as f64 / 10f64.powi((state >> 40) as i32 % 12)
+            };
+            if x.is_finite() && x > 0.0 {
+                samples.push(x);
+            }
+        }
+        for x in samples {
+            assert_eq!(shortest_digits(x), reference(x), "{x:e}");
+        }
     }
 
     #[test]

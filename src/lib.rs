@@ -34,7 +34,9 @@ pub mod prompt;
 pub mod recall;
 pub mod secrets;
 pub mod size;
+pub mod sort;
 pub mod store;
+pub mod str_map;
 pub mod sync;
 pub mod types;
 

@@ -16,7 +16,6 @@ use memdir::{
     Telemetry, WriteMode,
 };
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 const DIR: &str = "/home/u/.claude/projects/p/memory/";
@@ -1036,7 +1035,7 @@ fn telemetry_cannot_change_the_prompt() {
 
 #[test]
 fn load_prompt_uses_config_options() {
-    let mut overrides = BTreeMap::new();
+    let mut overrides = memdir::str_map::StrMap::new();
     overrides.insert(
         "persistence".to_owned(),
         "## Persistence\nCUSTOM".to_owned(),

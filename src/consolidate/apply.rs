@@ -72,24 +72,23 @@ fn parse_journal(text: &str) -> Result<Vec<JournalEntry>> {
             _ => Err(bad_journal()),
         }
     };
-    items
-        .iter()
-        .map(|item| {
-            let file = item
-                .get("file")
-                .and_then(Json::as_str)
-                .ok_or_else(bad_journal)?
-                .to_owned();
-            if file != ENTRYPOINT_NAME {
-                super::changeset::check_changeset_file(&file)?;
-            }
-            Ok(JournalEntry {
-                before: text_of(item, "before")?,
-                after: text_of(item, "after")?,
-                file,
-            })
-        })
-        .collect()
+    let mut entries = Vec::with_capacity(items.len());
+    for item in items {
+        let file = item
+            .get("file")
+            .and_then(Json::as_str)
+            .ok_or_else(bad_journal)?
+            .to_owned();
+        if file != ENTRYPOINT_NAME {
+            super::changeset::check_changeset_file(&file)?;
+        }
+        entries.push(JournalEntry {
+            before: text_of(item, "before")?,
+            after: text_of(item, "after")?,
+            file,
+        });
+    }
+    Ok(entries)
 }
 
 /// What an apply wrote.

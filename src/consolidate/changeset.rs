@@ -12,7 +12,6 @@ use crate::store::names::check_memory_file;
 use crate::store::{LOGS_DIR, TEAM_DIR};
 use crate::types::ENTRYPOINT_NAME;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 
 /// A file to create.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -257,7 +256,7 @@ pub fn build_changeset(
         None if !skip_index => Some(derived_index),
         None => None,
     };
-    cs.rejected.sort_by_key(|r| r.index);
+    crate::sort::sort_by_key(&mut cs.rejected, |r| r.index);
     if let Some(after) = after {
         if after != index.unwrap_or("") {
             cs.index = Some(IndexChange {
@@ -282,7 +281,7 @@ fn upsert(index: &str, file: &str, fields: &MemoryFields) -> String {
 
 /// Check a changeset before it is applied: valid file names, each file in one list only.
 pub(crate) fn check_changeset(cs: &Changeset) -> Result<()> {
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: Vec<&str> = Vec::new(); // kept sorted
     let files = cs
         .create
         .iter()
@@ -291,12 +290,13 @@ pub(crate) fn check_changeset(cs: &Changeset) -> Result<()> {
         .chain(cs.delete.iter().map(|d| d.file.as_str()));
     for file in files {
         check_changeset_file(file)?;
-        if !seen.insert(file) {
+        let Err(at) = seen.binary_search(&file) else {
             return Err(Error::new(
                 Code::InvalidInput,
                 format!("the changeset touches {file:?} more than once"),
             ));
-        }
+        };
+        seen.insert(at, file);
     }
     Ok(())
 }

@@ -7,9 +7,9 @@ use crate::path_key::sanitize_path_key;
 use crate::secrets::scan_for_secrets;
 use crate::store::names::{check_memory_file, check_single_line};
 use crate::store::{Scope, TEAM_DIR};
+use crate::str_map::StrMap;
 use crate::types::MemoryType;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 
 /// Most operations applied from one reply; the rest are rejected.
 pub const MAX_OPERATIONS: usize = 50;
@@ -326,7 +326,7 @@ pub fn validate_operations(
 ) -> (Vec<ValidatedOperation>, Vec<RejectedOperation>) {
     let mut valid = Vec::new();
     let mut rejected = Vec::new();
-    let mut targets: HashSet<String> = HashSet::new();
+    let mut targets: StrMap<()> = StrMap::new();
     for op in operations {
         let index = op.index;
         if index >= MAX_OPERATIONS {
@@ -377,7 +377,7 @@ pub fn validate_operations(
             ));
             continue;
         }
-        if !targets.insert(root_file.clone()) {
+        if targets.insert(root_file.clone(), ()).is_some() {
             rejected.push(RejectedOperation::new(
                 index,
                 shown,

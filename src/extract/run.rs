@@ -332,7 +332,7 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
             )),
         }
     }
-    outcome.rejected.sort_by_key(|r| r.index);
+    crate::sort::sort_by_key(&mut outcome.rejected, |r| r.index);
     Ok(outcome)
 }
 

@@ -8,9 +8,10 @@ use crate::frontmatter::{parse_frontmatter, split_frontmatter};
 use crate::index_entry::{index_entries, parse_index_entry};
 use crate::jsstr::js_trim;
 use crate::secrets::scan_for_secrets;
+use crate::sort::earlier_equal;
 use crate::store::names::check_memory_file;
+use crate::str_map::StrMap;
 use crate::types::{MemoryType, MAX_SURFACED_BYTES, MAX_SURFACED_LINES};
-use std::collections::{HashMap, HashSet};
 
 /// One memory file as lint sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,10 +186,11 @@ pub fn check_index(
         .filter_map(|f| f.strip_prefix(index.prefix.as_str()))
         .filter(|rel| !index.prefix.is_empty() || !rel.starts_with(crate::store::TEAM_DIR))
         .collect();
-    let present: HashSet<&str> = in_scope.iter().copied().collect();
+    let mut present: Vec<&str> = in_scope.clone();
+    crate::sort::sort(&mut present);
     let text = index.text.as_deref().unwrap_or("");
-    let mut referenced: HashSet<String> = HashSet::new();
-    let mut first_line: HashMap<String, usize> = HashMap::new();
+    // Each file the index lists (validly, the first time), with that line's number.
+    let mut first_line: StrMap<usize> = StrMap::new();
     for (n, raw_line) in text.split('\n').enumerate() {
         let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
         let line_no = n + 1;
@@ -214,7 +216,9 @@ pub fn check_index(
             .strip_prefix("./")
             .unwrap_or(&entry.file)
             .to_owned();
-        let mut f = if check_memory_file(&target).is_err() || !present.contains(target.as_str()) {
+        let mut f = if check_memory_file(&target).is_err()
+            || present.binary_search(&target.as_str()).is_err()
+        {
             finding(
                 "DANGLING_INDEX_ENTRY",
                 Severity::Error,
@@ -230,8 +234,7 @@ pub fn check_index(
                 format!("{target} is already listed on line {first}"),
             )
         } else {
-            first_line.insert(target.clone(), line_no);
-            referenced.insert(target);
+            first_line.insert(target, line_no);
             continue;
         };
         f.file = Some(index_name.clone());
@@ -239,7 +242,7 @@ pub fn check_index(
         out.push(f);
     }
     for rel in in_scope {
-        if !referenced.contains(rel) {
+        if !first_line.contains_key(rel) {
             out.push(at_file(
                 finding(
                     "UNINDEXED_FILE",
@@ -283,23 +286,24 @@ pub fn check_index(
 pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFinding> {
     let mut out = Vec::new();
     let parsed: Vec<_> = files.iter().map(|f| parse_frontmatter(&f.text)).collect();
-    let mut exact: HashSet<(usize, usize)> = HashSet::new();
-    let mut by_body: HashMap<&str, usize> = HashMap::new();
-    let mut by_header: HashMap<(String, String), usize> = HashMap::new();
-    for (i, p) in parsed.iter().enumerate() {
-        let body = js_trim(&p.body);
-        let earlier_body = if body.is_empty() {
-            None
-        } else {
-            by_body.get(body).copied()
-        };
-        let header = match (&p.header.name, &p.header.description) {
+    let body_keys: Vec<Option<&str>> = parsed
+        .iter()
+        .map(|p| Some(js_trim(&p.body)).filter(|b| !b.is_empty()))
+        .collect();
+    let header_keys: Vec<Option<(String, String)>> = parsed
+        .iter()
+        .map(|p| match (&p.header.name, &p.header.description) {
             (Some(n), Some(d)) => Some((n.to_lowercase(), d.to_lowercase())),
             _ => None,
-        };
-        let earlier_header = header.as_ref().and_then(|h| by_header.get(h).copied());
-        if let Some(j) = earlier_body.or(earlier_header) {
-            exact.insert((j, i));
+        })
+        .collect();
+    let earlier_body = earlier_equal(&body_keys);
+    let earlier_header = earlier_equal(&header_keys);
+    // `exact_of[i] = Some(j)`: file `i` was reported as a duplicate of the earlier file `j`.
+    let mut exact_of: Vec<Option<usize>> = vec![None; parsed.len()];
+    for (i, (body, header)) in earlier_body.iter().zip(&earlier_header).enumerate() {
+        if let Some(j) = body.or(*header) {
+            exact_of[i] = Some(j);
             if let (Some(a), Some(b)) = (files.get(j), files.get(i)) {
                 let mut f = at_file(
                     finding(
@@ -312,12 +316,6 @@ pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFi
                 f.related = vec![a.file.clone()];
                 out.push(f);
             }
-        }
-        if !body.is_empty() {
-            by_body.entry(body).or_insert(i);
-        }
-        if let Some(h) = header {
-            by_header.entry(h).or_insert(i);
         }
     }
     let sets: Vec<_> = parsed
@@ -332,7 +330,7 @@ pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFi
         })
         .collect();
     for (i, j, score) in similar_pairs(&sets, options.near_duplicate_threshold, 2) {
-        if exact.contains(&(i, j)) {
+        if exact_of.get(j) == Some(&Some(i)) {
             continue;
         }
         if let (Some(a), Some(b)) = (files.get(i), files.get(j)) {

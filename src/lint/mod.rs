@@ -139,7 +139,7 @@ pub fn lint_memory(
     now_ms: f64,
 ) -> LintReport {
     let mut sorted: Vec<LintFile> = files.to_vec();
-    sorted.sort_by(|a, b| a.file.cmp(&b.file));
+    crate::sort::sort_by(&mut sorted, |a, b| a.file.cmp(&b.file));
     let mut findings: Vec<LintFinding> = sorted
         .iter()
         .flat_map(|f| check_file(f, options, now_ms))

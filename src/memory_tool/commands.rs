@@ -279,7 +279,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 }
             }
         }
-        lines.sort_by(|a, b| a.split('\t').nth(1).cmp(&b.split('\t').nth(1)));
+        crate::sort::sort_by(&mut lines, |a, b| {
+            a.split('\t').nth(1).cmp(&b.split('\t').nth(1))
+        });
         if lines.is_empty() {
             out.push_str("(empty)\n");
         }

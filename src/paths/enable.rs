@@ -3,11 +3,10 @@
 
 use crate::jsstr::js_trim;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Environment variables by name, as the host sees them (`process.env` in Node). A missing key
 /// is "unset"; an empty value is set-but-empty.
-pub type EnvMap = BTreeMap<String, String>;
+pub type EnvMap = crate::str_map::StrMap;
 
 /// Truthy disables auto memory; defined-falsy force-enables it (reference §2.1 rules 1–2).
 pub const ENV_DISABLE_AUTO_MEMORY: &str = "CLAUDE_CODE_DISABLE_AUTO_MEMORY";

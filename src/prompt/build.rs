@@ -11,7 +11,7 @@ use super::save::how_to_save;
 use super::search::searching_past_context;
 use super::types_section::types_section;
 use crate::jsstr::js_trim;
-use std::collections::BTreeMap;
+use crate::str_map::StrMap;
 
 /// Every section id a [`PromptOptions::section_overrides`] key may name:
 ///
@@ -49,11 +49,11 @@ pub const SECTION_IDS: &[&str] = &[
 /// The override keys that are not in [`SECTION_IDS`] (for a host to report typos).
 ///
 /// ```
-/// use std::collections::BTreeMap;
-/// let overrides = BTreeMap::from([("types".to_owned(), String::new()), ("typo".to_owned(), String::new())]);
+/// use memdir::str_map::StrMap;
+/// let overrides = StrMap::from([("types".to_owned(), String::new()), ("typo".to_owned(), String::new())]);
 /// assert_eq!(memdir::prompt::unknown_section_ids(&overrides), vec!["typo"]);
 /// ```
-pub fn unknown_section_ids(overrides: &BTreeMap<String, String>) -> Vec<&str> {
+pub fn unknown_section_ids(overrides: &StrMap) -> Vec<&str> {
     overrides
         .keys()
         .map(String::as_str)
@@ -64,11 +64,11 @@ pub fn unknown_section_ids(overrides: &BTreeMap<String, String>) -> Vec<&str> {
 /// Collects lines, applying overrides section by section.
 struct Assembler<'a> {
     lines: Vec<String>,
-    overrides: &'a BTreeMap<String, String>,
+    overrides: &'a StrMap,
 }
 
 impl<'a> Assembler<'a> {
-    fn new(title: &str, overrides: &'a BTreeMap<String, String>) -> Self {
+    fn new(title: &str, overrides: &'a StrMap) -> Self {
         Assembler {
             lines: vec![format!("# {title}"), String::new()],
             overrides,

@@ -53,8 +53,8 @@ pub use save::{frontmatter_example, how_to_save, INDEX_LINE_FORMAT};
 pub use search::searching_past_context;
 pub use types_section::{scope_label, types_section};
 
+use crate::str_map::StrMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// How [`crate::Memdir::load_prompt`] builds the memory prompt (part of
 /// [`crate::MemdirConfig`]). Deserializes from a camelCase JS option bag; every field is optional.
@@ -90,7 +90,7 @@ pub struct PromptConfig {
     /// The host's tool names.
     pub tool_names: ToolNames,
     /// Section replacements by id (see [`SECTION_IDS`]).
-    pub section_overrides: BTreeMap<String, String>,
+    pub section_overrides: StrMap,
 }
 
 impl PromptConfig {

@@ -1,7 +1,7 @@
 //! The option bag of [`crate::prompt::build_memory_prompt`] and its small enums.
 
+use crate::str_map::StrMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Which memory prompt to build (reference §8.2–§8.5, §3.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,7 +128,7 @@ pub struct PromptOptions {
     /// Replacement text per section id (see [`crate::prompt::SECTION_IDS`]); an empty string drops
     /// the section together with the blank line that follows it.
     #[serde(default)]
-    pub section_overrides: BTreeMap<String, String>,
+    pub section_overrides: StrMap,
 }
 
 /// Title of the main agent's memory prompt (reference `AUTO_MEM_DISPLAY_NAME`).

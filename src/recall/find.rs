@@ -13,7 +13,6 @@ use crate::future::{race, Either};
 use crate::host::{Clock, FieldValue, FileSystem, Llm, Telemetry};
 use crate::types::{MemoryHeader, MAX_SELECTED};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
 
 /// Options of one recall.
 #[derive(Clone, Debug)]
@@ -138,14 +137,15 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
         options: &FindOptions,
     ) -> Recall {
         let started = self.clock.now_ms();
-        let surfaced: HashSet<&str> = options
+        let mut surfaced: Vec<&str> = options
             .already_surfaced
             .iter()
             .map(String::as_str)
             .collect();
+        crate::sort::sort(&mut surfaced);
         let candidates: Vec<MemoryHeader> = headers
             .into_iter()
-            .filter(|h| !surfaced.contains(h.file_path.as_str()))
+            .filter(|h| surfaced.binary_search(&h.file_path.as_str()).is_err())
             .collect();
         let nobody = if self.llm.is_some() {
             AnsweredBy::Llm
@@ -267,11 +267,8 @@ fn positions<'a>(
     candidates: &[MemoryHeader],
     filenames: impl Iterator<Item = &'a str>,
 ) -> Vec<usize> {
-    let by_name: HashMap<&str, usize> = candidates
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, h)| (h.filename.as_str(), i))
-        .collect();
-    filenames.filter_map(|f| by_name.get(f).copied()).collect()
+    // The first candidate of each name (a linear search: at most a few hundred candidates).
+    filenames
+        .filter_map(|f| candidates.iter().position(|h| h.filename == f))
+        .collect()
 }

@@ -393,14 +393,13 @@ impl RankerIndex {
     }
 }
 
-/// Sort `(position, score)` pairs by score, highest first, then by position. The order is total
-/// (positions are distinct), so the unstable sort gives the stable result; one shared instance
-/// keeps the wasm module small.
+/// Sort `(position, score)` pairs by score, highest first, then by position (the order is total:
+/// positions are distinct).
 fn sort_best_first(items: &mut [(usize, f32)]) {
     fn best_first(a: &(usize, f32), b: &(usize, f32)) -> std::cmp::Ordering {
         b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
     }
-    items.sort_unstable_by(best_first);
+    crate::sort::sort_by(items, best_first);
 }
 
 /// Build an index over `headers` and rank them for `query` (see [`RankerIndex::rank`]).

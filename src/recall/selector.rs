@@ -3,7 +3,6 @@
 
 use crate::host::{LlmMessage, LlmPurpose, LlmRequest, Role};
 use crate::json::{self, Json};
-use std::collections::HashSet;
 
 /// The JSON Schema the selector's reply must follow (the reference's, byte for byte).
 pub const SELECTOR_SCHEMA: &str = r#"{"type":"object","properties":{"selected_memories":{"type":"array","items":{"type":"string"}}},"required":["selected_memories"],"additionalProperties":false}"#;
@@ -92,14 +91,13 @@ pub fn try_parse_selector_reply(
 ) -> Option<Vec<String>> {
     let value = reply_json(text)?;
     let items = value.get("selected_memories")?.as_array()?;
-    let known: HashSet<&str> = candidates.iter().copied().collect();
     let mut chosen: Vec<String> = Vec::new();
     for item in items {
         if chosen.len() >= limit {
             break;
         }
         if let Some(name) = item.as_str() {
-            if known.contains(name) && !chosen.iter().any(|c| c == name) {
+            if candidates.contains(&name) && !chosen.iter().any(|c| c == name) {
                 chosen.push(name.to_owned());
             }
         }

@@ -3,8 +3,8 @@
 
 use super::surface::SurfacedMemory;
 use crate::jsstr::{is_js_whitespace, js_trim, utf16_len};
+use crate::str_map::StrMap;
 use crate::types::MAX_SESSION_UNITS;
-use std::collections::HashSet;
 
 /// Whether a user prompt is worth a recall: after JS `trim()`, it must contain a whitespace
 /// character (single-word prompts such as `yes` or `continue` are skipped, as in the reference).
@@ -36,7 +36,7 @@ pub fn should_recall(query: &str) -> bool {
 pub struct SessionBudget {
     used_units: usize,
     paths: Vec<String>,
-    seen: HashSet<String>,
+    seen: StrMap<()>,
 }
 
 impl SessionBudget {
@@ -48,7 +48,7 @@ impl SessionBudget {
     /// Count a memory that was shown to the model.
     pub fn record(&mut self, memory: &SurfacedMemory) {
         self.used_units = self.used_units.saturating_add(utf16_len(&memory.content));
-        if self.seen.insert(memory.path.clone()) {
+        if self.seen.insert(memory.path.clone(), ()).is_none() {
             self.paths.push(memory.path.clone());
         }
     }
@@ -65,7 +65,7 @@ impl SessionBudget {
 
     /// True when `path` was already surfaced in this session.
     pub fn has_surfaced(&self, path: &str) -> bool {
-        self.seen.contains(path)
+        self.seen.contains_key(path)
     }
 
     /// The surfaced paths in the order they were first shown (pass as `already_surfaced`).

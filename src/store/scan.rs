@@ -19,8 +19,9 @@ use crate::future::join_all;
 use crate::host::{Clock, EntryKind, FileStat, FileSystem, Llm, Telemetry};
 use crate::manifest::format_manifest;
 use crate::memdir::Memdir;
+use crate::str_map::StrMap;
 use crate::types::{MemoryHeader, ENTRYPOINT_NAME, FRONTMATTER_MAX_LINES, MAX_MEMORY_FILES};
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Files read concurrently per batch.
 pub const SCAN_CHUNK: usize = 64;
@@ -73,7 +74,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             files.extend(join_all(stats).await.into_iter().flatten());
         }
         // Stable: equal times keep walk order.
-        files.sort_by(|a, b| {
+        crate::sort::sort_by(&mut files, |a, b| {
             b.stat
                 .mtime_ms
                 .partial_cmp(&a.stat.mtime_ms)
@@ -103,10 +104,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// Relative paths of candidate memory files, in walk order.
     async fn scan_candidates(&self, root: &str) -> Vec<String> {
         let use_realpath = self.fs.capabilities().realpath;
-        let mut visited: HashSet<String> = HashSet::new();
+        let mut visited: StrMap<()> = StrMap::new();
         if use_realpath {
             if let Ok(real) = self.fs.realpath(root.trim_end_matches('/')).await {
-                visited.insert(real);
+                visited.insert(real, ());
             }
         }
         let mut queue = VecDeque::from([PendingDir {
@@ -146,7 +147,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                     {
                         if use_realpath {
                             let fresh = match self.fs.realpath(&abs).await {
-                                Ok(real) => visited.insert(real),
+                                Ok(real) => visited.insert(real, ()).is_none(),
                                 Err(_) => false,
                             };
                             if !fresh {

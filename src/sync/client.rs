@@ -13,7 +13,7 @@ use crate::json::{parse, Json};
 use crate::path_key::validate_team_key;
 use crate::paths::dirname;
 use crate::secrets::scan_for_secrets;
-use std::collections::BTreeMap;
+use crate::str_map::StrMap;
 
 /// Team sync over a filesystem, a transport, a clock and a telemetry sink.
 ///
@@ -60,7 +60,7 @@ pub struct TeamSync<F, T, C, M> {
 struct ServerView {
     checksum: Option<String>,
     entries: Vec<(String, String)>,
-    entry_checksums: Option<BTreeMap<String, String>>,
+    entry_checksums: Option<StrMap>,
 }
 
 fn http_error(status: u16, what: &str) -> Error {
@@ -99,13 +99,14 @@ fn error_type(e: &Error) -> &'static str {
 }
 
 fn string_map(value: Option<&Json>) -> Option<Vec<(String, String)>> {
-    match value? {
-        Json::Object(pairs) => pairs
-            .iter()
-            .map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned())))
-            .collect(),
-        _ => None,
+    let Json::Object(pairs) = value? else {
+        return None;
+    };
+    let mut out = Vec::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        out.push((k.clone(), v.as_str()?.to_owned()));
     }
+    Some(out)
 }
 
 fn etag_checksum(response: &HttpResponse) -> Option<String> {
@@ -373,7 +374,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         if !outcome.skipped_secrets.is_empty() {
             let mut rule_ids: Vec<&str> =
                 outcome.skipped_secrets.iter().map(|s| s.rule_id).collect();
-            rule_ids.sort_unstable();
+            crate::sort::sort(&mut rule_ids);
             rule_ids.dedup();
             self.telemetry.emit(
                 "team_secret_skipped",
@@ -389,8 +390,8 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         if let Some(max) = state.server_max_entries {
             if files.len() > max {
                 let total = files.len();
-                // BTreeMap order is key order: keep the first `max` keys.
-                files = files.into_iter().take(max).collect();
+                // StrMap order is key order: keep the first `max` keys.
+                files.truncate(max);
                 outcome.dropped_by_cap = total - max;
                 self.telemetry.emit(
                     "team_entries_capped",
@@ -405,14 +406,14 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                 );
             }
         }
-        let hashes: BTreeMap<&str, String> = files
+        let hashes: StrMap = files
             .iter()
-            .map(|(k, v)| (k.as_str(), hash_content(v)))
+            .map(|(k, v)| (k.clone(), hash_content(v)))
             .collect();
         loop {
             let delta: Vec<(&str, &str)> = files
                 .iter()
-                .filter(|(k, _)| state.server_checksums.get(k.as_str()) != hashes.get(k.as_str()))
+                .filter(|(k, _)| state.server_checksums.get(k) != hashes.get(k))
                 .map(|(k, v)| (k.as_str(), v.as_str()))
                 .collect();
             if delta.is_empty() {
@@ -449,8 +450,8 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         state: &mut SyncState,
         outcome: &mut PushOutcome,
         too_many: &mut Option<(usize, Option<f64>)>,
-        files: &BTreeMap<String, String>,
-        hashes: &BTreeMap<&str, String>,
+        files: &StrMap,
+        hashes: &StrMap,
         delta: Vec<(&str, &str)>,
     ) -> Result<bool> {
         for batch in batch_by_bytes(delta) {
@@ -458,7 +459,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                 .iter()
                 .filter_map(|k| {
                     files
-                        .get(*k)
+                        .get(k)
                         .map(|v| ((*k).to_owned(), Json::String(v.clone())))
                 })
                 .collect();

@@ -6,16 +6,13 @@ use crate::error::{Error, Result};
 use crate::host::{EntryKind, FileSystem};
 use crate::json::Json;
 use crate::paths::join;
-use std::collections::BTreeMap;
+use crate::str_map::StrMap;
 
 /// Every regular file under `team_dir` (symlinks are not followed), keyed by its `/`-separated
 /// path relative to the directory. Files over [`MAX_ENTRY_BYTES`] are left out; a directory that
 /// vanished or cannot be read (`ENOENT`, `EACCES`, `EPERM`) is passed over.
-pub(crate) async fn read_team_files<F: FileSystem>(
-    fs: &F,
-    team_dir: &str,
-) -> Result<BTreeMap<String, String>> {
-    let mut files = BTreeMap::new();
+pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Result<StrMap> {
+    let mut files = StrMap::new();
     let mut pending: Vec<(String, String)> = vec![(team_dir.to_owned(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
         let entries = match fs.read_dir(&dir).await {
@@ -65,7 +62,7 @@ fn json_len(text: &str) -> usize {
 /// assert_eq!(batches, vec![vec!["a"], vec!["b", "c"]]);
 /// ```
 pub fn batch_by_bytes<'a>(mut entries: Vec<(&'a str, &'a str)>) -> Vec<Vec<&'a str>> {
-    entries.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
     let empty_body = r#"{"entries":{}}"#.len();
     let mut batches: Vec<Vec<&str>> = Vec::new();
     let mut current: Vec<&str> = Vec::new();

@@ -36,7 +36,7 @@ pub use watcher::{PushDebouncer, TeamWatcher};
 
 use crate::error::Code;
 use crate::host::HostResult;
-use std::collections::BTreeMap;
+use crate::str_map::StrMap;
 
 /// Largest entry, in UTF-8 bytes, that is pulled or pushed.
 pub const MAX_ENTRY_BYTES: usize = 250_000;
@@ -175,7 +175,7 @@ pub struct SyncState {
     /// conflict; we keep them apart so the next pull brings it.
     pub pulled_checksum: Option<String>,
     /// The server's `sha256:` checksum of each key, as last seen.
-    pub server_checksums: BTreeMap<String, String>,
+    pub server_checksums: StrMap,
     /// The most entries the server accepts, once a 413 has said so.
     pub server_max_entries: Option<usize>,
 }

@@ -60,10 +60,13 @@ impl<'a> Fields<'a> {
         let array = value
             .dyn_into::<js_sys::Array>()
             .map_err(|_| invalid(what, "expected an array"))?;
-        array
-            .iter()
-            .map(|item| read(&Fields::new(item, what)?))
-            .collect()
+        // A loop rather than `collect::<Result<Vec<_>, _>>()`: the same, with far less code
+        // per element type.
+        let mut out = Vec::with_capacity(array.length() as usize);
+        for item in array.iter() {
+            out.push(read(&Fields::new(item, what)?)?);
+        }
+        Ok(out)
     }
 
     fn raw(&self, key: &str) -> Option<JsValue> {
@@ -192,8 +195,8 @@ impl<'a> Fields<'a> {
         &self,
         key: &str,
         skip_other: bool,
-    ) -> Result<std::collections::BTreeMap<String, String>, JsValue> {
-        let mut map = std::collections::BTreeMap::new();
+    ) -> Result<crate::str_map::StrMap, JsValue> {
+        let mut map = crate::str_map::StrMap::new();
         let Some(v) = self.raw(key) else {
             return Ok(map);
         };
@@ -237,13 +240,14 @@ impl<'a> Fields<'a> {
         let array = v
             .dyn_into::<js_sys::Array>()
             .map_err(|_| self.wrong(key, "an array of strings"))?;
-        array
-            .iter()
-            .map(|s| {
+        let mut out = Vec::with_capacity(array.length() as usize);
+        for s in array.iter() {
+            out.push(
                 s.as_string()
-                    .ok_or_else(|| self.wrong(key, "an array of strings"))
-            })
-            .collect()
+                    .ok_or_else(|| self.wrong(key, "an array of strings"))?,
+            );
+        }
+        Ok(out)
     }
 
     /// A nested object, read as an empty one when absent.

@@ -46,9 +46,10 @@ fn field(options: &JsValue, key: &str) -> JsValue {
 /// Run `fut` and resolve with its serialized result (a core error rejects as a `MemdirError`).
 pub(crate) fn promise<T, F>(fut: F) -> Promise
 where
-    T: Serialize,
+    T: Serialize + 'static,
     F: Future<Output = crate::Result<T>> + 'static,
 {
+    let fut: std::pin::Pin<Box<dyn Future<Output = crate::Result<T>> + 'static>> = Box::pin(fut);
     super::promise_of(async move { to_js(&throw(fut.await)?) })
 }
 

@@ -1,8 +1,7 @@
 //! Team sync across the boundary: a JS `transport` callback adapted to the core's `Transport`,
 //! and the `TeamSync` class over the core's `TeamWatcher`.
 
-use super::convert::to_js;
-use super::error::{host_error, throw, to_js as error_to_js};
+use super::error::{host_error, to_js as error_to_js};
 use super::fields::Fields;
 use super::host::{JsClock, JsFs, JsTelemetry};
 use crate::error::{Code, Error, HostError};
@@ -202,16 +201,14 @@ impl TeamSync {
     #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
     pub fn pull(&self) -> Promise {
         let (watcher, memdir) = (self.watcher.clone(), self.memdir.clone());
-        super::promise_of(async move {
-            to_js(&throw(TeamSync::locked_pull(watcher, memdir, false).await)?)
-        })
+        super::memdir::promise(TeamSync::locked_pull(watcher, memdir, false))
     }
 
     /// Push local changes now.
     #[wasm_bindgen(unchecked_return_type = "Promise<PushOutcome>")]
     pub fn push(&self) -> Promise {
         let watcher = self.watcher.clone();
-        super::promise_of(async move { to_js(&throw(watcher.push_now().await)?) })
+        super::memdir::promise(async move { watcher.push_now().await })
     }
 
     /// The first pull, then a background loop pushing 2 s after the last `notify()`, until
@@ -230,9 +227,7 @@ impl TeamSync {
         });
         self.running.replace(Some(running));
         let memdir = self.memdir.clone();
-        super::promise_of(async move {
-            to_js(&throw(TeamSync::locked_pull(watcher, memdir, true).await)?)
-        })
+        super::memdir::promise(TeamSync::locked_pull(watcher, memdir, true))
     }
 
     /// A file under `team/` changed (`pathExists` false for a deletion).
