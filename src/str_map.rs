@@ -69,7 +69,8 @@ impl<V> StrMap<V> {
         self.find(key).is_ok()
     }
 
-    /// Set `key` to `value`; the previous value, if any.
+    /// Set `key` to `value`; the previous value, if any. Each insert shifts the keys after it:
+    /// build a large map with `collect` or `extend` instead.
     ///
     /// ```
     /// use memdir::str_map::StrMap;
@@ -226,10 +227,10 @@ impl<V, const N: usize> From<[(String, V); N]> for StrMap<V> {
 }
 
 impl<V> Extend<(String, V)> for StrMap<V> {
+    /// All at once (one sort, not an insertion each): the values given win over those held.
     fn extend<I: IntoIterator<Item = (String, V)>>(&mut self, iter: I) {
-        for (k, v) in iter {
-            self.insert(k, v);
-        }
+        let held = std::mem::take(&mut self.pairs);
+        *self = held.into_iter().chain(iter).collect();
     }
 }
 
@@ -276,11 +277,12 @@ impl<'de> serde::Deserialize<'de> for StrMap {
                 self,
                 mut map: A,
             ) -> Result<StrMap, A::Error> {
-                let mut out = StrMap::new();
-                while let Some((k, v)) = map.next_entry::<String, String>()? {
-                    out.insert(k, v);
+                // Collected first and sorted once: inserting one by one is quadratic.
+                let mut pairs = Vec::new();
+                while let Some(pair) = map.next_entry::<String, String>()? {
+                    pairs.push(pair);
                 }
-                Ok(out)
+                Ok(pairs.into_iter().collect())
             }
         }
         deserializer.deserialize_map(MapVisitor)
@@ -292,6 +294,19 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use std::collections::BTreeMap;
+
+    #[test]
+    fn extend_lets_the_new_values_win_and_stays_sorted() {
+        let mut m = StrMap::from([("b".to_owned(), 1), ("d".to_owned(), 2)]);
+        m.extend([
+            ("c".to_owned(), 3),
+            ("b".to_owned(), 4),
+            ("a".to_owned(), 5),
+            ("c".to_owned(), 6),
+        ]);
+        let pairs: Vec<(&str, i32)> = m.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(pairs, [("a", 5), ("b", 4), ("c", 6), ("d", 2)]);
+    }
 
     #[test]
     fn behaves_like_a_btree_map() {

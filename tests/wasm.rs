@@ -81,24 +81,26 @@ fn reference_vectors_hold_under_wasm() {
     assert_eq!(pure::format_file_size(1023.0), "1023 bytes");
     assert_eq!(pure::format_file_size(1048576.0), "1MB");
     assert_eq!(
-        pure::sanitize_path("/Users/foo/my-project"),
+        pure::sanitize_path("/Users/foo/my-project".into()).unwrap(),
         "-Users-foo-my-project"
     );
     assert_eq!(
-        pure::sanitize_path("/home/jörg/😀proj"),
+        pure::sanitize_path("/home/jörg/😀proj".into()).unwrap(),
         "-home-j-rg---proj"
     );
     let long = format!(
         "/home/user/{}project",
         "very-long-directory-name/".repeat(10)
     );
-    assert!(pure::sanitize_path(&long).ends_with("-50u9ca"));
+    assert!(pure::sanitize_path(long.as_str().into())
+        .unwrap()
+        .ends_with("-50u9ca"));
     assert_eq!(
         pure::memory_age(1_000.0 - 86_400_000.0, 1_000.0),
         "yesterday"
     );
     assert_eq!(
-        pure::memory_header("/m/a.md", 0.0, 86_400_000.0),
+        pure::memory_header("/m/a.md".into(), 0.0, 86_400_000.0).unwrap(),
         "Memory (saved yesterday): /m/a.md:"
     );
 }
@@ -108,24 +110,29 @@ fn truncation_from_counts_and_a_prefix() {
     let lines: Vec<String> = (0..250).map(|i| format!("- line {i}")).collect();
     let text = lines.join("\n");
     let units = text.encode_utf16().count() as f64;
-    let out = pure::truncate_entrypoint_counted(&text, 250.0, units, None).unwrap();
+    let out = pure::truncate_entrypoint_counted(text.as_str().into(), 250.0, units, None).unwrap();
     assert_eq!(get(&out, "lineCount").as_f64(), Some(250.0));
     assert_eq!(get(&out, "wasLineTruncated").as_bool(), Some(true));
     assert!(str_of(&out, "content").contains("250 lines (limit: 200)"));
     // Only `maxUnits + 1` units of a long index are handed over; the counts describe the whole.
     let options: JsValue = js_sys::JSON::parse(r#"{"maxUnits": 20}"#).unwrap();
-    let out = pure::truncate_entrypoint_counted(&text[..21], 250.0, units, Some(options)).unwrap();
+    let out =
+        pure::truncate_entrypoint_counted(text[..21].into(), 250.0, units, Some(options)).unwrap();
     assert!(str_of(&out, "content").starts_with("- line 0\n- line 1\n\n> WARNING"));
     assert_eq!(get(&out, "byteCount").as_f64(), Some(units));
-    let bad =
-        pure::truncate_entrypoint_counted("x", 1.0, 1.0, Some(JsValue::from_str("not options")));
+    let bad = pure::truncate_entrypoint_counted(
+        "x".into(),
+        1.0,
+        1.0,
+        Some(JsValue::from_str("not options")),
+    );
     assert_eq!(str_of(&bad.unwrap_err(), "code"), "INVALID_INPUT");
 }
 
 /// `parseFrontmatter`'s wasm half: JSON text with the body as an offset, `undefined` when a
 /// prefix is too short, an object when a value has no JSON form.
 fn parse_head(text: &str) -> JsValue {
-    let head = pure::parse_frontmatter_head(text, true);
+    let head = pure::parse_frontmatter_head(text.into(), true).unwrap();
     let parsed = match head.as_string() {
         Some(json) => js_sys::JSON::parse(&json).unwrap(),
         None => head,
@@ -154,13 +161,18 @@ fn frontmatter_round_trips_through_js() {
     assert_eq!(str_of(&header, "type"), "user");
     assert_eq!(str_of(&get(&parsed, "frontmatter"), "name"), "Role");
     assert_eq!(str_of(&parsed, "body"), "Body");
-    let text = pure::format_memory_file(header, "Body").unwrap();
+    let text = pure::format_memory_file(header, "Body".into()).unwrap();
     let again = parse_head(&text);
     assert_eq!(
         str_of(&get(&again, "header"), "description"),
         "Fix: use the real DB"
     );
-    assert!(pure::parse_frontmatter_head("---\nname: Ro", false).is_undefined());
+    assert!(pure::parse_frontmatter_head("---\nname: Ro".into(), false)
+        .unwrap()
+        .is_undefined());
+    // A non-string is refused with a MemdirError, not copied into wasm.
+    let refused = pure::parse_frontmatter_head(JsValue::from_f64(7.0), true).unwrap_err();
+    assert_eq!(str_of(&refused, "code"), "INVALID_INPUT");
     // Offsets are UTF-16 units; NaN has no JSON form, so the object is built directly.
     let odd = parse_head("---\nname: 😀\nn: .nan\n---\nBödy");
     assert!(get(&get(&odd, "frontmatter"), "n")
@@ -195,7 +207,7 @@ async fn store_round_trip(style: &str) {
     assert_eq!(headers.length(), 2);
     let index = ok(m.read_index()).await;
     assert!(str_of(&index, "content").contains(&format!("({file})")));
-    ok(m.delete(file.clone())).await;
+    ok(m.delete(file.as_str().into()).unwrap()).await;
     let headers: Array = ok(m.scan()).await.into();
     assert_eq!(headers.length(), 1);
     assert!(!str_of(&ok(m.read_index()).await, "content").contains(&file));

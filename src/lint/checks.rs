@@ -10,8 +10,8 @@ use crate::jsstr::js_trim;
 use crate::secrets::scan_for_secrets;
 use crate::sort::earlier_equal;
 use crate::store::names::check_memory_file;
-use crate::str_map::StrMap;
 use crate::types::{MemoryType, MAX_SURFACED_BYTES, MAX_SURFACED_LINES};
+use std::collections::HashMap;
 
 /// One memory file as lint sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,7 +190,8 @@ pub fn check_index(
     crate::sort::sort(&mut present);
     let text = index.text.as_deref().unwrap_or("");
     // Each file the index lists (validly, the first time), with that line's number.
-    let mut first_line: StrMap<usize> = StrMap::new();
+    // A hash map: an index of thousands of lines would make sorted inserts quadratic.
+    let mut first_line: HashMap<String, usize> = HashMap::new();
     for (n, raw_line) in text.split('\n').enumerate() {
         let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
         let line_no = n + 1;

@@ -485,13 +485,10 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                         }
                         state.last_checksum = Some(checksum);
                     }
-                    for key in &batch {
-                        if let Some(hash) = hashes.get(key) {
-                            state
-                                .server_checksums
-                                .insert((*key).to_owned(), hash.clone());
-                        }
-                    }
+                    let sent = batch
+                        .iter()
+                        .filter_map(|key| Some(((*key).to_owned(), hashes.get(key)?.clone())));
+                    state.server_checksums.extend(sent);
                     outcome.files_uploaded += batch.len();
                     outcome.put_batches += 1;
                 }

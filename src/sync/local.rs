@@ -12,7 +12,8 @@ use crate::str_map::StrMap;
 /// path relative to the directory. Files over [`MAX_ENTRY_BYTES`] are left out; a directory that
 /// vanished or cannot be read (`ENOENT`, `EACCES`, `EPERM`) is passed over.
 pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Result<StrMap> {
-    let mut files = StrMap::new();
+    // Collected, then sorted once into a map (listings come in any order).
+    let mut files: Vec<(String, String)> = Vec::new();
     let mut pending: Vec<(String, String)> = vec![(team_dir.to_owned(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
         let entries = match fs.read_dir(&dir).await {
@@ -33,7 +34,7 @@ pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Re
                 EntryKind::Dir => pending.push((path, key)),
                 EntryKind::File => match fs.read_file(&path).await {
                     Ok(text) if text.len() <= MAX_ENTRY_BYTES => {
-                        files.insert(key, text);
+                        files.push((key, text));
                     }
                     Ok(_) => {}
                     Err(e) if e.is_not_found() => {}
@@ -43,7 +44,7 @@ pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Re
             }
         }
     }
-    Ok(files)
+    Ok(files.into_iter().collect())
 }
 
 /// Bytes of `text` as a JSON string literal.

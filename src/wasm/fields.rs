@@ -22,6 +22,14 @@ pub fn invalid(what: &str, detail: &str) -> JsValue {
     ))
 }
 
+/// A string argument, or an `INVALID_INPUT` error naming it. Exports take strings as `JsValue`
+/// and check them here: the generated glue would copy a non-string into wasm and trap.
+pub fn string_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+    value
+        .as_string()
+        .ok_or_else(|| invalid(name, "expected a string"))
+}
+
 fn absent(value: &JsValue) -> bool {
     value.is_undefined() || value.is_null()
 }

@@ -17,41 +17,51 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
 }
 
 // Reading a host's answers field by field costs a boundary crossing per field; these read a
-// `FileStat` or a whole `readDir` listing in one. They only copy and encode: every check that
-// decides something stays in Rust (`kind_from_code`, the fallbacks below).
+// `FileStat` or a whole `readDir` listing in one. They only copy: every check stays in Rust
+// (`kind_named`, the fallbacks below), and a getter that throws reads as a missing value.
 #[wasm_bindgen(inline_js = r#"
-function kindCode(kind) {
-  return kind === "file" ? 1 : kind === "dir" || kind === "directory" ? 2 : kind === "symlink" ? 3 : 0;
-}
 export function statFields(stat, out) {
-  if (stat === null || typeof stat !== "object") return 0;
-  const size = stat.size, mtimeMs = stat.mtimeMs;
-  out[0] = typeof size === "number" ? size : 0;
-  out[1] = typeof mtimeMs === "number" ? mtimeMs : NaN;
-  out[2] = typeof mtimeMs === "number" ? 1 : 0;
-  return kindCode(stat.kind);
+  try {
+    if (stat === null || typeof stat !== "object") return undefined;
+    const { kind, size, mtimeMs } = stat;
+    out[0] = typeof size === "number" ? size : 0;
+    out[1] = typeof mtimeMs === "number" ? mtimeMs : NaN;
+    out[2] = typeof mtimeMs === "number" ? 1 : 0;
+    return typeof kind === "string" ? kind : undefined;
+  } catch {
+    return undefined;
+  }
 }
 export function isThenable(value) {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
+  try {
+    return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
+  } catch {
+    return false;
+  }
 }
 export function dirListing(entries) {
-  let out = "";
-  for (const entry of entries) {
-    if (entry === null || typeof entry !== "object") return undefined;
-    const name = entry.name;
-    if (typeof name !== "string" || name.includes("\0")) return undefined;
-    out += kindCode(entry.kind) + name + "\0";
+  try {
+    let out = "";
+    for (const entry of entries) {
+      if (entry === null || typeof entry !== "object") return undefined;
+      const { name, kind } = entry;
+      if (typeof name !== "string" || typeof kind !== "string") return undefined;
+      if (name.includes("\0") || kind.includes("\0")) return undefined;
+      out += kind + "\0" + name + "\0";
+    }
+    return out;
+  } catch {
+    return undefined;
   }
-  return out;
 }
 "#)]
 extern "C" {
-    /// Kind code of `stat.kind` (0 = not a kind), with `[size or 0, mtimeMs, 1 if mtimeMs is a
-    /// number]` written to `out`.
+    /// `stat.kind` if it is a string, with `[size or 0, mtimeMs, 1 if mtimeMs is a number]`
+    /// written to `out`.
     #[wasm_bindgen(js_name = statFields)]
-    fn stat_fields(stat: &JsValue, out: &mut [f64]) -> u8;
-    /// Each entry as `<kind code><name>\0`, or `undefined` when an entry is not an object with
-    /// a string name free of NUL (then the entries are read one by one, to report the error).
+    fn stat_fields(stat: &JsValue, out: &mut [f64]) -> Option<String>;
+    /// Each entry as `<kind>\0<name>\0`, or `undefined` when an entry is not an object with a
+    /// string name and kind free of NUL (then the entries are read one by one, to report it).
     #[wasm_bindgen(js_name = dirListing)]
     fn dir_listing(entries: &Array) -> Option<String>;
     /// A Promise or any object with a `then` method.
@@ -59,11 +69,12 @@ extern "C" {
     fn is_thenable(value: &JsValue) -> bool;
 }
 
-fn kind_from_code(code: u8) -> Option<EntryKind> {
-    match code {
-        1 => Some(EntryKind::File),
-        2 => Some(EntryKind::Dir),
-        3 => Some(EntryKind::Symlink),
+/// The kinds a host may name (`directory` is accepted for `dir`).
+fn kind_named(kind: &str) -> Option<EntryKind> {
+    match kind {
+        "file" => Some(EntryKind::File),
+        "dir" | "directory" => Some(EntryKind::Dir),
+        "symlink" => Some(EntryKind::Symlink),
         _ => None,
     }
 }
@@ -101,12 +112,11 @@ async fn call(obj: &JsValue, name: &str, args: &[JsValue]) -> HostResult<JsValue
 }
 
 fn kind_of(value: &JsValue, what: &str) -> HostResult<EntryKind> {
-    match value.as_string().as_deref() {
-        Some("file") => Ok(EntryKind::File),
-        Some("dir") | Some("directory") => Ok(EntryKind::Dir),
-        Some("symlink") => Ok(EntryKind::Symlink),
-        _ => Err(lying(what)),
-    }
+    value
+        .as_string()
+        .as_deref()
+        .and_then(kind_named)
+        .ok_or_else(|| lying(what))
 }
 
 fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
@@ -162,7 +172,10 @@ impl JsFs {
 
     fn stat_from(value: &JsValue, what: &str) -> HostResult<FileStat> {
         let mut fields = [0.0; 3];
-        let kind = kind_from_code(stat_fields(value, &mut fields)).ok_or_else(|| lying(what))?;
+        let kind = stat_fields(value, &mut fields)
+            .as_deref()
+            .and_then(kind_named)
+            .ok_or_else(|| lying(what))?;
         let [size, mtime_ms, mtime_is_number] = fields;
         if mtime_is_number != 1.0 {
             return Err(lying(what));
@@ -194,18 +207,16 @@ impl FileSystem for JsFs {
         let v = call(&self.obj, "readDir", &[path.into()]).await?;
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
         if let Some(listing) = dir_listing(&array) {
-            return listing
-                .split_terminator('\0')
-                .map(|record| {
-                    let code = record
-                        .as_bytes()
-                        .first()
-                        .map_or(0, |b| b.wrapping_sub(b'0'));
-                    let kind = kind_from_code(code).ok_or_else(|| lying("readDir"))?;
-                    let name = record.get(1..).unwrap_or("").to_owned();
-                    Ok(DirEntry { name, kind })
-                })
-                .collect();
+            let mut fields = listing.split_terminator('\0');
+            let mut out = Vec::with_capacity(array.length() as usize);
+            while let (Some(kind), Some(name)) = (fields.next(), fields.next()) {
+                let kind = kind_named(kind).ok_or_else(|| lying("readDir"))?;
+                out.push(DirEntry {
+                    name: name.to_owned(),
+                    kind,
+                });
+            }
+            return Ok(out);
         }
         let mut out = Vec::with_capacity(array.length() as usize);
         for entry in array.iter() {

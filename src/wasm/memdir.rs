@@ -4,7 +4,7 @@
 
 use super::convert::to_js;
 use super::error::{throw, to_js as error_to_js};
-use super::fields::Fields;
+use super::fields::{string_arg, Fields};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use crate::error::{Code, Error};
 use crate::store::{LocalDate, MemoryChanges, SaveInput};
@@ -157,9 +157,10 @@ impl JsMemdir {
     #[wasm_bindgen(js_name = findRelevant, unchecked_return_type = "Promise<Recall>")]
     pub fn find_relevant(
         &self,
-        query: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "FindOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
+        let query = string_arg(&query, "query")?;
         let call = super::recall::FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
         let inner = self.inner.clone();
         Ok(promise(async move {
@@ -273,9 +274,10 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<SaveOutcome>")]
     pub fn update(
         &self,
-        file: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
+        let file = string_arg(&file, "file")?;
         let changes = memory_changes(&Fields::or_empty(changes, "changes")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move { inner.update(&file, changes).await }))
@@ -287,9 +289,13 @@ impl JsMemdir {
     /// await memdir.delete("feedback_testing.md");
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<SaveOutcome>")]
-    pub fn delete(&self, file: String) -> Promise {
+    pub fn delete(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let file = string_arg(&file, "file")?;
         let inner = self.inner.clone();
-        promise(async move { inner.delete(&file).await })
+        Ok(promise(async move { inner.delete(&file).await }))
     }
 
     /// The index entries (private and team) and whether each file exists.
@@ -310,17 +316,25 @@ impl JsMemdir {
     /// await memdir.appendLog("- 14:02 user prefers pnpm\n");
     /// ```
     #[wasm_bindgen(js_name = appendLog, unchecked_return_type = "Promise<string>")]
-    pub fn append_log(&self, text: String, date: Option<js_sys::Date>) -> Promise {
-        let date = date.unwrap_or_else(|| {
-            js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(&self.inner.clock)))
-        });
+    pub fn append_log(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Date")] date: Option<JsValue>,
+    ) -> Result<Promise, JsValue> {
+        let text = string_arg(&text, "text")?;
+        let date = match date {
+            Some(date) => date
+                .dyn_into::<js_sys::Date>()
+                .map_err(|_| super::fields::invalid("date", "expected a Date"))?,
+            None => js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(&self.inner.clock))),
+        };
         let local = LocalDate {
             year: date.get_full_year().clamp(0, 9999) as u16,
             month: (date.get_month() + 1) as u8,
             day: date.get_date() as u8,
         };
         let inner = self.inner.clone();
-        promise(async move { inner.append_log(&text, local).await })
+        Ok(promise(async move { inner.append_log(&text, local).await }))
     }
 }
 

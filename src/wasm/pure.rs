@@ -2,7 +2,7 @@
 //! arguments, calls the core, and converts the result.
 
 use super::convert::to_js;
-use super::fields::Fields;
+use super::fields::{string_arg, Fields};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 /// ```
 #[wasm_bindgen(js_name = __truncateEntrypointCounted, skip_typescript)]
 pub fn truncate_entrypoint_counted(
-    prefix: &str,
+    prefix: JsValue,
     line_count: f64,
     unit_count: f64,
     options: Option<JsValue>,
@@ -34,8 +34,13 @@ pub fn truncate_entrypoint_counted(
             0
         }
     };
-    let counted =
-        crate::entrypoint::truncate_counted(prefix, count(line_count), count(unit_count), &options);
+    let prefix = string_arg(&prefix, "text")?;
+    let counted = crate::entrypoint::truncate_counted(
+        &prefix,
+        count(line_count),
+        count(unit_count),
+        &options,
+    );
     to_js(&counted)
 }
 
@@ -59,8 +64,8 @@ pub fn format_file_size(bytes: f64) -> String {
 /// const head = __parseFrontmatterHead(text.slice(0, 1024), text.length <= 1024);
 /// ```
 #[wasm_bindgen(js_name = __parseFrontmatterHead, skip_typescript)]
-pub fn parse_frontmatter_head(text: &str, complete: bool) -> JsValue {
-    head_to_js(text, complete)
+pub fn parse_frontmatter_head(text: JsValue, complete: bool) -> Result<JsValue, JsValue> {
+    Ok(head_to_js(&string_arg(&text, "text")?, complete))
 }
 
 /// [`parse_frontmatter_head`] over UTF-8 bytes (what `TextEncoder.encodeInto` writes): copying
@@ -90,8 +95,10 @@ fn head_to_js(text: &str, complete: bool) -> JsValue {
 #[wasm_bindgen(js_name = formatMemoryFile)]
 pub fn format_memory_file(
     #[wasm_bindgen(unchecked_param_type = "MemoryFields")] header: JsValue,
-    body: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
 ) -> Result<String, JsValue> {
+    let body = string_arg(&body, "body")?;
+    let body = body.as_str();
     let h = Fields::new(header, "header")?;
     let fields = crate::MemoryFields {
         name: h.opt_string("name")?,
@@ -131,8 +138,10 @@ pub fn format_manifest(
 /// parseIndexEntry("- [Role](user_role.md) — Senior Go dev"); // { title, file, hook }
 /// ```
 #[wasm_bindgen(js_name = parseIndexEntry, unchecked_return_type = "IndexEntry | null")]
-pub fn parse_index_entry(line: &str) -> Result<JsValue, JsValue> {
-    match crate::parse_index_entry(line) {
+pub fn parse_index_entry(
+    #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
+) -> Result<JsValue, JsValue> {
+    match crate::parse_index_entry(&string_arg(&line, "line")?) {
         Some(entry) => to_js(&entry),
         None => Ok(JsValue::NULL),
     }
@@ -196,8 +205,16 @@ pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> String {
 /// ```
 #[wasm_bindgen(js_name = memoryHeader)]
 #[allow(non_snake_case)]
-pub fn memory_header(path: &str, mtimeMs: f64, nowMs: f64) -> String {
-    crate::memory_header(path, mtimeMs, nowMs)
+pub fn memory_header(
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+    mtimeMs: f64,
+    nowMs: f64,
+) -> Result<String, JsValue> {
+    Ok(crate::memory_header(
+        &string_arg(&path, "path")?,
+        mtimeMs,
+        nowMs,
+    ))
 }
 
 /// The project slug the reference uses for a project path (long paths get a hash suffix).
@@ -206,8 +223,10 @@ pub fn memory_header(path: &str, mtimeMs: f64, nowMs: f64) -> String {
 /// sanitizePath("/Users/foo/my-project"); // "-Users-foo-my-project"
 /// ```
 #[wasm_bindgen(js_name = sanitizePath)]
-pub fn sanitize_path(path: &str) -> String {
-    crate::sanitize_path(path)
+pub fn sanitize_path(
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+) -> Result<String, JsValue> {
+    Ok(crate::sanitize_path(&string_arg(&path, "path")?))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
@@ -235,13 +254,13 @@ pub fn build_memory_prompt(
 /// ```
 #[wasm_bindgen(js_name = validateMemoryPath, unchecked_return_type = "string | null")]
 pub fn validate_memory_path(
-    raw: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] raw: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let o = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     let valid = crate::paths::validate_memory_path(
-        raw,
+        &string_arg(&raw, "path")?,
         o.flag("expandTilde")?,
         &o.string_or_empty("home")?,
     );
@@ -313,8 +332,9 @@ pub fn resolve_memory_dir(
 #[wasm_bindgen(js_name = findCanonicalGitRoot, unchecked_return_type = "Promise<string | null>")]
 pub fn find_canonical_git_root(
     #[wasm_bindgen(unchecked_param_type = "MemoryFs")] fs: JsValue,
-    start: String,
+    #[wasm_bindgen(unchecked_param_type = "string")] start: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
+    let start = string_arg(&start, "start")?;
     let fs = super::host::JsFs::new(fs)
         .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
     Ok(super::promise_of(async move {
@@ -334,8 +354,12 @@ pub fn find_canonical_git_root(
 /// scanForSecrets("token ghp_" + "a".repeat(36)); // [{ ruleId: "github-pat", label: "GitHub PAT" }]
 /// ```
 #[wasm_bindgen(js_name = scanForSecrets, unchecked_return_type = "SecretFinding[]")]
-pub fn scan_for_secrets(text: &str) -> Result<JsValue, JsValue> {
-    to_js(&crate::secrets::scan_for_secrets(text))
+pub fn scan_for_secrets(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&crate::secrets::scan_for_secrets(&string_arg(
+        &text, "text",
+    )?))
 }
 
 /// `text` with every secret the rules find replaced by `[REDACTED]`.
@@ -344,8 +368,10 @@ pub fn scan_for_secrets(text: &str) -> Result<JsValue, JsValue> {
 /// redactSecrets("key: ghp_" + "a".repeat(36)); // "key: [REDACTED]"
 /// ```
 #[wasm_bindgen(js_name = redactSecrets)]
-pub fn redact_secrets(text: &str) -> String {
-    crate::secrets::redact_secrets(text)
+pub fn redact_secrets(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<String, JsValue> {
+    Ok(crate::secrets::redact_secrets(&string_arg(&text, "text")?))
 }
 
 /// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
@@ -357,6 +383,9 @@ pub fn redact_secrets(text: &str) -> String {
 /// sanitizePathKey("%2e%2e%2fx");   // throws, code "PATH_URL_ENCODED_TRAVERSAL"
 /// ```
 #[wasm_bindgen(js_name = sanitizePathKey)]
-pub fn sanitize_path_key(key: &str) -> Result<String, JsValue> {
-    super::error::throw(crate::path_key::sanitize_path_key(key).map(str::to_owned))
+pub fn sanitize_path_key(
+    #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+) -> Result<String, JsValue> {
+    let key = string_arg(&key, "key")?;
+    super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
 }

@@ -87,8 +87,12 @@ pub(crate) fn recalled_from_js(memories: JsValue) -> Result<Vec<(String, f64)>, 
 /// shouldRecall("how do we run the tests?"); // true
 /// ```
 #[wasm_bindgen(js_name = shouldRecall)]
-pub fn should_recall(query: &str) -> bool {
-    crate::recall::should_recall(query)
+pub fn should_recall(
+    #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+) -> Result<bool, JsValue> {
+    Ok(crate::recall::should_recall(&super::fields::string_arg(
+        &query, "query",
+    )?))
 }
 
 /// What one session has surfaced: recall stops once 61,440 UTF-16 units were shown, and a

@@ -184,3 +184,26 @@ test("validateMemoryPath answers a path or null, and option bags are optional", 
   assert.equal(validateMemoryPath("~/mem"), null, "no tilde expansion unless asked");
   assert.equal(truncateEntrypoint("- a").content, "- a");
 });
+
+test("a non-string where a string belongs is a MemdirError, and the module keeps working", () => {
+  const calls = {
+    truncateEntrypoint: (v) => truncateEntrypoint(v),
+    parseFrontmatter: (v) => parseFrontmatter(v),
+    formatMemoryFile: (v) => formatMemoryFile({ name: "x" }, v),
+    parseIndexEntry: (v) => parseIndexEntry(v),
+    memoryHeader: (v) => memoryHeader(v, 0, 0),
+    sanitizePath: (v) => sanitizePath(v),
+    validateMemoryPath: (v) => validateMemoryPath(v),
+    scanForSecrets: (v) => memdir.scanForSecrets(v),
+    redactSecrets: (v) => memdir.redactSecrets(v),
+    sanitizePathKey: (v) => memdir.sanitizePathKey(v),
+    shouldRecall: (v) => memdir.shouldRecall(v),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    for (const value of [7, null, undefined, {}, ["a"], Symbol("s")]) {
+      assert.throws(() => call(value), (e) => isMemdirError(e) && e.code === "INVALID_INPUT", `${name}(${String(value)})`);
+    }
+  }
+  assert.equal(sanitizePath("/a/b"), "-a-b");
+  assert.equal(parseFrontmatter("---\nname: x\n---\nb").header.name, "x");
+});

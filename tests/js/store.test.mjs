@@ -132,3 +132,24 @@ test("host answers are read in bulk yet still checked: thenables settle, lying s
     assert.ok(Array.isArray(headers) ? headers.length === 0 : isMemdirError(headers), JSON.stringify(entry));
   }
 });
+
+test("a host whose getters throw gets MemdirErrors or skipped files, never a crash", async () => {
+  const fs = memoryFs();
+  const m = new Memdir({ fs, dir: "/m" });
+  await m.save({ name: "Alpha", description: "first memory", type: "user", body: "a" });
+  const throwing = (object, field) =>
+    Object.defineProperty({ ...object }, field, { get() { throw new Error(`${field} getter`); } });
+  const hostile = [
+    { ...fs, stat: (path) => throwing(fs.stat(path), "kind") },
+    { ...fs, stat: (path) => throwing(fs.stat(path), "mtimeMs") },
+    { ...fs, stat: (path) => throwing(fs.stat(path), "then") },
+    { ...fs, readDir: (path) => fs.readDir(path).map((entry) => throwing(entry, "name")) },
+    { ...fs, readDir: (path) => fs.readDir(path).map((entry) => throwing(entry, "kind")) },
+    { ...fs, readDir: () => { throw new Error("readDir throws"); } },
+  ];
+  for (const host of hostile) {
+    const outcome = await new Memdir({ fs: host, dir: "/m" }).scan().then((headers) => headers, (error) => error);
+    assert.ok(Array.isArray(outcome) || isMemdirError(outcome), String(outcome));
+  }
+  assert.equal((await m.scan()).length, 1);
+});
