@@ -133,6 +133,9 @@ fn truncation_from_counts_and_a_prefix() {
 /// prefix is too short, an object when a value has no JSON form.
 fn parse_head(text: &str) -> JsValue {
     let head = pure::parse_frontmatter_head(text.into(), true).unwrap();
+    if let Some(offsets) = head.dyn_ref::<js_sys::Uint32Array>() {
+        return sliced(text, &offsets.to_vec());
+    }
     let parsed = match head.as_string() {
         Some(json) => js_sys::JSON::parse(&json).unwrap(),
         None => head,
@@ -150,6 +153,33 @@ fn parse_head(text: &str) -> JsValue {
     let body = js_sys::JsString::from(text).slice(offset, u32::MAX);
     js_sys::Reflect::set(&parsed, &JsValue::from_str("body"), &body).unwrap();
     parsed
+}
+
+/// The object the JS half builds from a plain block's offsets.
+fn sliced(text: &str, offsets: &[u32]) -> JsValue {
+    let js_text = js_sys::JsString::from(text);
+    let piece = |i: usize| JsValue::from(js_text.slice(offsets[i], offsets[i + 1]));
+    let frontmatter = js_sys::Object::new();
+    for i in (2..offsets.len()).step_by(4) {
+        js_sys::Reflect::set(&frontmatter, &piece(i), &piece(i + 2)).unwrap();
+    }
+    let header = js_sys::Object::new();
+    for (bit, key) in ["name", "description", "type"].iter().enumerate() {
+        if offsets[1] & (1 << bit) != 0 {
+            let value = get(&frontmatter, key);
+            js_sys::Reflect::set(&header, &JsValue::from_str(key), &value).unwrap();
+        }
+    }
+    let parsed = js_sys::Object::new();
+    js_sys::Reflect::set(&parsed, &"frontmatter".into(), &frontmatter).unwrap();
+    js_sys::Reflect::set(
+        &parsed,
+        &"body".into(),
+        &js_text.slice(offsets[0], u32::MAX),
+    )
+    .unwrap();
+    js_sys::Reflect::set(&parsed, &"header".into(), &header).unwrap();
+    parsed.into()
 }
 
 #[wasm_bindgen_test]
@@ -180,6 +210,10 @@ fn frontmatter_round_trips_through_js() {
         .unwrap()
         .is_nan());
     assert_eq!(str_of(&odd, "body"), "Bödy");
+    // A plain ASCII block comes back as offsets into the text.
+    let plain = pure::parse_frontmatter_head("---\nname: R\n---\nB".into(), true).unwrap();
+    let offsets = plain.dyn_into::<js_sys::Uint32Array>().unwrap().to_vec();
+    assert_eq!(offsets, [16, 1, 4, 8, 10, 11]);
 }
 
 async fn store_round_trip(style: &str) {

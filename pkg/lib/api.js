@@ -14,12 +14,11 @@ import { __parseFrontmatterHead, __parseFrontmatterHeadBytes, __truncateEntrypoi
 
 /** The reference's cap on MEMORY.md in UTF-16 units (the default `maxUnits`). */
 const DEFAULT_MAX_UNITS = 25000;
-/** How much of a file `parseFrontmatter` offers first: a typical header (name, a one-line
- * description, type) fits; a longer one costs a second call with the whole text. */
-const HEAD_PROBE_UNITS = 256;
+/** How much of a file `parseFrontmatter` offers first, in UTF-8 bytes: a typical header (name,
+ * a one-line description, type) fits; a longer one costs a second call with the whole text. */
+const HEAD_PROBE_BYTES = 512;
 const utf8 = new TextEncoder();
-/** Room for the probe in UTF-8: at most three bytes a UTF-16 unit. */
-const probeBytes = new Uint8Array(3 * HEAD_PROBE_UNITS);
+const probeBytes = new Uint8Array(HEAD_PROBE_BYTES);
 
 /**
  * Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units cut
@@ -41,6 +40,20 @@ export function truncateEntrypoint(raw, options) {
   return __truncateEntrypointCounted(prefix, lines, trimmed.length, options);
 }
 
+/** The result from the core's offsets (`HeadForJs::Slices` in src/frontmatter/js_json.rs). */
+function sliced(text, offsets) {
+  const frontmatter = {};
+  for (let i = 2; i < offsets.length; i += 4) {
+    frontmatter[text.slice(offsets[i], offsets[i + 1])] = text.slice(offsets[i + 2], offsets[i + 3]);
+  }
+  const fields = offsets[1];
+  const header = {};
+  if (fields & 1) header.name = frontmatter.name;
+  if (fields & 2) header.description = frontmatter.description;
+  if (fields & 4) header.type = frontmatter.type;
+  return { frontmatter, body: text.slice(offsets[0]), header, diagnostics: [] };
+}
+
 /**
  * Parse a memory file's frontmatter. Never throws: problems are listed in `diagnostics`.
  *
@@ -50,12 +63,14 @@ export function truncateEntrypoint(raw, options) {
  */
 export function parseFrontmatter(text) {
   let head;
-  if (typeof text === "string" && text.length > HEAD_PROBE_UNITS) {
-    // As UTF-8 bytes: wasm-bindgen copies a sliced string into wasm char by char, and slowly.
-    const { written } = utf8.encodeInto(text.slice(0, HEAD_PROBE_UNITS), probeBytes);
-    head = __parseFrontmatterHeadBytes(probeBytes.subarray(0, written), false);
+  if (typeof text === "string") {
+    // The start of the text as UTF-8 bytes (whole characters; `read` counts UTF-16 units):
+    // copying bytes in is cheaper than passing a JS string, which the glue copies char by char.
+    const { read, written } = utf8.encodeInto(text, probeBytes);
+    head = __parseFrontmatterHeadBytes(probeBytes.subarray(0, written), read === text.length);
   }
   head ??= __parseFrontmatterHead(text, true);
+  if (head instanceof Uint32Array) return sliced(text, head);
   const parsed = typeof head === "string" ? JSON.parse(head) : head;
   parsed.body = text.slice(parsed.body);
   const { header } = parsed;

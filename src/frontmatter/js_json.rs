@@ -19,20 +19,28 @@ pub enum HeadForJs {
     /// object, or, when every memory field equals its frontmatter value (a plain block), the
     /// list of those keys, for the caller to copy from `frontmatter`.
     Json(String),
+    /// A plain block whose keys and values all stand in the text as they are (no escapes, an
+    /// ASCII head): `[body, fields, key start, key end, value start, value end, …]`, UTF-16
+    /// offsets into the text for the caller to slice. `fields` has bit 0 set when the header's
+    /// `name` is the `name` value, bit 1 the same for `description`, bit 2 for `type`.
+    Slices(Vec<u32>),
     /// A value has no JSON form (NaN, ±Infinity, -0): the head, and the body's UTF-16 offset.
     Head(FrontmatterHead, usize),
 }
 
-/// [`super::parse_frontmatter_head`] as the JS entry wants it: JSON text whenever possible. A
-/// block of plain `key: value` lines, the common case, goes straight from the text to JSON,
-/// without building a YAML mapping; the JSON is the same either way (tested).
+/// [`super::parse_frontmatter_head`] as the JS entry wants it: offsets to slice, or JSON text,
+/// whenever possible. A block of plain `key: value` lines, the common case, goes straight from
+/// the text to offsets or JSON, without building a YAML mapping; the result is the same either
+/// way (tested).
 ///
 /// ```
 /// use memdir::frontmatter::{head_for_js, HeadForJs};
 /// let text = "---\nname: Role\ntype: user\n---\nBody";
+/// assert_eq!(head_for_js(text, true), HeadForJs::Slices(vec![30, 0b101, 4, 8, 10, 14, 15, 19, 21, 25]));
+/// let quoted = "---\nname: \"R\\\"ole\"\n---\n";
 /// assert_eq!(
-///     head_for_js(text, true),
-///     HeadForJs::Json(r#"{"frontmatter":{"name":"Role","type":"user"},"body":30,"header":["name","type"],"diagnostics":[]}"#.to_owned())
+///     head_for_js(quoted, true),
+///     HeadForJs::Json(r#"{"frontmatter":{"name":"R\"ole"},"body":22,"header":["name"],"diagnostics":[]}"#.to_owned())
 /// );
 /// assert_eq!(head_for_js(&text[..8], false), HeadForJs::NeedMore);
 /// ```
@@ -40,6 +48,9 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
     let delimited = delimit(text, complete);
     if let Delimited::Closed(split, body_start) = &delimited {
         if let Some(entries) = fast::plain_entries(split.block) {
+            if let Some(slices) = plain_slices(text, *body_start, &entries) {
+                return HeadForJs::Slices(slices);
+            }
             let body_offset = byte_to_utf16_index(text, *body_start);
             return HeadForJs::Json(plain_json(&entries, body_offset));
         }
@@ -52,6 +63,48 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
         Some(json) => HeadForJs::Json(json),
         None => HeadForJs::Head(head, body_offset),
     }
+}
+
+/// The offsets of [`HeadForJs::Slices`], when every key and value is a piece of `text` and the
+/// head is ASCII (so bytes are UTF-16 units, and no U+FFFD stands for a lone surrogate the
+/// caller still holds). A `__proto__` key goes as JSON, which `JSON.parse` makes an own
+/// property.
+fn plain_slices(
+    text: &str,
+    body_start: usize,
+    entries: &[(&str, Cow<'_, str>)],
+) -> Option<Vec<u32>> {
+    if !text.get(..body_start)?.is_ascii() {
+        return None;
+    }
+    let base = text.as_ptr() as usize;
+    let offset = |piece: &str| {
+        let start = (piece.as_ptr() as usize).checked_sub(base)?;
+        Some([
+            u32::try_from(start).ok()?,
+            u32::try_from(start + piece.len()).ok()?,
+        ])
+    };
+    let mut out = Vec::with_capacity(2 + 4 * entries.len());
+    out.extend([u32::try_from(body_start).ok()?, 0]);
+    let mut fields = 0;
+    for (key, value) in entries {
+        let (Cow::Borrowed(value), false) = (value, *key == "__proto__") else {
+            return None;
+        };
+        out.extend(offset(key)?);
+        out.extend(offset(value)?);
+        fields |= match *key {
+            "name" => 1,
+            "description" if !value.is_empty() => 2,
+            "type" if MemoryType::parse(value).is_some() => 4,
+            _ => 0,
+        };
+    }
+    if let Some(slot) = out.get_mut(1) {
+        *slot = fields;
+    }
+    Some(out)
 }
 
 /// The JSON of a plain block: every value a string, so the memory fields are read directly.
@@ -231,12 +284,45 @@ mod tests {
         assert_eq!(back.get("body").and_then(Json::as_f64), Some(7.0));
     }
 
-    /// Plain blocks go straight to JSON: the header keys they name hold exactly the fields the
-    /// mapping route writes out.
+    /// What the JS entry makes of a plain block's answer (offsets sliced, or JSON with named
+    /// header keys): the frontmatter and the names of the header keys.
+    fn as_js_would(text: &str) -> (Json, Vec<String>) {
+        use crate::frontmatter::{head_for_js, HeadForJs};
+        match head_for_js(text, true) {
+            HeadForJs::Slices(s) => {
+                let piece =
+                    |i: usize| Json::String(text[s[i] as usize..s[i + 1] as usize].to_owned());
+                let members = (2..s.len())
+                    .step_by(4)
+                    .map(|i| (piece(i).as_str().unwrap().to_owned(), piece(i + 2)))
+                    .collect();
+                let named = ["name", "description", "type"]
+                    .iter()
+                    .enumerate()
+                    .filter(|(bit, _)| s[1] & (1 << bit) != 0)
+                    .map(|(_, k)| (*k).to_owned())
+                    .collect();
+                (Json::Object(members), named)
+            }
+            HeadForJs::Json(json) => {
+                let json = parse(&json).unwrap();
+                let named = json.get("header").and_then(Json::as_array).unwrap();
+                let named = named
+                    .iter()
+                    .filter_map(Json::as_str)
+                    .map(str::to_owned)
+                    .collect();
+                (json.get("frontmatter").unwrap().clone(), named)
+            }
+            other => panic!("{text:?} is plain: {other:?}"),
+        }
+    }
+
+    /// Plain blocks go straight to offsets or JSON: the header keys they name hold exactly the
+    /// fields the mapping route writes out.
     #[test]
     fn plain_blocks_name_the_header_keys_the_mapping_route_writes() {
-        use crate::frontmatter::{head_for_js, HeadForJs};
-        let cases: [(&str, &[&str]); 6] = [
+        let cases: [(&str, &[&str]); 8] = [
             (
                 "name: Role\ndescription: d\ntype: user",
                 &["name", "description", "type"],
@@ -246,34 +332,32 @@ mod tests {
             ("other: x\ndescription: \"a \\\"b\\\"\"", &["description"]),
             ("type: Reference", &[]),
             ("name: x\ntype: project\r\n", &["name", "type"]),
+            ("name: é\ntype: user", &["name", "type"]),
+            ("__proto__: x\nname: y", &["name"]),
         ];
+        use crate::frontmatter::{head_for_js, HeadForJs};
+        for odd in ["__proto__: x", "name: é"] {
+            let answer = head_for_js(&format!("---\n{odd}\n---\n"), true);
+            assert!(matches!(answer, HeadForJs::Json(_)), "{odd:?} goes as JSON");
+        }
         for (block, keys) in cases {
             let text = format!("---\n{block}\n---\n");
-            let HeadForJs::Json(direct) = head_for_js(&text, true) else {
-                panic!("{block:?} is plain");
-            };
-            let direct = parse(&direct).unwrap();
-            let named: Vec<&str> = direct
-                .get("header")
-                .and_then(Json::as_array)
-                .unwrap()
-                .iter()
-                .filter_map(Json::as_str)
-                .collect();
+            let (frontmatter, named) = as_js_would(&text);
             assert_eq!(named, keys, "{block:?}");
             let head = parse_frontmatter_head(&text, true).unwrap();
             let via_mapping = parse(&head.to_js_json(0).unwrap()).unwrap();
+            assert_eq!(
+                Some(&frontmatter),
+                via_mapping.get("frontmatter"),
+                "{block:?}"
+            );
             let header = via_mapping.get("header").unwrap();
             let Json::Object(fields) = header else {
                 panic!()
             };
             assert_eq!(fields.len(), keys.len(), "{block:?}");
             for key in keys {
-                assert_eq!(
-                    header.get(key),
-                    direct.get("frontmatter").unwrap().get(key),
-                    "{block:?}"
-                );
+                assert_eq!(header.get(key), frontmatter.get(key), "{block:?}");
             }
         }
     }

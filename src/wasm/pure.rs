@@ -54,9 +54,10 @@ pub fn format_file_size(bytes: f64) -> String {
     crate::format_file_size(bytes)
 }
 
-/// The wasm half of `parseFrontmatter` (pkg/lib/api.js), over the start of a file: the result
-/// as JSON text (or, when a value has no JSON form, as an object) with `body` given as the
-/// UTF-16 offset where the body starts; `undefined` when `complete` is false and the text
+/// The wasm half of `parseFrontmatter` (pkg/lib/api.js), over the start of a file: offsets to
+/// slice the result from (`frontmatter::HeadForJs::Slices`), or the result as JSON text (or,
+/// when a value has no JSON form, as an object) with `body` given as the UTF-16 offset where the
+/// body starts; `undefined` when `complete` is false and the text
 /// ends before the frontmatter does. The JS half passes a short prefix first, so the body
 /// never crosses the boundary.
 ///
@@ -80,6 +81,7 @@ fn head_to_js(text: &str, complete: bool) -> JsValue {
     match crate::frontmatter::head_for_js(text, complete) {
         HeadForJs::NeedMore => JsValue::UNDEFINED,
         HeadForJs::Json(json) => JsValue::from_str(&json),
+        HeadForJs::Slices(offsets) => js_sys::Uint32Array::from(offsets.as_slice()).into(),
         HeadForJs::Head(head, body_offset) => {
             super::convert::frontmatter_head_to_js(&head, body_offset)
         }

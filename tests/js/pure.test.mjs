@@ -87,6 +87,9 @@ test("parseFrontmatter: headers that end on either side of the first slice hande
     assert.equal(parsed.header.name, name, `pad ${pad}`);
     assert.equal(parsed.body, `Body 😀 ${pad}\n`, `pad ${pad}`);
     assert.deepEqual(parsed.diagnostics, []);
+    const wide = `---\ndescription: ${"记".repeat(pad >> 1)}\ntype: user\n---\r\n\r\n体 ${pad}`;
+    assert.equal(parseFrontmatter(wide).header.description, "记".repeat(pad >> 1), `wide ${pad}`);
+    assert.equal(parseFrontmatter(wide).body, `体 ${pad}`, `wide ${pad}`);
     const plain = `${"p".repeat(pad)}😀 no frontmatter`;
     assert.equal(parseFrontmatter(plain).body, plain);
     const unclosed = `---\nname: x\n${"q".repeat(pad)}`;

@@ -65,6 +65,13 @@ pub fn check_parse_frontmatter(data: &[u8]) {
                     "JSON for JS: {direct}"
                 );
             }
+            (HeadForJs::Slices(slices), Some(via_mapping)) => {
+                assert_eq!(
+                    sliced(&text, &slices),
+                    with_header_expanded(&via_mapping),
+                    "offsets for JS: {slices:?}"
+                );
+            }
             (HeadForJs::Head(direct, at), None) => assert_eq!((direct, at), (head, offset)),
             (other, expected) => panic!("head_for_js gave {other:?}, expected {expected:?}"),
         }
@@ -115,6 +122,34 @@ fn with_header_expanded(json: &str) -> Option<Json> {
         }
     }
     Some(Json::Object(members))
+}
+
+/// What the JS entry builds from [`HeadForJs::Slices`] offsets (UTF-16 units; the head they
+/// index is ASCII), as the JSON the mapping route writes.
+fn sliced(text: &str, slices: &[u32]) -> Option<Json> {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let piece = |i: usize| {
+        let range = *slices.get(i)? as usize..*slices.get(i + 1)? as usize;
+        Some(String::from_utf16_lossy(units.get(range)?))
+    };
+    let mut frontmatter = Vec::new();
+    for i in (2..slices.len()).step_by(4) {
+        frontmatter.push((piece(i)?, Json::String(piece(i + 2)?)));
+    }
+    let frontmatter = Json::Object(frontmatter);
+    let flags = *slices.get(1)?;
+    let header = ["name", "description", "type"]
+        .iter()
+        .enumerate()
+        .filter(|(bit, _)| flags & (1 << bit) != 0)
+        .map(|(_, key)| Some(((*key).to_owned(), frontmatter.get(key)?.clone())))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Json::Object(vec![
+        ("frontmatter".to_owned(), frontmatter),
+        ("body".to_owned(), Json::Number(f64::from(*slices.first()?))),
+        ("header".to_owned(), Json::Object(header)),
+        ("diagnostics".to_owned(), Json::Array(Vec::new())),
+    ]))
 }
 
 /// `truncate_entrypoint` matches the reference algorithm (reference §3.1) computed here over
