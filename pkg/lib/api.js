@@ -67,7 +67,7 @@ export function parseFrontmatter(text) {
     // The start of the text as UTF-8 bytes (whole characters; `read` counts UTF-16 units):
     // copying bytes in is cheaper than passing a JS string, which the glue copies char by char.
     const { read, written } = utf8.encodeInto(text, probeBytes);
-    head = __parseFrontmatterHeadBytes(probeBytes.subarray(0, written), read === text.length);
+    head = __parseFrontmatterHeadBytes(probeBytes, written, read === text.length);
   }
   head ??= __parseFrontmatterHead(text, true);
   if (head instanceof Uint32Array) return sliced(text, head);

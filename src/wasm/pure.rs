@@ -69,11 +69,12 @@ pub fn parse_frontmatter_head(text: JsValue, complete: bool) -> Result<JsValue, 
     Ok(head_to_js(&string_arg(&text, "text")?, complete))
 }
 
-/// [`parse_frontmatter_head`] over UTF-8 bytes (what `TextEncoder.encodeInto` writes): copying
-/// bytes in is cheaper than passing a sliced JS string.
+/// [`parse_frontmatter_head`] over the first `len` bytes of `utf8` (what `TextEncoder.encodeInto`
+/// wrote into a reused buffer): copying bytes in is cheaper than passing a JS string.
 #[wasm_bindgen(js_name = __parseFrontmatterHeadBytes, skip_typescript)]
-pub fn parse_frontmatter_head_bytes(utf8: &[u8], complete: bool) -> JsValue {
-    head_to_js(&String::from_utf8_lossy(utf8), complete)
+pub fn parse_frontmatter_head_bytes(utf8: &[u8], len: usize, complete: bool) -> JsValue {
+    let written = utf8.get(..len).unwrap_or(utf8);
+    head_to_js(&String::from_utf8_lossy(written), complete)
 }
 
 fn head_to_js(text: &str, complete: bool) -> JsValue {
