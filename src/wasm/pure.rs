@@ -74,7 +74,11 @@ pub fn parse_frontmatter_head(text: JsValue, complete: bool) -> Result<JsValue, 
 #[wasm_bindgen(js_name = __parseFrontmatterHeadBytes, skip_typescript)]
 pub fn parse_frontmatter_head_bytes(utf8: &[u8], len: usize, complete: bool) -> JsValue {
     let written = utf8.get(..len).unwrap_or(utf8);
-    head_to_js(&String::from_utf8_lossy(written), complete)
+    // `from_utf8` checks a word at a time; the lossy decoder only for bytes that need it.
+    match std::str::from_utf8(written) {
+        Ok(text) => head_to_js(text, complete),
+        Err(_) => head_to_js(&String::from_utf8_lossy(written), complete),
+    }
 }
 
 fn head_to_js(text: &str, complete: bool) -> JsValue {
