@@ -17,7 +17,8 @@ import type {
 export function truncateEntrypoint(raw: string, options?: TruncateOptions): EntrypointTruncation;
 
 /**
- * Parse a memory file's frontmatter. Never throws: problems are listed in `diagnostics`.
+ * Parse a memory file's frontmatter. Never throws for a string: problems are listed in
+ * `diagnostics` (a non-string is a `MemdirError` with code `INVALID_INPUT`).
  *
  * @example
  * const { header, body } = parseFrontmatter("---\nname: Role\ntype: user\n---\nSenior Go dev");

@@ -9,7 +9,7 @@ export { fetchTransport } from "./transport.js";
 
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
 // more than these functions take to run, so only the part the core reads crosses the boundary;
-// every decision is still made in Rust (`truncate_counted`, `parse_frontmatter_head`).
+// every decision is still made in Rust (`entrypoint::truncate_counted`, `frontmatter::head_for_js`).
 import { __parseFrontmatterHead, __parseFrontmatterHeadBytes, __truncateEntrypointCounted } from "../dist/memdir.js";
 
 /** The reference's cap on MEMORY.md in UTF-16 units (the default `maxUnits`). */
@@ -55,7 +55,8 @@ function sliced(text, offsets) {
 }
 
 /**
- * Parse a memory file's frontmatter. Never throws: problems are listed in `diagnostics`.
+ * Parse a memory file's frontmatter. Never throws for a string: problems are listed in
+ * `diagnostics` (a non-string is a `MemdirError` with code `INVALID_INPUT`).
  *
  * @example
  * const { header, body } = parseFrontmatter("---\nname: Role\ntype: user\n---\nSenior Go dev");
