@@ -40,7 +40,7 @@ pub enum HeadForJs {
 /// let quoted = "---\nname: \"R\\\"ole\"\n---\n";
 /// assert_eq!(
 ///     head_for_js(quoted, true),
-///     HeadForJs::Json(r#"{"frontmatter":{"name":"R\"ole"},"body":22,"header":["name"],"diagnostics":[]}"#.to_owned())
+///     HeadForJs::Json(r#"{"frontmatter":{"name":"R\"ole"},"body":23,"header":["name"],"diagnostics":[]}"#.to_owned())
 /// );
 /// assert_eq!(head_for_js(&text[..8], false), HeadForJs::NeedMore);
 /// ```
