@@ -3,7 +3,7 @@
 
 use super::error::{host_error, to_js as error_to_js};
 use super::fields::Fields;
-use super::host::{JsClock, JsFs, JsTelemetry};
+use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use crate::error::{Code, Error, HostError};
 use crate::host::HostResult;
 use crate::sync::{
@@ -95,7 +95,8 @@ pub struct TeamSync {
     watcher: Rc<Watcher>,
     stop: Rc<Cell<bool>>,
     running: RefCell<Option<Promise>>,
-    /// Set by `Memdir.teamSync`: pulls then run as writes of that memdir (its lock and mode).
+    /// The memdir whose writes pulls are: the one of `Memdir.teamSync` (its lock and mode), or,
+    /// for a standalone `TeamSync`, one over the same directory that holds only its lock.
     memdir: Option<Rc<super::memdir::Core>>,
 }
 
@@ -193,8 +194,19 @@ impl TeamSync {
         let telemetry = JsTelemetry::new(get("telemetry")).map_err(invalid)?;
         let clock = JsClock::new(get("now")).map_err(invalid)?;
         let given = Fields::new(options.clone(), "TeamSync options")?;
-        let dir = crate::MemdirConfig::new(given.string("dir")?).dir;
-        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, None)
+        let config = crate::MemdirConfig::new(given.string("dir")?);
+        let dir = config.dir.clone();
+        // Pulls write into the memory directory: they take its lock (the same lock file or host
+        // lock a `Memdir` over this directory takes), as `memdir.teamSync()` pulls do.
+        let lock_holder = crate::Memdir::new(
+            fs.clone(),
+            clock.clone(),
+            None::<JsLlm>,
+            telemetry.clone(),
+            config,
+        );
+        let lock_holder = Some(Rc::new(lock_holder));
+        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, lock_holder)
     }
 
     /// Pull the server's team memory into `team/`.

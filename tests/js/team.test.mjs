@@ -53,9 +53,9 @@ test("the secret guard refuses team writes and never echoes the secret", async (
   assert.ok(events.every((e) => !e.includes(secret)));
 });
 
-test("memdir.teamSync pulls as a write of the memdir: under its lock, refused in read-only", async () => {
+test("team pulls are writes of the memory directory: under its lock (memdir.teamSync and a standalone TeamSync), refused in read-only", async () => {
   const { createServer } = await import("node:http");
-  const { memoryFs, fetchTransport } = await import("memdir");
+  const { memoryFs, fetchTransport, TeamSync } = await import("memdir");
   const http = createServer((req, res) => {
     res.writeHead(200, { "content-type": "application/json", etag: '"sha256:v1"' });
     res.end(JSON.stringify({ version: 1, checksum: "sha256:v1", content: { entries: { "a.md": "from server\n" } } }));
@@ -78,5 +78,20 @@ test("memdir.teamSync pulls as a write of the memdir: under its lock, refused in
   assert.equal(pulled.filesWritten, 1);
   assert.equal(fs.toJSON()["/m/team/a.md"], "from server\n");
   assert.match(fs.toJSON()["/m/team/MEMORY.md"], /Local/);
-  http.close();
+
+  // A standalone TeamSync takes the same directory lock as a Memdir over that directory (here
+  // the host's lock(), which memoryFs provides).
+  try {
+    const base = memoryFs();
+    const locks = [];
+    const lockingFs = { ...base, lock: (name) => (locks.push(name), base.lock(name)) };
+    const standalone = new TeamSync({ fs: lockingFs, dir: "/n/", baseUrl, repo: "acme/app", transport: fetchTransport() });
+    assert.equal((await standalone.pull()).filesWritten, 1);
+    assert.equal(locks.length, 1, "the pull took the lock");
+    await new Memdir({ fs: lockingFs, dir: "/n/" }).save({ name: "X", description: "x", type: "user", body: "x" });
+    assert.deepEqual(locks, [locks[0], locks[0]], "the same lock as a Memdir's writes");
+    assert.equal(base.toJSON()["/n/team/a.md"], "from server\n");
+  } finally {
+    http.close();
+  }
 });
