@@ -86,25 +86,32 @@ fn plain_slices(
         ])
     };
     let mut out = Vec::with_capacity(2 + 4 * entries.len());
-    out.extend([u32::try_from(body_start).ok()?, 0]);
-    let mut fields = 0;
+    out.extend([u32::try_from(body_start).ok()?, header_fields(entries)]);
     for (key, value) in entries {
         let (Cow::Borrowed(value), false) = (value, *key == "__proto__") else {
             return None;
         };
         out.extend(offset(key)?);
         out.extend(offset(value)?);
-        fields |= match *key {
+    }
+    Some(out)
+}
+
+/// The memory fields, in the order of their bits in [`header_fields`].
+const HEADER_KEYS: [&str; 3] = ["name", "description", "type"];
+
+/// Which memory fields a plain block's values give (bit `i` for `HEADER_KEYS[i]`): `name`
+/// always, `description` when not empty, `type` when it is one of the four.
+fn header_fields(entries: &[(&str, Cow<'_, str>)]) -> u32 {
+    entries
+        .iter()
+        .map(|(key, value)| match *key {
             "name" => 1,
             "description" if !value.is_empty() => 2,
             "type" if MemoryType::parse(value).is_some() => 4,
             _ => 0,
-        };
-    }
-    if let Some(slot) = out.get_mut(1) {
-        *slot = fields;
-    }
-    Some(out)
+        })
+        .fold(0, |bits, bit| bits | bit)
 }
 
 /// The JSON of a plain block: every value a string, so the memory fields are read directly.
@@ -116,36 +123,27 @@ fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
             .sum::<usize>(),
     );
     out.push_str("{\"frontmatter\":{");
-    let (mut name, mut description, mut kind) = (false, false, false);
     for (i, (key, value)) in entries.iter().enumerate() {
         out.push_str(if i > 0 { ",\"" } else { "\"" });
         // Plain keys are identifiers: nothing to escape.
         out.push_str(key);
         out.push_str("\":");
         push_string(&mut out, value);
-        match *key {
-            "name" => name = true,
-            "description" => description = !value.is_empty(),
-            "type" => kind = MemoryType::parse(value).is_some(),
-            _ => {}
-        }
     }
     out.push_str("},\"body\":");
     push_number(&mut out, body_offset as f64);
     // Each memory field equals its frontmatter value here: name the keys instead of repeating.
     out.push_str(",\"header\":[");
-    let fields = [
-        (name, "\"name\""),
-        (description, "\"description\""),
-        (kind, "\"type\""),
-    ];
-    let mut first = true;
-    for (_, key) in fields.iter().filter(|(present, _)| *present) {
-        if !first {
+    let fields = header_fields(entries);
+    let present = HEADER_KEYS
+        .iter()
+        .enumerate()
+        .filter(|(bit, _)| fields & (1 << bit) != 0);
+    for (n, (_, key)) in present.enumerate() {
+        if n > 0 {
             out.push(',');
         }
-        first = false;
-        out.push_str(key);
+        push_string(&mut out, key);
     }
     out.push_str("],\"diagnostics\":[]}");
     out
