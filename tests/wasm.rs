@@ -461,3 +461,342 @@ async fn gloo_timers_shim(ms: i32, f: impl FnOnce() + 'static) {
     });
     JsFuture::from(promise).await.unwrap();
 }
+
+// ---- Results as JS values: the JSON path gives what serde-wasm-bindgen gave ----
+
+mod shapes {
+    use serde::Serialize;
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize)]
+    pub struct Marker;
+
+    #[derive(Serialize)]
+    pub struct Newtype(pub String);
+
+    #[derive(Serialize)]
+    pub enum Kind {
+        Unit,
+        New(f64),
+        Tuple(u8, Option<u8>),
+        Struct { a: Option<u8>, b: String },
+    }
+
+    #[derive(Serialize)]
+    #[serde(tag = "status", rename_all = "kebab-case")]
+    pub enum Tagged {
+        Done { n: f64, left: Option<String> },
+        Skipped(Inner),
+        Empty,
+    }
+
+    #[derive(Serialize)]
+    #[serde(tag = "kind", content = "code")]
+    pub enum Adjacent {
+        Plain,
+        Coded(u16),
+    }
+
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    pub enum Untagged {
+        Text(String),
+        Number(f64),
+        Nothing(Option<u8>),
+    }
+
+    #[derive(Serialize)]
+    pub struct Inner {
+        pub x: Option<f64>,
+        pub y: String,
+    }
+
+    #[derive(Serialize)]
+    pub struct Flat {
+        pub id: u8,
+        #[serde(flatten)]
+        pub inner: Inner,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Shapes {
+        pub absent: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub skipped: Option<String>,
+        pub present: Option<String>,
+        pub numbers: Vec<f64>,
+        pub maybe_numbers: Vec<Option<f64>>,
+        pub small: (u8, i16, u32, i32, f32, i8, u16),
+        pub big: (u64, i64, usize, i64),
+        pub texts: Vec<String>,
+        pub letter: char,
+        pub unit: (),
+        pub unit_struct: Marker,
+        pub newtype: Newtype,
+        pub kinds: Vec<Kind>,
+        pub tagged: Vec<Tagged>,
+        pub adjacent: Vec<Adjacent>,
+        pub untagged: Vec<Untagged>,
+        pub flat: Flat,
+        pub nested: Vec<Vec<Inner>>,
+        pub map: BTreeMap<String, Option<f64>>,
+        pub empty_vec: Vec<u8>,
+        pub empty_map: BTreeMap<String, u8>,
+        pub flag: bool,
+    }
+}
+
+#[wasm_bindgen(inline_js = r#"
+export function jsDiff(a, b, path = "$") {
+  if (typeof a !== typeof b) return `${path}: ${typeof a} vs ${typeof b}`;
+  const show = (v) => (Object.is(v, -0) ? "-0" : String(v));
+  if (a === null || typeof a !== "object") return Object.is(a, b) ? "" : `${path}: ${show(a)} vs ${show(b)}`;
+  if (b === null) return `${path}: object vs null`;
+  if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs not`;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path}: prototypes differ`;
+  const ka = Reflect.ownKeys(a), kb = Reflect.ownKeys(b);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i]))
+    return `${path}: keys [${ka.map(String)}] vs [${kb.map(String)}]`;
+  for (const k of ka) {
+    const da = Object.getOwnPropertyDescriptor(a, k), db = Object.getOwnPropertyDescriptor(b, k);
+    for (const f of ["writable", "enumerable", "configurable", "get", "set"])
+      if (da[f] !== db[f]) return `${path}.${String(k)}: ${f} differs`;
+    const d = jsDiff(da.value, db.value, `${path}.${String(k)}`);
+    if (d) return d;
+  }
+  return "";
+}
+export function hasOwn(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+export function isNegativeZero(v) { return Object.is(v, -0); }
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = jsDiff)]
+    fn js_diff(a: &JsValue, b: &JsValue) -> String;
+    #[wasm_bindgen(js_name = hasOwn)]
+    fn has_own(o: &JsValue, k: &str) -> bool;
+    #[wasm_bindgen(js_name = isNegativeZero)]
+    fn is_negative_zero(v: &JsValue) -> bool;
+}
+
+/// What results were before the JSON path: serde-wasm-bindgen, maps as objects.
+fn oracle<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, String> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
+        .map_err(|e| format!("cannot convert result: {e}"))
+}
+
+fn same_as_oracle<T: serde::Serialize + ?Sized>(value: &T) {
+    let ours =
+        memdir::wasm::convert::to_js(value).map_err(|e| get(&e, "message").as_string().unwrap());
+    match (ours, oracle(value)) {
+        (Ok(ours), Ok(want)) => {
+            let diff = js_diff(&ours, &want);
+            assert!(diff.is_empty(), "{diff}");
+        }
+        (Err(ours), Err(want)) => assert_eq!(ours, want),
+        (ours, want) => panic!("{ours:?} vs {want:?}"),
+    }
+}
+
+fn shapes_value() -> shapes::Shapes {
+    use shapes::*;
+    let map = [
+        ("b", Some(1.0)),
+        ("a", None),
+        ("1", Some(f64::NAN)),
+        ("0", Some(-0.0)),
+        ("", Some(f64::INFINITY)),
+        ("\0NaN", None),
+        ("constructor", Some(2.0)),
+        ("toString", None),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    Shapes {
+        absent: None,
+        skipped: None,
+        present: Some("here".into()),
+        numbers: vec![
+            0.0,
+            -0.0,
+            1.5,
+            -2.0,
+            1e21,
+            1e-7,
+            123_456_789_012_345_680_000.0,
+            0.1 + 0.2,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e15,
+            999_999_999_999_999.0,
+            -999_999_999_999_999.5,
+            4_294_967_296.0,
+            9_007_199_254_740_993.0,
+            -1e-300,
+        ],
+        maybe_numbers: vec![None, Some(f64::NAN), Some(3.0), None],
+        small: (255, -32768, u32::MAX, i32::MIN, 0.1, -128, 65535),
+        big: (
+            (1 << 53) - 1,
+            -((1 << 53) - 1),
+            usize::MAX,
+            1_700_000_000_000,
+        ),
+        texts: vec![
+            String::new(),
+            "a\"b\\c\n\t\r\u{8}\u{c}\u{1}\u{1f}\u{7f}é😀\u{2028}\u{2029}".into(),
+            "\0NaN".into(),
+            "\0NaN!".into(),
+            "NaN".into(),
+            "null".into(),
+            "</script>".into(),
+        ],
+        letter: '😀',
+        unit: (),
+        unit_struct: Marker,
+        newtype: Newtype("inner".into()),
+        kinds: vec![
+            Kind::Unit,
+            Kind::New(f64::NAN),
+            Kind::Tuple(1, None),
+            Kind::Struct {
+                a: None,
+                b: "b".into(),
+            },
+        ],
+        tagged: vec![
+            Tagged::Done { n: 1.0, left: None },
+            Tagged::Skipped(Inner {
+                x: None,
+                y: "y".into(),
+            }),
+            Tagged::Empty,
+        ],
+        adjacent: vec![Adjacent::Plain, Adjacent::Coded(413)],
+        untagged: vec![
+            Untagged::Text("t".into()),
+            Untagged::Number(-0.0),
+            Untagged::Nothing(None),
+        ],
+        flat: Flat {
+            id: 7,
+            inner: Inner {
+                x: Some(f64::NEG_INFINITY),
+                y: "flat".into(),
+            },
+        },
+        nested: vec![
+            vec![],
+            vec![Inner {
+                x: None,
+                y: String::new(),
+            }],
+        ],
+        map,
+        empty_vec: vec![],
+        empty_map: std::collections::BTreeMap::new(),
+        flag: true,
+    }
+}
+
+#[wasm_bindgen_test]
+fn results_are_the_values_serde_wasm_bindgen_gave() {
+    same_as_oracle(&shapes_value());
+    // Top-level values of every kind, the NaN marker and its clashes included.
+    same_as_oracle(&None::<u8>);
+    same_as_oracle(&());
+    same_as_oracle(&f64::NAN);
+    same_as_oracle(&-0.0);
+    same_as_oracle(&f64::NEG_INFINITY);
+    same_as_oracle("\0NaN");
+    same_as_oracle(&("\0NaN", f64::NAN, "\0NaN!", None::<u8>));
+    same_as_oracle(&vec![Some("x"), None]);
+    same_as_oracle(&Vec::<String>::new());
+    // What cannot be a JS value fails the same way.
+    same_as_oracle(&u64::MAX);
+    same_as_oracle(&(1u64 << 53));
+    same_as_oracle(&i64::MIN);
+    same_as_oracle(
+        &[(1u32, 2u8)]
+            .into_iter()
+            .collect::<std::collections::BTreeMap<_, _>>(),
+    );
+    same_as_oracle(
+        &[(None::<String>, 2u8)]
+            .into_iter()
+            .collect::<std::collections::BTreeMap<_, _>>(),
+    );
+    // Real results.
+    same_as_oracle(&memdir::parse_index_entry(
+        "- [Role](user_role.md) — Senior Go dev",
+    ));
+    same_as_oracle(&memdir::secrets::scan_for_secrets(&format!(
+        "token ghp_{} and AKIA{}",
+        "a".repeat(36),
+        "B".repeat(16)
+    )));
+}
+
+#[wasm_bindgen_test]
+fn none_is_a_present_undefined_and_numbers_keep_their_value() {
+    let v = memdir::wasm::convert::to_js(&shapes_value()).unwrap();
+    // A `None` field is an own property holding `undefined` (not `null`, not left out).
+    assert!(has_own(&v, "absent"));
+    assert!(get(&v, "absent").is_undefined());
+    assert!(!has_own(&v, "skipped"));
+    assert!(get(&v, "unit").is_undefined() && has_own(&v, "unit"));
+    let maybe: Array = get(&v, "maybeNumbers").into();
+    assert_eq!(maybe.length(), 4);
+    assert!(maybe.get(0).is_undefined() && has_own(&maybe, "0"));
+    assert!(maybe.get(1).as_f64().unwrap().is_nan());
+    // NaN, ±Infinity and -0 stay numbers.
+    let numbers: Array = get(&v, "numbers").into();
+    assert!(is_negative_zero(&numbers.get(1)));
+    assert!(numbers.get(11).as_f64().unwrap().is_nan());
+    assert_eq!(numbers.get(12).as_f64(), Some(f64::INFINITY));
+    assert_eq!(numbers.get(13).as_f64(), Some(f64::NEG_INFINITY));
+    // A string that looks like the NaN marker stays a string.
+    let texts: Array = get(&v, "texts").into();
+    assert_eq!(texts.get(2).as_string().as_deref(), Some("\0NaN"));
+    // Variants.
+    let kinds: Array = get(&v, "kinds").into();
+    assert_eq!(kinds.get(0).as_string().as_deref(), Some("Unit"));
+    assert!(get(&get(&kinds.get(3), "Struct"), "a").is_undefined());
+    let tagged: Array = get(&v, "tagged").into();
+    assert_eq!(str_of(&tagged.get(0), "status"), "done");
+    assert!(has_own(&tagged.get(0), "left"));
+    // Top level.
+    assert!(memdir::wasm::convert::to_js(&None::<u8>)
+        .unwrap()
+        .is_undefined());
+    assert!(memdir::wasm::convert::to_js(&f64::NAN)
+        .unwrap()
+        .as_f64()
+        .unwrap()
+        .is_nan());
+}
+
+#[wasm_bindgen_test]
+fn a_proto_key_is_an_own_property() {
+    // Maps with user keys become objects as `JSON.parse` makes them: `__proto__` is data.
+    let map: std::collections::BTreeMap<String, Option<String>> = [
+        ("__proto__".to_owned(), Some("x".to_owned())),
+        ("a".to_owned(), None),
+    ]
+    .into_iter()
+    .collect();
+    let v = memdir::wasm::convert::to_js(&map).unwrap();
+    assert!(has_own(&v, "__proto__"));
+    assert_eq!(str_of(&v, "__proto__"), "x");
+    assert!(has_own(&v, "a") && get(&v, "a").is_undefined());
+    assert_eq!(
+        js_sys::Object::get_prototype_of(&v),
+        js_sys::Object::get_prototype_of(&js_sys::Object::new().into())
+    );
+}

@@ -1,21 +1,428 @@
-//! Value conversion from Rust to JS: one configured serializer (inputs are read by
-//! [`super::fields::Fields`]).
+//! Value conversion from Rust to JS: results are written as JSON text and parsed once by
+//! `JSON.parse` (inputs are read by [`super::fields::Fields`]).
+//!
+//! The values are those of `serde-wasm-bindgen`'s `Serializer::new().serialize_maps_as_objects(true)`,
+//! which this replaces: `None`, `()` and unit structs are `undefined` (a struct field holding one
+//! is present, with that value), numbers are JS numbers (NaN, ±Infinity and -0 kept; a 64-bit
+//! integer past 2^53 is an error), maps and structs are plain objects, enum variants with data
+//! are `{ variant: data }`. JSON has no `undefined` or NaN: `null` (which nothing else writes)
+//! stands for `undefined` and a marker string for NaN, and a reviver puts them back.
 
 use crate::error::{Code, Error};
-use serde::Serialize;
+use serde::ser::{self, Serialize};
 use wasm_bindgen::prelude::*;
 
-const SERIALIZER: serde_wasm_bindgen::Serializer =
-    serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
+#[wasm_bindgen(inline_js = r#"
+export function fromJson(text, nan) {
+  if (nan === undefined) return JSON.parse(text);
+  const back = (v) => (v === null ? undefined : v === nan ? NaN : v);
+  return back(JSON.parse(text, (_, value) => {
+    if (typeof value === "object" && value !== null) {
+      for (const key of Object.keys(value)) {
+        const v = value[key];
+        if (v === null || v === nan) value[key] = back(v);
+      }
+    }
+    return value;
+  }));
+}
+"#)]
+extern "C" {
+    /// `JSON.parse(text)`; with `nan`, `null` becomes `undefined` and the string `nan` NaN.
+    #[wasm_bindgen(js_name = fromJson)]
+    fn from_json(text: &str, nan: Option<&str>) -> JsValue;
+}
 
-/// Rust value → plain JS value (maps become objects, `None` fields are left out).
+/// Rust value → plain JS value (maps become objects, `None` is `undefined`).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&SERIALIZER).map_err(|e| {
-        super::error::to_js(Error::new(
-            Code::InvalidInput,
-            format!("cannot convert result: {e}"),
-        ))
-    })
+    write_js(&|w| value.serialize(w))
+}
+
+/// The one non-generic half of [`to_js`]: write, pick a NaN marker no string equals, parse.
+#[inline(never)]
+fn write_js(write: &dyn Fn(&mut Writer) -> Result<(), Failure>) -> Result<JsValue, JsValue> {
+    let mut nan = String::from("\0NaN");
+    loop {
+        let mut w = Writer {
+            out: String::new(),
+            nan: &nan,
+            nan_at: usize::MAX,
+            revive: false,
+            clash: false,
+        };
+        if let Err(Failure(e)) = write(&mut w) {
+            return Err(super::error::to_js(Error::new(
+                Code::InvalidInput,
+                format!("cannot convert result: Error: {e}"),
+            )));
+        }
+        if !w.clash {
+            let revive = w.revive;
+            return Ok(from_json(&w.out, revive.then_some(w.nan)));
+        }
+        nan.push('!');
+    }
+}
+
+/// Why a value has no JS form (the text `serde-wasm-bindgen` gave).
+#[derive(Debug)]
+struct Failure(String);
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl ser::Error for Failure {
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        Failure(msg.to_string())
+    }
+}
+
+/// JSON text for [`from_json`].
+struct Writer<'a> {
+    out: String,
+    /// What NaN is written as.
+    nan: &'a str,
+    /// Where the last NaN was written (a map key there is not a string).
+    nan_at: usize,
+    /// A `null` or NaN was written: the reviver must run.
+    revive: bool,
+    /// A string equal to `nan` was written: write again with another marker.
+    clash: bool,
+}
+
+impl<'a> Writer<'a> {
+    fn number(&mut self, n: f64) {
+        if n.is_nan() {
+            self.nan_at = self.out.len();
+            self.revive = true;
+            crate::json::push_string(&mut self.out, self.nan);
+        } else if n.is_infinite() {
+            // Past the largest double: `JSON.parse` reads ±Infinity.
+            self.out.push_str(if n > 0.0 { "1e999" } else { "-1e999" });
+        } else if n == 0.0 && n.is_sign_negative() {
+            self.out.push_str("-0");
+        } else {
+            crate::json::push_number(&mut self.out, n);
+        }
+    }
+
+    fn string(&mut self, s: &str) {
+        self.clash |= s == self.nan;
+        crate::json::push_string(&mut self.out, s);
+    }
+
+    fn undefined(&mut self) {
+        self.revive = true;
+        self.out.push_str("null");
+    }
+
+    /// `{"variant":` before a variant's data.
+    fn open_variant(&mut self, variant: &str) {
+        self.out.push('{');
+        crate::json::push_string(&mut self.out, variant);
+        self.out.push(':');
+    }
+
+    fn compound<'w>(&'w mut self, open: &'static str, close: &'static str) -> Compound<'w, 'a> {
+        self.out.push_str(open);
+        Compound {
+            w: self,
+            first: true,
+            close,
+        }
+    }
+
+    fn integer(&mut self, fits: bool, n: f64, text: &dyn std::fmt::Display) -> Result<(), Failure> {
+        if fits {
+            self.number(n);
+            Ok(())
+        } else {
+            Err(Failure(format!(
+                "{text} can't be represented as a JavaScript number"
+            )))
+        }
+    }
+}
+
+/// An array, object or variant being written.
+struct Compound<'w, 'a> {
+    w: &'w mut Writer<'a>,
+    first: bool,
+    close: &'static str,
+}
+
+impl Compound<'_, '_> {
+    fn comma(&mut self) {
+        if !self.first {
+            self.w.out.push(',');
+        }
+        self.first = false;
+    }
+
+    fn key(&mut self, key: &str) {
+        self.comma();
+        crate::json::push_string(&mut self.w.out, key);
+        self.w.out.push(':');
+    }
+
+    fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+        self.comma();
+        value.serialize(&mut *self.w)
+    }
+
+    fn end(self) -> Result<(), Failure> {
+        self.w.out.push_str(self.close);
+        Ok(())
+    }
+}
+
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
+    type Ok = ();
+    type Error = Failure;
+    type SerializeSeq = Compound<'w, 'a>;
+    type SerializeTuple = Compound<'w, 'a>;
+    type SerializeTupleStruct = Compound<'w, 'a>;
+    type SerializeTupleVariant = Compound<'w, 'a>;
+    type SerializeMap = Compound<'w, 'a>;
+    type SerializeStruct = Compound<'w, 'a>;
+    type SerializeStructVariant = Compound<'w, 'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), Failure> {
+        self.out.push_str(if v { "true" } else { "false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Failure> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Failure> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Failure> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Failure> {
+        self.integer(v.unsigned_abs() <= MAX_SAFE_INTEGER, v as f64, &v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Failure> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Failure> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Failure> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Failure> {
+        self.integer(v <= MAX_SAFE_INTEGER, v as f64, &v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Failure> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Failure> {
+        self.number(v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Failure> {
+        self.string(v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<(), Failure> {
+        self.string(v);
+        Ok(())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Failure> {
+        // No result holds bytes (`serde-wasm-bindgen` made a `Uint8Array`).
+        Err(Failure("bytes have no JS form here".into()))
+    }
+    fn serialize_none(self) -> Result<(), Failure> {
+        self.undefined();
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Failure> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Failure> {
+        self.undefined();
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Failure> {
+        self.undefined();
+        Ok(())
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), Failure> {
+        crate::json::push_string(&mut self.out, variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), Failure> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Failure> {
+        self.open_variant(variant);
+        value.serialize(&mut *self)?;
+        self.out.push('}');
+        Ok(())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'w, 'a>, Failure> {
+        Ok(self.compound("[", "]"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Compound<'w, 'a>, Failure> {
+        Ok(self.compound("[", "]"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Compound<'w, 'a>, Failure> {
+        Ok(self.compound("[", "]"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'w, 'a>, Failure> {
+        self.open_variant(variant);
+        Ok(self.compound("[", "]}"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'w, 'a>, Failure> {
+        Ok(self.compound("{", "}"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound<'w, 'a>, Failure> {
+        Ok(self.compound("{", "}"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'w, 'a>, Failure> {
+        self.open_variant(variant);
+        Ok(self.compound("{", "}}"))
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Failure;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+        self.item(value)
+    }
+    fn end(self) -> Result<(), Failure> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Failure;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+        self.item(value)
+    }
+    fn end(self) -> Result<(), Failure> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Failure;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+        self.item(value)
+    }
+    fn end(self) -> Result<(), Failure> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Failure;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+        self.item(value)
+    }
+    fn end(self) -> Result<(), Failure> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Failure;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Failure> {
+        self.comma();
+        let at = self.w.out.len();
+        key.serialize(&mut *self.w)?;
+        // Only a string can name a property (NaN is written as a string too).
+        if self.w.out.as_bytes().get(at) != Some(&b'"') || self.w.nan_at == at {
+            return Err(Failure(
+                "Map key is not a string and cannot be an object key".into(),
+            ));
+        }
+        self.w.out.push(':');
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+        value.serialize(&mut *self.w)
+    }
+    fn end(self) -> Result<(), Failure> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Failure;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Failure> {
+        self.key(key);
+        value.serialize(&mut *self.w)
+    }
+    fn end(self) -> Result<(), Failure> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Failure;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Failure> {
+        self.key(key);
+        value.serialize(&mut *self.w)
+    }
+    fn end(self) -> Result<(), Failure> {
+        Compound::end(self)
+    }
 }
 
 fn set(target: &js_sys::Object, key: &str, value: &JsValue) {
