@@ -2,7 +2,7 @@
 //! the boundary: a second `impl` block of the `Memdir` class and the `Extractor` class.
 
 use super::fields::{whole, Fields};
-use super::memdir::{promise, JsMemdir};
+use super::memdir::{promise, settle, JsMemdir};
 use crate::consolidate::{
     Changeset, ConsolidateOptions, ConsolidationGates, FileCreate, FileDelete, FileUpdate,
     IndexChange, SessionInfo,
@@ -239,7 +239,7 @@ impl JsMemdir {
         let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "lint options")?;
         let options = lint_options(&given, self.inner.config().store.index_caps)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.lint(&options).await }))
+        Ok(promise(async move { settle(inner.lint(&options).await) }))
     }
 
     /// One-off extraction: ask the host's LLM which memories the conversation holds and apply
@@ -261,9 +261,9 @@ impl JsMemdir {
             "extract options",
         )?)?;
         let inner = self.inner.clone();
-        Ok(promise(
-            async move { inner.extract(&messages, &options).await },
-        ))
+        Ok(promise(async move {
+            settle(inner.extract(&messages, &options).await)
+        }))
     }
 
     /// Consolidation: when the gates allow (24 h and 5 sessions since the last run, unless
@@ -287,7 +287,9 @@ impl JsMemdir {
             "consolidate options",
         )?)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.consolidate(&options).await }))
+        Ok(promise(
+            async move { settle(inner.consolidate(&options).await) },
+        ))
     }
 
     /// Write a changeset (every `before` must still match, or nothing is written), keeping an
@@ -304,9 +306,9 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let changeset = changeset_from(&Fields::new(changeset, "changeset")?)?;
         let inner = self.inner.clone();
-        Ok(promise(
-            async move { inner.apply_changeset(&changeset).await },
-        ))
+        Ok(promise(async move {
+            settle(inner.apply_changeset(&changeset).await)
+        }))
     }
 
     /// Undo the last applied changeset; resolves to the number of files restored.
@@ -317,7 +319,7 @@ impl JsMemdir {
     #[wasm_bindgen(js_name = undoChangeset, unchecked_return_type = "Promise<number>")]
     pub fn undo_changeset(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.undo_changeset().await })
+        promise(async move { settle(inner.undo_changeset().await) })
     }
 
     /// Carry out a write held back in `confirm` mode (the host approved it).
@@ -333,7 +335,9 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let proposal = proposal_from(&Fields::new(proposal, "proposal")?)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.apply_proposal(proposal).await }))
+        Ok(promise(async move {
+            settle(inner.apply_proposal(proposal).await)
+        }))
     }
 
     /// Run one command of Anthropic's memory tool (`memory_20250818`: view, create, str_replace,
@@ -351,7 +355,9 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let command = memory_command(&Fields::new(command, "memory tool command")?)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.memory_command(command).await }))
+        Ok(promise(async move {
+            settle(inner.memory_command(command).await)
+        }))
     }
 
     /// Carry out a memory-tool command held back in `confirm` mode.
@@ -362,9 +368,9 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let command = memory_command(&Fields::new(command, "memory tool command")?)?;
         let inner = self.inner.clone();
-        Ok(promise(
-            async move { inner.apply_memory_command(command).await },
-        ))
+        Ok(promise(async move {
+            settle(inner.apply_memory_command(command).await)
+        }))
     }
 }
 
@@ -415,7 +421,7 @@ impl Extractor {
         let extractor = self.inner.clone();
         let memdir = memdir.inner.clone();
         Ok(promise(async move {
-            extractor.run(&memdir, &messages, &options).await
+            settle(extractor.run(&memdir, &messages, &options).await)
         }))
     }
 }

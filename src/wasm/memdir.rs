@@ -43,14 +43,16 @@ fn field(options: &JsValue, key: &str) -> JsValue {
     Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Run `fut` and resolve with its serialized result (a core error rejects as a `MemdirError`).
-pub(crate) fn promise<T, F>(fut: F) -> Promise
-where
-    T: Serialize + 'static,
-    F: Future<Output = crate::Result<T>> + 'static,
-{
-    let fut: std::pin::Pin<Box<dyn Future<Output = crate::Result<T>> + 'static>> = Box::pin(fut);
-    super::promise_of(async move { to_js(&throw(fut.await)?) })
+/// A Promise settling with what `fut` gives: the callers end their futures with [`settle`],
+/// so no future is wrapped per result type.
+pub(crate) fn promise(fut: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
+    super::promise_of(fut)
+}
+
+/// A core result as the value a Promise settles with: its serialized value, or a
+/// `MemdirError` to reject with.
+pub(crate) fn settle<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
+    to_js(&throw(result)?)
 }
 
 /// A memory directory over a host filesystem, with an optional LLM for recall, a telemetry
@@ -143,7 +145,7 @@ impl JsMemdir {
     #[wasm_bindgen(js_name = loadPrompt, unchecked_return_type = "Promise<string | null>")]
     pub fn load_prompt(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.load_prompt().await })
+        promise(async move { settle(inner.load_prompt().await) })
     }
 
     /// The memories relevant to `query` (at most `limit`, default 5): picked by the host's LLM
@@ -166,7 +168,7 @@ impl JsMemdir {
         Ok(promise(async move {
             let result = inner.find_relevant(&query, call.options.clone()).await;
             drop(call);
-            result
+            settle(result)
         }))
     }
 
@@ -225,7 +227,7 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<MemoryHeader[]>")]
     pub fn scan(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.scan().await })
+        promise(async move { settle(inner.scan().await) })
     }
 
     /// The manifest of the scan: one `- [type] file (ISO time): description` line per memory.
@@ -236,7 +238,7 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
     pub fn manifest(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.manifest().await })
+        promise(async move { settle(inner.manifest().await) })
     }
 
     /// MEMORY.md as the model gets it: frontmatter and block comments stripped, caps applied.
@@ -247,7 +249,7 @@ impl JsMemdir {
     #[wasm_bindgen(js_name = readIndex, unchecked_return_type = "Promise<IndexView>")]
     pub fn read_index(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.read_index().await })
+        promise(async move { settle(inner.read_index().await) })
     }
 
     /// Save a memory: its file and its MEMORY.md entry, atomically, under the directory lock.
@@ -263,7 +265,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let input = save_input(&Fields::new(input, "save input")?)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.save(input).await }))
+        Ok(promise(async move { settle(inner.save(input).await) }))
     }
 
     /// Change a memory's fields or body; its index entry follows.
@@ -280,7 +282,9 @@ impl JsMemdir {
         let file = string_arg(&file, "file")?;
         let changes = memory_changes(&Fields::or_empty(changes, "changes")?)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.update(&file, changes).await }))
+        Ok(promise(async move {
+            settle(inner.update(&file, changes).await)
+        }))
     }
 
     /// Delete a memory file and its index entry.
@@ -295,7 +299,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let file = string_arg(&file, "file")?;
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.delete(&file).await }))
+        Ok(promise(async move { settle(inner.delete(&file).await) }))
     }
 
     /// The index entries (private and team) and whether each file exists.
@@ -306,7 +310,7 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<ListedMemory[]>")]
     pub fn list(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.list().await })
+        promise(async move { settle(inner.list().await) })
     }
 
     /// Append to today's daily log `logs/YYYY/MM/YYYY-MM-DD.md` (local date of `date`, default
@@ -334,7 +338,9 @@ impl JsMemdir {
             day: date.get_date() as u8,
         };
         let inner = self.inner.clone();
-        Ok(promise(async move { inner.append_log(&text, local).await }))
+        Ok(promise(async move {
+            settle(inner.append_log(&text, local).await)
+        }))
     }
 }
 

@@ -4,6 +4,7 @@
 use super::error::{host_error, to_js as error_to_js};
 use super::fields::Fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
+use super::memdir::{promise, settle};
 use crate::error::{Code, Error, HostError};
 use crate::host::HostResult;
 use crate::sync::{
@@ -213,14 +214,14 @@ impl TeamSync {
     #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
     pub fn pull(&self) -> Promise {
         let (watcher, memdir) = (self.watcher.clone(), self.memdir.clone());
-        super::memdir::promise(TeamSync::locked_pull(watcher, memdir, false))
+        promise(async move { settle(TeamSync::locked_pull(watcher, memdir, false).await) })
     }
 
     /// Push local changes now.
     #[wasm_bindgen(unchecked_return_type = "Promise<PushOutcome>")]
     pub fn push(&self) -> Promise {
         let watcher = self.watcher.clone();
-        super::memdir::promise(async move { watcher.push_now().await })
+        promise(async move { settle(watcher.push_now().await) })
     }
 
     /// The first pull, then a background loop pushing 2 s after the last `notify()`, until
@@ -239,7 +240,7 @@ impl TeamSync {
         });
         self.running.replace(Some(running));
         let memdir = self.memdir.clone();
-        super::memdir::promise(TeamSync::locked_pull(watcher, memdir, true))
+        promise(async move { settle(TeamSync::locked_pull(watcher, memdir, true).await) })
     }
 
     /// A file under `team/` changed (`pathExists` false for a deletion).
