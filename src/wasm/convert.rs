@@ -66,7 +66,7 @@ fn write_js(write: &dyn Fn(&mut Writer) -> Result<(), Failure>) -> Result<JsValu
 
 /// Why a value has no JS form (the text `serde-wasm-bindgen` gave).
 #[derive(Debug)]
-struct Failure(String);
+struct Failure(Box<String>);
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -78,7 +78,7 @@ impl std::error::Error for Failure {}
 
 impl ser::Error for Failure {
     fn custom<T: std::fmt::Display>(msg: T) -> Self {
-        Failure(msg.to_string())
+        Failure(Box::new(msg.to_string()))
     }
 }
 
@@ -142,9 +142,9 @@ impl<'a> Writer<'a> {
             self.number(n);
             Ok(())
         } else {
-            Err(Failure(format!(
+            Err(Failure(Box::new(format!(
                 "{text} can't be represented as a JavaScript number"
-            )))
+            ))))
         }
     }
 }
@@ -239,7 +239,7 @@ impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
     }
     fn serialize_bytes(self, _: &[u8]) -> Result<(), Failure> {
         // No result holds bytes (`serde-wasm-bindgen` made a `Uint8Array`).
-        Err(Failure("bytes have no JS form here".into()))
+        Err(Failure(Box::new("bytes have no JS form here".into())))
     }
     fn serialize_none(self) -> Result<(), Failure> {
         self.undefined();
@@ -378,9 +378,9 @@ impl ser::SerializeMap for Compound<'_, '_> {
         key.serialize(&mut *self.w)?;
         // Only a string can name a property (NaN is written as a string too).
         if self.w.out.as_bytes().get(at) != Some(&b'"') || self.w.nan_at == at {
-            return Err(Failure(
+            return Err(Failure(Box::new(
                 "Map key is not a string and cannot be an object key".into(),
-            ));
+            )));
         }
         self.w.out.push(':');
         Ok(())
