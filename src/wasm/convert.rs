@@ -64,8 +64,11 @@ fn write_js(write: &dyn Fn(&mut Writer) -> Result<(), Failure>) -> Result<JsValu
     }
 }
 
-/// Why a value has no JS form (the text `serde-wasm-bindgen` gave).
+/// Why a value has no JS form (the text `serde-wasm-bindgen` gave). Boxed so that it is one
+/// pointer: every field's `Result<(), Failure>` then comes back in a register (1.6 KB gzip less
+/// than a bare `String`).
 #[derive(Debug)]
+#[allow(clippy::box_collection)]
 struct Failure(Box<String>);
 
 impl std::fmt::Display for Failure {
