@@ -21,9 +21,8 @@ rm -rf pkg/dist
 wasm-bindgen --target web --out-dir pkg/dist --out-name memdir "$wasm"
 if [ "${1:-}" != "--dev" ]; then
   # --low-memory-unused: the stack sits below the data and grows down from 1 MiB, so the low
-  # 1 KiB is never addressed; --zero-filled-memory: the module defines its own (zeroed) memory;
-  # --converge repeats -Oz until it stops shrinking (1.5 KB gzip for about 8 s more).
-  scripts/node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused --zero-filled-memory \
+  # 1 KiB is never addressed; --zero-filled-memory: the module defines its own (zeroed) memory.
+  scripts/node_modules/.bin/wasm-opt -Oz --low-memory-unused --zero-filled-memory \
     --strip-debug --strip-producers \
     pkg/dist/memdir_bg.wasm -o pkg/dist/memdir_bg.wasm
 fi
