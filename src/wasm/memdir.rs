@@ -145,7 +145,11 @@ impl JsMemdir {
     #[wasm_bindgen(js_name = loadPrompt, unchecked_return_type = "Promise<string | null>")]
     pub fn load_prompt(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { settle(inner.load_prompt().await) })
+        promise(async move {
+            // `None` (memory off) is `null`, as the type says, not the serializer's `undefined`.
+            let section = throw(inner.load_prompt().await)?;
+            Ok(section.map_or(JsValue::NULL, |text| JsValue::from_str(&text)))
+        })
     }
 
     /// The memories relevant to `query` (at most `limit`, default 5): picked by the host's LLM

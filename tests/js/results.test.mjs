@@ -44,3 +44,12 @@ test("NaN, infinities and -0 reach JS as those numbers", async () => {
     assert.deepEqual(Object.keys(header), ["filename", "filePath", "mtimeMs", "description", "type", "name"]);
   }
 });
+
+test("loadPrompt resolves null when memory is off, and the section when it is on", async () => {
+  const off = new Memdir({ fs: memoryFs(), dir: "/m/", writeMode: "off" });
+  assert.equal(await off.loadPrompt(), null);
+  const on = new Memdir({ fs: memoryFs(), dir: "/m/" });
+  const section = await on.loadPrompt();
+  assert.equal(typeof section, "string");
+  assert.ok(section.length > 0);
+});
