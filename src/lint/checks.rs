@@ -121,7 +121,7 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
                     finding(
                         "UNKNOWN_TYPE",
                         Severity::Error,
-                        format!("{what} {}", types.join(", ")),
+                        format!("{what} {}", crate::jsstr::join(&types, ", ")),
                     ),
                     file,
                 ));
@@ -135,7 +135,10 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
             finding(
                 "SECRET",
                 Severity::Error,
-                format!("contains potential secrets ({})", labels.join(", ")),
+                format!(
+                    "contains potential secrets ({})",
+                    crate::jsstr::join(&labels, ", ")
+                ),
             ),
             file,
         ));

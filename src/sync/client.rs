@@ -383,7 +383,10 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                         "file_count",
                         FieldValue::Num(outcome.skipped_secrets.len() as f64),
                     ),
-                    ("rule_ids", FieldValue::Str(rule_ids.join(","))),
+                    (
+                        "rule_ids",
+                        FieldValue::Str(crate::jsstr::join(&rule_ids, ",")),
+                    ),
                 ],
             );
         }
