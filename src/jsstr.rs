@@ -243,6 +243,30 @@ pub fn js_split_newline(s: &str) -> std::str::Split<'_, char> {
     s.split('\n')
 }
 
+/// JS `items.join(sep)`: the items with `sep` between them (`""` for none).
+///
+/// Used instead of std's `[S]::join`, which is instantiated per element type with about 1 KB of
+/// wasm each; this loop is a fraction of that.
+///
+/// ```
+/// use memdir::jsstr::join;
+/// assert_eq!(join(&["a", "b", "c"], ", "), "a, b, c");
+/// assert_eq!(join(&[String::from("x")], "/"), "x");
+/// assert_eq!(join::<&str>(&[], ","), "");
+/// ```
+pub fn join<S: AsRef<str>>(items: &[S], sep: &str) -> String {
+    let len = items.iter().map(|s| s.as_ref().len()).sum::<usize>()
+        + sep.len() * items.len().saturating_sub(1);
+    let mut out = String::with_capacity(len);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(item.as_ref());
+    }
+    out
+}
+
 /// JS `x.toFixed(1)`: rounds the exact binary value, ties away from zero (`25.25` → `"25.3"`,
 /// where Rust's `{:.1}` gives `"25.2"`). Values of magnitude `1e21` or more print as
 /// [`js_number_to_string`] does.
@@ -267,32 +291,34 @@ pub fn to_fixed_1(x: f64) -> String {
     } else {
         (fraction | (1u64 << 52), exponent_bits as i64 - 1075)
     };
-    // x = mantissa · 2^exponent exactly; `tenths` = round_half_up(x · 10).
-    let scaled = u128::from(mantissa) * 10;
-    let tenths: u128 = if exponent >= 0 {
-        // |x| < 1e21 < 2^70 keeps the shift far below 128 bits.
-        scaled << exponent
-    } else {
-        let shift = exponent.unsigned_abs();
-        if shift >= 127 {
-            0 // scaled < 2^57, far below half a unit
+    // x = mantissa · 2^exponent exactly. All in u64: 128-bit division would link
+    // compiler-builtins' `u128_div_rem` into the wasm module.
+    if exponent >= 0 {
+        // An integer (x ≥ 2^52, so nothing after the point) below 1e21 < 2^70: the exponent is
+        // at most 17, and base-10⁹ limbs of mantissa · 2^exponent stay within u64.
+        const BASE: u64 = 1_000_000_000;
+        let factor = 1u64 << exponent;
+        let low = (mantissa % BASE) * factor; // < 10⁹ · 2^17
+        let high = (mantissa / BASE) * factor + low / BASE; // < 2^53 / 10⁹ · 2^17 + 2^17
+        let (d0, d1, d2) = (low % BASE, high % BASE, high / BASE);
+        return if d2 > 0 {
+            format!("{sign}{d2}{d1:09}{d0:09}.0")
         } else {
-            let quotient = scaled >> shift;
-            let remainder = scaled & ((1u128 << shift) - 1);
-            let half = 1u128 << (shift - 1);
-            quotient + u128::from(remainder >= half)
-        }
-    };
-    // Printed through u64 (below 10^22, so two pieces at most): formatting a u128 directly
-    // would link its own digit code into the wasm module.
-    const CHUNK: u128 = 10_000_000_000_000_000_000;
-    let (whole, tenth) = (tenths / 10, (tenths % 10) as u64);
-    let (high, low) = ((whole / CHUNK) as u64, (whole % CHUNK) as u64);
-    if high == 0 {
-        format!("{sign}{low}.{tenth}")
-    } else {
-        format!("{sign}{high}{low:019}.{tenth}")
+            format!("{sign}{d1}{d0:09}.0")
+        };
     }
+    // `tenths` = round_half_up(x · 10); mantissa · 10 < 2^57.
+    let scaled = mantissa * 10;
+    let shift = exponent.unsigned_abs();
+    let tenths = if shift >= 64 {
+        0 // scaled < 2^57, below half a unit
+    } else {
+        let quotient = scaled >> shift;
+        let remainder = scaled & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
+        quotient + u64::from(remainder >= half)
+    };
+    format!("{sign}{}.{}", tenths / 10, tenths % 10)
 }
 
 /// JS `String(x)` for a number: shortest round-trip digits, integers without `.0`, exponent form
@@ -519,6 +545,58 @@ mod tests {
         ];
         for (x, expected) in cases {
             assert_eq!(to_fixed_1(x), expected, "{x}");
+        }
+    }
+
+    /// The earlier 128-bit form of [`to_fixed_1`], kept as the reference.
+    fn to_fixed_1_u128(x: f64) -> String {
+        let sign = if x < 0.0 { "-" } else { "" };
+        let bits = x.abs().to_bits();
+        let exponent_bits = (bits >> 52) & 0x7FF;
+        let fraction = bits & ((1u64 << 52) - 1);
+        let (mantissa, exponent) = if exponent_bits == 0 {
+            (fraction, -1074i64)
+        } else {
+            (fraction | (1u64 << 52), exponent_bits as i64 - 1075)
+        };
+        let scaled = u128::from(mantissa) * 10;
+        let tenths: u128 = if exponent >= 0 {
+            scaled << exponent
+        } else {
+            let shift = exponent.unsigned_abs();
+            if shift >= 127 {
+                0
+            } else {
+                let remainder = scaled & ((1u128 << shift) - 1);
+                (scaled >> shift) + u128::from(remainder >= 1u128 << (shift - 1))
+            }
+        };
+        format!("{sign}{}.{}", tenths / 10, tenths % 10)
+    }
+
+    #[test]
+    fn to_fixed_matches_128_bit_arithmetic() {
+        let mut samples = vec![
+            4503599627370496.0,
+            9007199254740993.0,
+            999999999999999900000.0,
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            samples.push(match i % 3 {
+                0 => f64::from_bits(state),
+                // Every binary exponent from 2^-70 to 2^70.
+                1 => f64::from_bits(state >> 12 | ((state % 141 + 953) << 52)),
+                _ => (state % 100_000_000) as f64 / 10f64.powi((state >> 40) as i32 % 12),
+            });
+        }
+        for x in samples {
+            if x.is_finite() && x.abs() < 1e21 {
+                assert_eq!(to_fixed_1(x), to_fixed_1_u128(x), "{x:e}");
+            }
         }
     }
 

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod age;
+pub mod case;
 pub mod consolidate;
 pub mod entrypoint;
 pub mod error;

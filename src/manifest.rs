@@ -99,11 +99,8 @@ pub fn manifest_line(header: &MemoryHeader) -> String {
 /// assert_eq!(memdir::format_manifest(&[]), "");
 /// ```
 pub fn format_manifest(headers: &[MemoryHeader]) -> String {
-    headers
-        .iter()
-        .map(manifest_line)
-        .collect::<Vec<_>>()
-        .join("\n")
+    let lines: Vec<String> = headers.iter().map(manifest_line).collect();
+    crate::jsstr::join(&lines, "\n")
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ fn normalize(path: &str) -> String {
             s => parts.push(s),
         }
     }
-    format!("/{}", parts.join("/"))
+    format!("/{}", crate::jsstr::join(&parts, "/"))
 }
 
 impl MemFs {

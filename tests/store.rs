@@ -1069,10 +1069,9 @@ fn append_log_creates_and_appends() {
         month: 0,
         day: 5,
     };
-    assert_eq!(
-        block_on(m.append_log("x", bad)).unwrap_err().code,
-        Code::InvalidInput
-    );
+    let err = block_on(m.append_log("x", bad)).unwrap_err();
+    assert_eq!(err.code, Code::InvalidInput);
+    assert_eq!(err.message, format!("not a calendar date: {bad:?}"));
 
     // Without appendFile: read + write under the lock.
     let fs = MemFs::new();

@@ -120,7 +120,7 @@ pub fn build_consolidation_request_prompt(
         ));
         lines.extend(sessions.iter().map(|s| format!("- {s}")));
     }
-    lines.join("\n")
+    crate::jsstr::join(&lines, "\n")
 }
 
 /// A code fence longer than any run of backticks in `text`.

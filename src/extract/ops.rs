@@ -363,7 +363,7 @@ pub fn validate_operations(
                 Code::SecretDetected.as_str(),
                 format!(
                     "contains potential secrets ({}); nothing of it was saved",
-                    labels.join(", ")
+                    crate::jsstr::join(&labels, ", ")
                 ),
             ));
             continue;

@@ -277,7 +277,9 @@ pub(super) fn js_string(value: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => js_number_to_string(n.as_f64().unwrap_or(f64::NAN)),
         Value::String(s) => s.clone(),
-        Value::Sequence(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Value::Sequence(items) => {
+            crate::jsstr::join(&items.iter().map(js_string).collect::<Vec<_>>(), ",")
+        }
         Value::Mapping(_) => "[object Object]".to_owned(),
         Value::Tagged(tagged) => js_string(&tagged.value),
     }

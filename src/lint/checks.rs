@@ -3,6 +3,7 @@
 use super::similarity::{similar_pairs, tokens};
 use super::{LintFinding, LintOptions, Severity};
 use crate::age::memory_age_days;
+use crate::case::to_lowercase;
 use crate::entrypoint::{lines_cut, prepare_index_for_model};
 use crate::frontmatter::{parse_frontmatter, split_frontmatter};
 use crate::index_entry::{index_entries, parse_index_entry};
@@ -120,7 +121,7 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
                     finding(
                         "UNKNOWN_TYPE",
                         Severity::Error,
-                        format!("{what} {}", types.join(", ")),
+                        format!("{what} {}", crate::jsstr::join(&types, ", ")),
                     ),
                     file,
                 ));
@@ -134,7 +135,10 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
             finding(
                 "SECRET",
                 Severity::Error,
-                format!("contains potential secrets ({})", labels.join(", ")),
+                format!(
+                    "contains potential secrets ({})",
+                    crate::jsstr::join(&labels, ", ")
+                ),
             ),
             file,
         ));
@@ -294,7 +298,7 @@ pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFi
     let header_keys: Vec<Option<(String, String)>> = parsed
         .iter()
         .map(|p| match (&p.header.name, &p.header.description) {
-            (Some(n), Some(d)) => Some((n.to_lowercase(), d.to_lowercase())),
+            (Some(n), Some(d)) => Some((to_lowercase(n), to_lowercase(d))),
             _ => None,
         })
         .collect();

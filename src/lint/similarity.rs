@@ -18,7 +18,7 @@ pub fn tokens(text: &str) -> Vec<String> {
     let mut words: Vec<String> = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(crate::case::to_lowercase)
         .filter(|w| !STOP_WORDS.contains(&w.as_str()))
         .collect();
     crate::sort::sort(&mut words);

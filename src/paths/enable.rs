@@ -1,6 +1,7 @@
 //! The enable/disable chain over given environment and settings values (reference §2.1), and the
 //! settings shapes a host passes in.
 
+use crate::case::to_lowercase;
 use crate::jsstr::js_trim;
 use serde::{Deserialize, Serialize};
 
@@ -128,7 +129,7 @@ pub struct AutoMemoryStatus {
 /// assert!(!is_env_truthy(None));
 /// ```
 pub fn is_env_truthy(value: Option<&str>) -> bool {
-    value.is_some_and(|v| matches!(js_trim(&v.to_lowercase()), "1" | "true" | "yes" | "on"))
+    value.is_some_and(|v| matches!(js_trim(&to_lowercase(v)), "1" | "true" | "yes" | "on"))
 }
 
 /// The reference's `isEnvDefinedFalsy`: set, and lower-cased and trimmed one of `0`, `false`,
@@ -141,7 +142,7 @@ pub fn is_env_truthy(value: Option<&str>) -> bool {
 /// assert!(!is_env_defined_falsy(Some("maybe")));
 /// ```
 pub fn is_env_defined_falsy(value: Option<&str>) -> bool {
-    value.is_some_and(|v| matches!(js_trim(&v.to_lowercase()), "0" | "false" | "no" | "off"))
+    value.is_some_and(|v| matches!(js_trim(&to_lowercase(v)), "0" | "false" | "no" | "off"))
 }
 
 fn env<'a>(env: &'a EnvMap, name: &str) -> Option<&'a str> {

@@ -24,12 +24,8 @@ pub fn join(base: &str, rel: &str) -> String {
 /// assert_eq!(join_all(&["", ""]), ".");
 /// ```
 pub fn join_all(segments: &[&str]) -> String {
-    let joined = segments
-        .iter()
-        .filter(|s| !s.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join("/");
+    let kept: Vec<&str> = segments.iter().filter(|s| !s.is_empty()).copied().collect();
+    let joined = crate::jsstr::join(&kept, "/");
     if joined.is_empty() {
         return ".".to_owned();
     }
@@ -66,7 +62,7 @@ pub fn normalize(path: &str) -> String {
             other => stack.push(other),
         }
     }
-    let body = stack.join("/");
+    let body = crate::jsstr::join(&stack, "/");
     if body.is_empty() {
         return match (absolute, trailing_separator) {
             (true, _) => "/".to_owned(),

@@ -121,7 +121,7 @@ impl<'a> Assembler<'a> {
     }
 
     fn finish(self) -> String {
-        self.lines.join("\n")
+        crate::jsstr::join(&self.lines, "\n")
     }
 }
 

@@ -117,7 +117,7 @@ pub fn build_consolidation_prompt(
         ]
         .map(str::to_owned),
     );
-    let mut text = lines.join("\n");
+    let mut text = crate::jsstr::join(&lines, "\n");
     if let Some(extra) = extra.filter(|e| !e.is_empty()) {
         text.push_str("\n\n## Additional context\n\n");
         text.push_str(extra);

@@ -74,7 +74,10 @@ fn operations_example(combined: bool) -> Vec<String> {
         "    {".to_owned(),
         "      \"op\": \"create\",".to_owned(),
         "      \"file\": \"feedback_testing.md\",".to_owned(),
-        format!("      \"type\": \"{{{{{}}}}}\",", types.join(", ")),
+        format!(
+            "      \"type\": \"{{{{{}}}}}\",",
+            crate::jsstr::join(&types, ", ")
+        ),
     ];
     if combined {
         lines.push("      \"scope\": \"{{private or team, per the type's scope}}\",".to_owned());
@@ -190,5 +193,5 @@ pub fn build_extract_prompt(
     }
     lines.push(String::new());
     lines.extend(extract_how_to_save(combined, skip_index));
-    lines.join("\n")
+    crate::jsstr::join(&lines, "\n")
 }

@@ -22,7 +22,7 @@ pub fn frontmatter_example() -> Vec<String> {
         "description: {{a one-line description, specific enough to judge relevance in a later \
          conversation}}"
             .to_owned(),
-        format!("type: {{{{{}}}}}", types.join(", ")),
+        format!("type: {{{{{}}}}}", crate::jsstr::join(&types, ", ")),
         "---".to_owned(),
         String::new(),
         "{{the memory itself — for feedback and project memories, the rule or fact followed by \

@@ -38,7 +38,10 @@ pub fn build_selector_request(query: &str, manifest: &str, recent_tools: &[Strin
     let tools = if recent_tools.is_empty() {
         String::new()
     } else {
-        format!("\n\nRecently used tools: {}", recent_tools.join(", "))
+        format!(
+            "\n\nRecently used tools: {}",
+            crate::jsstr::join(recent_tools, ", ")
+        )
     };
     LlmRequest {
         purpose: LlmPurpose::Recall,

@@ -199,7 +199,7 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
             };
             pos += c.len_utf8();
             if c.is_alphanumeric() {
-                word.extend(c.to_lowercase());
+                crate::case::push_lowercase(&mut word, c);
             }
             c.is_alphanumeric()
         };

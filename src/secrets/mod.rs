@@ -184,11 +184,8 @@ pub fn check_write_for_secrets(path_label: &str, content: &str) -> Result<()> {
     if findings.is_empty() {
         return Ok(());
     }
-    let labels = findings
-        .iter()
-        .map(|f| f.label.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let labels: Vec<&str> = findings.iter().map(|f| f.label.as_str()).collect();
+    let labels = crate::jsstr::join(&labels, ", ");
     Err(Error::new(
         Code::SecretDetected,
         format!(

@@ -35,7 +35,15 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             ));
         }
         let rel = log_file_name(date).ok_or_else(|| {
-            Error::new(Code::InvalidInput, format!("not a calendar date: {date:?}"))
+            // The text of `{date:?}`, written out: the derived `Debug` would link core's
+            // struct-formatting builders into the wasm module for this one message.
+            let LocalDate { year, month, day } = date;
+            Error::new(
+                Code::InvalidInput,
+                format!(
+                    "not a calendar date: LocalDate {{ year: {year}, month: {month}, day: {day} }}"
+                ),
+            )
         })?;
         let path = format!("{}{rel}", self.config.dir);
         self.guard_secrets(Scope::Private, text)?;

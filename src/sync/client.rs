@@ -63,6 +63,46 @@ struct ServerView {
     entry_checksums: Option<StrMap>,
 }
 
+/// `x.rem_euclid(1000.0)`, bit for bit, without the float `fmod` (whose 128-bit integer
+/// arithmetic would link `u128_div_rem` into the wasm module).
+///
+/// Every step is exact: below 2^53, `q · 1000` is an integer multiple of 8 and the remainder a
+/// multiple of `x`'s unit in the last place smaller than `x` (or than 1000), so representable;
+/// `q` can only be one too large (the division rounds up to an integer), which the correction
+/// undoes. From 2^53 up, `x = m · 2^e` is an integer and the remainder is taken in u64.
+fn rem_euclid_1000(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let a = x.abs();
+    let mut r = if a < 9_007_199_254_740_992.0 {
+        let q = (a / 1000.0).floor();
+        let r = a - q * 1000.0;
+        if r < 0.0 {
+            r + 1000.0
+        } else {
+            r
+        }
+    } else {
+        let bits = a.to_bits();
+        let mantissa = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
+        let mut rest = mantissa % 1000;
+        for _ in 0..((bits >> 52) - 1075) {
+            rest = rest * 2 % 1000;
+        }
+        rest as f64
+    };
+    // `%` keeps the sign of `x`; `rem_euclid` then adds the divisor to a negative result.
+    if x.is_sign_negative() {
+        r = -r;
+    }
+    if r < 0.0 {
+        r + 1000.0
+    } else {
+        r
+    }
+}
+
 fn http_error(status: u16, what: &str) -> Error {
     Error {
         status: Some(status),
@@ -197,7 +237,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
             attempt += 1;
             let base = (500u32 << (attempt - 1)).min(32_000);
             // Up to 25% jitter, taken from the clock's sub-second part (no RNG in the core).
-            let fraction = (self.clock.now_ms().rem_euclid(1000.0)) / 1000.0;
+            let fraction = rem_euclid_1000(self.clock.now_ms()) / 1000.0;
             let jitter = (f64::from(base) * 0.25 * fraction) as u32;
             self.clock.sleep(base + jitter).await;
         }
@@ -383,7 +423,10 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                         "file_count",
                         FieldValue::Num(outcome.skipped_secrets.len() as f64),
                     ),
-                    ("rule_ids", FieldValue::Str(rule_ids.join(","))),
+                    (
+                        "rule_ids",
+                        FieldValue::Str(crate::jsstr::join(&rule_ids, ",")),
+                    ),
                 ],
             );
         }
@@ -597,3 +640,48 @@ async fn mkdir_all<F: FileSystem>(fs: &F, dir: &str) -> Result<()> {
 
 /// The 413 `error_code` that carries the server's entry cap.
 const TOO_MANY_ENTRIES: &str = "team_memory_too_many_entries";
+
+#[cfg(test)]
+mod tests {
+    use super::rem_euclid_1000;
+
+    #[test]
+    fn rem_euclid_matches_std_bit_for_bit() {
+        let mut samples = vec![
+            0.0,
+            -0.0,
+            999.9999999999999,
+            1000.0,
+            -1000.0,
+            1e-300,
+            -1e-300,
+            5e-324,
+            1_700_000_000_123.5,
+            9_007_199_254_740_991.5,
+            9_007_199_254_740_992.0,
+            9_007_199_254_740_994.0,
+            f64::MAX,
+            f64::MIN,
+            f64::INFINITY,
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..300_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            samples.push(match i % 3 {
+                0 => f64::from_bits(state),
+                // Binary exponents from 2^-20 to 2^80, either sign.
+                1 => f64::from_bits((state >> 12) | ((state % 101 + 1003) << 52) | (state << 63)),
+                _ => (state % 10_000_000_000_000) as f64 / [1.0, 8.0, 1000.0][i % 9 / 3],
+            });
+        }
+        for x in samples {
+            let (ours, std) = (rem_euclid_1000(x), x.rem_euclid(1000.0));
+            assert!(
+                ours.to_bits() == std.to_bits() || (ours.is_nan() && std.is_nan()),
+                "{x:e}: {ours:e} vs {std:e}"
+            );
+        }
+    }
+}

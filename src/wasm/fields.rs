@@ -181,7 +181,7 @@ impl<'a> Fields<'a> {
             Some((_, value)) => Ok(Some(*value)),
             None => {
                 let names: Vec<String> = choices.iter().map(|(n, _)| format!("`{n}`")).collect();
-                Err(self.wrong(key, &format!("one of {}", names.join(", "))))
+                Err(self.wrong(key, &format!("one of {}", crate::jsstr::join(&names, ", "))))
             }
         }
     }
