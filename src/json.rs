@@ -511,8 +511,8 @@ impl fmt::Display for Json {
 }
 
 /// Serialises as the matching serde data model value: `null` as unit, objects as maps (keys in
-/// order; a repeated key is emitted each time). With `serde-wasm-bindgen`, use its
-/// `Serializer::json_compatible()` so `null` stays `null` and objects become plain JS objects.
+/// order; a repeated key is emitted each time). A serializer that writes unit as `null` gives
+/// back the same JSON text.
 impl serde::Serialize for Json {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{SerializeMap, SerializeSeq};
