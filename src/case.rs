@@ -243,6 +243,28 @@ mod tests {
     }
 
     #[test]
+    fn the_sigma_test_covers_every_range_of_the_sets() {
+        // The sigma test checks every character only below U+20000 and in U+E0000..U+E1000;
+        // a range of CASED or CASE_IGNORABLE elsewhere would be tested by sampling alone.
+        for set in [&CASE_IGNORABLE[..], &CASED[..]] {
+            let mut bytes = set.iter();
+            let mut end = 0u32;
+            let mut ranges = 0;
+            while let (Some(gap), Some(len)) = (leb128(&mut bytes), leb128(&mut bytes)) {
+                let start = end + gap;
+                end = start + len;
+                ranges += 1;
+                assert!(
+                    end <= 0x20000 || (0xE0000..=0xE1000).contains(&start) && end <= 0xE1000,
+                    "range {start:X}..{end:X} lies outside the densely tested planes"
+                );
+            }
+            assert!(ranges > 100, "{ranges} ranges decoded");
+            assert!(bytes.next().is_none(), "trailing bytes in a set");
+        }
+    }
+
+    #[test]
     fn mixed_strings_lower_as_std_does() {
         let alphabet: Vec<char> = "aZ ΣσςΑ'.\u{301}\u{2B0}İ\u{10400}ǅ1-\u{AD}ß\u{1E9E}K\u{E0020}"
             .chars()

@@ -799,4 +799,17 @@ fn a_proto_key_is_an_own_property() {
         js_sys::Object::get_prototype_of(&v),
         js_sys::Object::get_prototype_of(&js_sys::Object::new().into())
     );
+    // A `__proto__` key holding `None` or NaN is restored in place, still an own property.
+    let odd: std::collections::BTreeMap<String, Option<f64>> = [
+        ("__proto__".to_owned(), None),
+        ("b".to_owned(), Some(f64::NAN)),
+    ]
+    .into_iter()
+    .collect();
+    let v = memdir::wasm::convert::to_js(&odd).unwrap();
+    assert!(has_own(&v, "__proto__") && get(&v, "__proto__").is_undefined());
+    let nan_key: std::collections::BTreeMap<String, f64> =
+        [("__proto__".to_owned(), f64::NAN)].into_iter().collect();
+    let v = memdir::wasm::convert::to_js(&nan_key).unwrap();
+    assert!(get(&v, "__proto__").as_f64().is_some_and(f64::is_nan));
 }

@@ -2,7 +2,8 @@
 //! the boundary: a second `impl` block of the `Memdir` class and the `Extractor` class.
 
 use super::fields::{whole, Fields};
-use super::memdir::{promise, settle, JsMemdir};
+use super::memdir::{to_settled, JsMemdir};
+use super::promise;
 use crate::consolidate::{
     Changeset, ConsolidateOptions, ConsolidationGates, FileCreate, FileDelete, FileUpdate,
     IndexChange, SessionInfo,
@@ -239,7 +240,9 @@ impl JsMemdir {
         let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "lint options")?;
         let options = lint_options(&given, self.inner.config().store.index_caps)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { settle(inner.lint(&options).await) }))
+        Ok(promise(
+            async move { to_settled(inner.lint(&options).await) },
+        ))
     }
 
     /// One-off extraction: ask the host's LLM which memories the conversation holds and apply
@@ -262,7 +265,7 @@ impl JsMemdir {
         )?)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
-            settle(inner.extract(&messages, &options).await)
+            to_settled(inner.extract(&messages, &options).await)
         }))
     }
 
@@ -287,9 +290,9 @@ impl JsMemdir {
             "consolidate options",
         )?)?;
         let inner = self.inner.clone();
-        Ok(promise(
-            async move { settle(inner.consolidate(&options).await) },
-        ))
+        Ok(promise(async move {
+            to_settled(inner.consolidate(&options).await)
+        }))
     }
 
     /// Write a changeset (every `before` must still match, or nothing is written), keeping an
@@ -307,7 +310,7 @@ impl JsMemdir {
         let changeset = changeset_from(&Fields::new(changeset, "changeset")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
-            settle(inner.apply_changeset(&changeset).await)
+            to_settled(inner.apply_changeset(&changeset).await)
         }))
     }
 
@@ -319,7 +322,7 @@ impl JsMemdir {
     #[wasm_bindgen(js_name = undoChangeset, unchecked_return_type = "Promise<number>")]
     pub fn undo_changeset(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { settle(inner.undo_changeset().await) })
+        promise(async move { to_settled(inner.undo_changeset().await) })
     }
 
     /// Carry out a write held back in `confirm` mode (the host approved it).
@@ -336,7 +339,7 @@ impl JsMemdir {
         let proposal = proposal_from(&Fields::new(proposal, "proposal")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
-            settle(inner.apply_proposal(proposal).await)
+            to_settled(inner.apply_proposal(proposal).await)
         }))
     }
 
@@ -356,7 +359,7 @@ impl JsMemdir {
         let command = memory_command(&Fields::new(command, "memory tool command")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
-            settle(inner.memory_command(command).await)
+            to_settled(inner.memory_command(command).await)
         }))
     }
 
@@ -369,7 +372,7 @@ impl JsMemdir {
         let command = memory_command(&Fields::new(command, "memory tool command")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
-            settle(inner.apply_memory_command(command).await)
+            to_settled(inner.apply_memory_command(command).await)
         }))
     }
 }
@@ -421,7 +424,7 @@ impl Extractor {
         let extractor = self.inner.clone();
         let memdir = memdir.inner.clone();
         Ok(promise(async move {
-            settle(extractor.run(&memdir, &messages, &options).await)
+            to_settled(extractor.run(&memdir, &messages, &options).await)
         }))
     }
 }

@@ -6,11 +6,11 @@ use super::convert::to_js;
 use super::error::{throw, to_js as error_to_js};
 use super::fields::{string_arg, Fields};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
+use super::promise;
 use crate::error::{Code, Error};
 use crate::store::{LocalDate, MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
 use serde::Serialize;
-use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -43,15 +43,9 @@ fn field(options: &JsValue, key: &str) -> JsValue {
     Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// A Promise settling with what `fut` gives: the callers end their futures with [`settle`],
-/// so no future is wrapped per result type.
-pub(crate) fn promise(fut: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
-    super::promise_of(fut)
-}
-
 /// A core result as the value a Promise settles with: its serialized value, or a
 /// `MemdirError` to reject with.
-pub(crate) fn settle<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
+pub(crate) fn to_settled<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
     to_js(&throw(result)?)
 }
 
@@ -172,7 +166,7 @@ impl JsMemdir {
         Ok(promise(async move {
             let result = inner.find_relevant(&query, call.options.clone()).await;
             drop(call);
-            settle(result)
+            to_settled(result)
         }))
     }
 
@@ -192,7 +186,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let memories = super::recall::recalled_from_js(memories)?;
         let inner = self.inner.clone();
-        Ok(super::promise_of(async move {
+        Ok(promise(async move {
             let shown: Vec<super::recall::SurfacedOut> = inner
                 .surface(&memories)
                 .await
@@ -231,7 +225,7 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<MemoryHeader[]>")]
     pub fn scan(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { settle(inner.scan().await) })
+        promise(async move { to_settled(inner.scan().await) })
     }
 
     /// The manifest of the scan: one `- [type] file (ISO time): description` line per memory.
@@ -242,7 +236,7 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
     pub fn manifest(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { settle(inner.manifest().await) })
+        promise(async move { to_settled(inner.manifest().await) })
     }
 
     /// MEMORY.md as the model gets it: frontmatter and block comments stripped, caps applied.
@@ -253,7 +247,7 @@ impl JsMemdir {
     #[wasm_bindgen(js_name = readIndex, unchecked_return_type = "Promise<IndexView>")]
     pub fn read_index(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { settle(inner.read_index().await) })
+        promise(async move { to_settled(inner.read_index().await) })
     }
 
     /// Save a memory: its file and its MEMORY.md entry, atomically, under the directory lock.
@@ -269,7 +263,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let input = save_input(&Fields::new(input, "save input")?)?;
         let inner = self.inner.clone();
-        Ok(promise(async move { settle(inner.save(input).await) }))
+        Ok(promise(async move { to_settled(inner.save(input).await) }))
     }
 
     /// Change a memory's fields or body; its index entry follows.
@@ -287,7 +281,7 @@ impl JsMemdir {
         let changes = memory_changes(&Fields::or_empty(changes, "changes")?)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
-            settle(inner.update(&file, changes).await)
+            to_settled(inner.update(&file, changes).await)
         }))
     }
 
@@ -303,7 +297,9 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let file = string_arg(&file, "file")?;
         let inner = self.inner.clone();
-        Ok(promise(async move { settle(inner.delete(&file).await) }))
+        Ok(promise(
+            async move { to_settled(inner.delete(&file).await) },
+        ))
     }
 
     /// The index entries (private and team) and whether each file exists.
@@ -314,7 +310,7 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<ListedMemory[]>")]
     pub fn list(&self) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { settle(inner.list().await) })
+        promise(async move { to_settled(inner.list().await) })
     }
 
     /// Append to today's daily log `logs/YYYY/MM/YYYY-MM-DD.md` (local date of `date`, default
@@ -343,7 +339,7 @@ impl JsMemdir {
         };
         let inner = self.inner.clone();
         Ok(promise(async move {
-            settle(inner.append_log(&text, local).await)
+            to_settled(inner.append_log(&text, local).await)
         }))
     }
 }

@@ -30,8 +30,9 @@ pub(crate) fn spawn_promise(
     wasm_bindgen_futures::future_to_promise(future)
 }
 
-/// [`spawn_promise`] for any future: only the boxing is generic.
-pub(crate) fn promise_of(
+/// [`spawn_promise`] for any future: only the boxing is generic. The `Memdir` methods end
+/// their futures with `memdir::to_settled`, so no future is wrapped per result type.
+pub(crate) fn promise(
     future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> js_sys::Promise {
     spawn_promise(Box::pin(future))

@@ -318,7 +318,7 @@ pub fn resolve_memory_dir(
         };
     let mut ctx: crate::paths::PathContext =
         super::inputs::path_context(&Fields::new(context, "path context")?)?;
-    Ok(super::promise_of(async move {
+    Ok(super::promise(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {
                 ctx.git_root = crate::paths::find_canonical_git_root(fs, &ctx.project_root).await;
@@ -344,7 +344,7 @@ pub fn find_canonical_git_root(
     let start = string_arg(&start, "start")?;
     let fs = super::host::JsFs::new(fs)
         .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
-    Ok(super::promise_of(async move {
+    Ok(super::promise(async move {
         Ok(
             match crate::paths::find_canonical_git_root(&fs, &start).await {
                 Some(root) => JsValue::from_str(&root),

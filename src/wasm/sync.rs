@@ -4,7 +4,8 @@
 use super::error::{host_error, to_js as error_to_js};
 use super::fields::Fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
-use super::memdir::{promise, settle};
+use super::memdir::to_settled;
+use super::promise;
 use crate::error::{Code, Error, HostError};
 use crate::host::HostResult;
 use crate::sync::{
@@ -214,14 +215,14 @@ impl TeamSync {
     #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
     pub fn pull(&self) -> Promise {
         let (watcher, memdir) = (self.watcher.clone(), self.memdir.clone());
-        promise(async move { settle(TeamSync::locked_pull(watcher, memdir, false).await) })
+        promise(async move { to_settled(TeamSync::locked_pull(watcher, memdir, false).await) })
     }
 
     /// Push local changes now.
     #[wasm_bindgen(unchecked_return_type = "Promise<PushOutcome>")]
     pub fn push(&self) -> Promise {
         let watcher = self.watcher.clone();
-        promise(async move { settle(watcher.push_now().await) })
+        promise(async move { to_settled(watcher.push_now().await) })
     }
 
     /// The first pull, then a background loop pushing 2 s after the last `notify()`, until
@@ -234,13 +235,13 @@ impl TeamSync {
         stop.set(false);
         let loop_watcher = self.watcher.clone();
         let loop_stop = self.stop.clone();
-        let running = super::promise_of(async move {
+        let running = super::promise(async move {
             loop_watcher.run(move || loop_stop.get()).await;
             Ok(JsValue::UNDEFINED)
         });
         self.running.replace(Some(running));
         let memdir = self.memdir.clone();
-        promise(async move { settle(TeamSync::locked_pull(watcher, memdir, true).await) })
+        promise(async move { to_settled(TeamSync::locked_pull(watcher, memdir, true).await) })
     }
 
     /// A file under `team/` changed (`pathExists` false for a deletion).
