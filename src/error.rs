@@ -176,8 +176,9 @@ pub struct Error {
     pub code: Code,
     /// What went wrong, for people. Never contains a secret.
     pub message: String,
-    /// The host error behind this one, if any.
-    pub cause: Option<HostError>,
+    /// The host error behind this one, if any (boxed: it is rare, and an unboxed one would
+    /// make every `Result` of the library twice as large to move around).
+    pub cause: Option<Box<HostError>>,
     /// An HTTP status, when an adapter or transport answered with one.
     pub status: Option<u16>,
 }
@@ -203,7 +204,7 @@ impl Error {
         Error {
             code,
             message: format!("{context}: {cause}"),
-            cause: Some(cause),
+            cause: Some(Box::new(cause)),
             status: None,
         }
     }

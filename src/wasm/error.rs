@@ -20,7 +20,7 @@ pub fn to_js(error: Error) -> JsValue {
     if let Some(status) = error.status {
         set(&value, "status", &JsValue::from(status));
     }
-    if let Some(cause) = error.cause.as_ref().and_then(payload) {
+    if let Some(cause) = error.cause.as_deref().and_then(payload) {
         set(&value, "cause", &cause);
     }
     value
