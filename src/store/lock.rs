@@ -41,7 +41,8 @@ impl Drop for FlagGuard<'_> {
 
 enum Held {
     Host(#[allow(dead_code)] HostLock),
-    File { path: String, holder: String },
+    /// Boxed: the lock is handed through many futures, and this keeps it two words.
+    File(Box<(String, String)>),
     InProcessOnly,
 }
 
@@ -132,7 +133,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             if created {
                 return Ok(DirLock {
                     _flag: flag,
-                    held: Held::File { path, holder },
+                    held: Held::File(Box::new((path, holder))),
                 });
             }
             let retry_now = self.break_stale_lock(&path).await;
@@ -182,7 +183,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// Release a lock taken by [`Memdir::lock_dir`]. Never fails: a lock file that now names
     /// another holder (ours was broken as stale) is left alone.
     pub(crate) async fn unlock_dir(&self, lock: DirLock<'_>) {
-        if let Held::File { path, holder } = &lock.held {
+        if let Held::File(file) = &lock.held {
+            let (path, holder) = &**file;
             if let Ok(content) = self.fs.read_file(path).await {
                 if content.split('\n').next() == Some(holder.as_str()) {
                     let _ = self.fs.remove(path).await;
