@@ -107,8 +107,14 @@ impl serde::Serialize for Code {
 ///
 /// `code` is the host's own code when it had one (`"ENOENT"`, `"EISDIR"` …); `payload` carries the
 /// original host value (on wasm, the thrown JS value) so it can be returned as `cause` unchanged.
+/// The fields ([`HostErrorFields`]) are read through the error itself (`e.code`, `e.message`);
+/// they are boxed so that every host call's `Result` stays one word wide on its error side.
 #[derive(Clone)]
-pub struct HostError {
+pub struct HostError(Box<HostErrorFields>);
+
+/// What a [`HostError`] holds.
+#[derive(Clone)]
+pub struct HostErrorFields {
     /// The host's error code, e.g. `ENOENT`, when it gave one.
     pub code: Option<String>,
     /// The host's message.
@@ -125,11 +131,11 @@ impl HostError {
     /// assert!(e.is_not_found());
     /// ```
     pub fn new(code: Option<&str>, message: impl Into<String>) -> Self {
-        HostError {
+        HostError::from(HostErrorFields {
             code: code.map(str::to_owned),
             message: message.into(),
             payload: None,
-        }
+        })
     }
 
     /// The error an optional capability reports when the host object lacks it.
@@ -148,6 +154,20 @@ impl HostError {
     /// True when the host code equals `code`.
     pub fn has_code(&self, code: &str) -> bool {
         self.code.as_deref() == Some(code)
+    }
+}
+
+impl From<HostErrorFields> for HostError {
+    fn from(fields: HostErrorFields) -> Self {
+        HostError(Box::new(fields))
+    }
+}
+
+impl std::ops::Deref for HostError {
+    type Target = HostErrorFields;
+
+    fn deref(&self) -> &HostErrorFields {
+        &self.0
     }
 }
 
@@ -176,9 +196,8 @@ pub struct Error {
     pub code: Code,
     /// What went wrong, for people. Never contains a secret.
     pub message: String,
-    /// The host error behind this one, if any (boxed: it is rare, and an unboxed one would
-    /// make every `Result` of the library twice as large to move around).
-    pub cause: Option<Box<HostError>>,
+    /// The host error behind this one, if any.
+    pub cause: Option<HostError>,
     /// An HTTP status, when an adapter or transport answered with one.
     pub status: Option<u16>,
 }
@@ -204,7 +223,7 @@ impl Error {
         Error {
             code,
             message: format!("{context}: {cause}"),
-            cause: Some(Box::new(cause)),
+            cause: Some(cause),
             status: None,
         }
     }

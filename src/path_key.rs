@@ -322,7 +322,7 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
                 if let Ok(stat) = fs.lstat(&current).await {
                     if stat.kind == EntryKind::Symlink {
                         return Err(Error {
-                            cause: Some(Box::new(e)),
+                            cause: Some(e),
                             ..Error::new(
                                 Code::PathDanglingSymlink,
                                 format!(
@@ -335,7 +335,7 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
             }
             Err(e) if e.has_code("ELOOP") => {
                 return Err(Error {
-                    cause: Some(Box::new(e)),
+                    cause: Some(e),
                     ..Error::new(
                         Code::PathSymlinkLoop,
                         format!("Symlink loop detected in path: \"{current}\""),
@@ -349,7 +349,7 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
                     host_code(&e)
                 );
                 return Err(Error {
-                    cause: Some(Box::new(e)),
+                    cause: Some(e),
                     ..Error::new(Code::PathUnverifiable, message)
                 });
             }

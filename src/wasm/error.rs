@@ -1,7 +1,7 @@
 //! Core errors → real JS `Error`s with `name = "MemdirError"`, a stable `code`, the host's
 //! original error as `cause`, and `status` for HTTP failures.
 
-use crate::error::{Error, HostError};
+use crate::error::{Error, HostError, HostErrorFields};
 use js_sys::Reflect;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -20,7 +20,7 @@ pub fn to_js(error: Error) -> JsValue {
     if let Some(status) = error.status {
         set(&value, "status", &JsValue::from(status));
     }
-    if let Some(cause) = error.cause.as_deref().and_then(payload) {
+    if let Some(cause) = error.cause.as_ref().and_then(payload) {
         set(&value, "cause", &cause);
     }
     value
@@ -45,11 +45,11 @@ pub fn host_error(value: JsValue) -> HostError {
             .as_string()
             .unwrap_or_else(|| String::from("host call failed")),
     };
-    HostError {
+    HostError::from(HostErrorFields {
         code,
         message,
         payload: Some(Rc::new(value)),
-    }
+    })
 }
 
 /// Convert a core result for returning to JS (an `Err` is thrown).
