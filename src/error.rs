@@ -190,8 +190,14 @@ impl fmt::Display for HostError {
 }
 
 /// The library's error: a stable [`Code`], a message, and the host's error when one caused it.
+/// The fields ([`ErrorFields`]) are read and set through the error itself (`e.code`,
+/// `e.message`); they are boxed so that every `Result` of the library stays small to move.
+#[derive(Clone)]
+pub struct Error(Box<ErrorFields>);
+
+/// What an [`Error`] holds.
 #[derive(Clone, Debug)]
-pub struct Error {
+pub struct ErrorFields {
     /// The stable code.
     pub code: Code,
     /// What went wrong, for people. Never contains a secret.
@@ -210,27 +216,65 @@ impl Error {
     /// assert_eq!(e.code.as_str(), "INVALID_INPUT");
     /// ```
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        Error {
+        Error::from(ErrorFields {
             code,
             message: message.into(),
             cause: None,
             status: None,
-        }
+        })
     }
 
     /// An error caused by a host failure; the host error is kept as `cause`.
     pub fn host(code: Code, context: impl fmt::Display, cause: HostError) -> Self {
-        Error {
-            code,
-            message: format!("{context}: {cause}"),
-            cause: Some(cause),
-            status: None,
-        }
+        Error::new(code, format!("{context}: {cause}")).with_cause(cause)
+    }
+
+    /// This error with `cause` as its host cause.
+    pub(crate) fn with_cause(mut self, cause: HostError) -> Self {
+        self.cause = Some(cause);
+        self
+    }
+
+    /// This error with an HTTP status.
+    pub(crate) fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
     }
 
     /// A filesystem host failure during `action` on `path`.
     pub fn fs(action: &str, path: &str, cause: HostError) -> Self {
         Error::host(Code::HostFs, format_args!("{action} {path}"), cause)
+    }
+}
+
+impl From<ErrorFields> for Error {
+    fn from(fields: ErrorFields) -> Self {
+        Error(Box::new(fields))
+    }
+}
+
+impl std::ops::Deref for Error {
+    type Target = ErrorFields;
+
+    fn deref(&self) -> &ErrorFields {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorFields {
+        &mut self.0
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .field("cause", &self.cause)
+            .field("status", &self.status)
+            .finish()
     }
 }
 

@@ -47,7 +47,7 @@ pub mod wasm;
 
 pub use age::{memory_age, memory_age_days, memory_freshness_text, memory_header};
 pub use entrypoint::{truncate_entrypoint, EntrypointTruncation, TruncateOptions};
-pub use error::{Code, Error, HostError, HostErrorFields, Result};
+pub use error::{Code, Error, ErrorFields, HostError, HostErrorFields, Result};
 pub use frontmatter::{format_memory_file, parse_frontmatter, MemoryFields, ParsedFrontmatter};
 pub use host::{
     Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, Llm, LlmMessage,

@@ -321,26 +321,22 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
             Err(e) if e.has_code("ENOENT") => {
                 if let Ok(stat) = fs.lstat(&current).await {
                     if stat.kind == EntryKind::Symlink {
-                        return Err(Error {
-                            cause: Some(e),
-                            ..Error::new(
-                                Code::PathDanglingSymlink,
-                                format!(
-                                    "Dangling symlink detected (target does not exist): \"{current}\""
-                                ),
-                            )
-                        });
+                        return Err(Error::new(
+                            Code::PathDanglingSymlink,
+                            format!(
+                                "Dangling symlink detected (target does not exist): \"{current}\""
+                            ),
+                        )
+                        .with_cause(e));
                     }
                 }
             }
             Err(e) if e.has_code("ELOOP") => {
-                return Err(Error {
-                    cause: Some(e),
-                    ..Error::new(
-                        Code::PathSymlinkLoop,
-                        format!("Symlink loop detected in path: \"{current}\""),
-                    )
-                });
+                return Err(Error::new(
+                    Code::PathSymlinkLoop,
+                    format!("Symlink loop detected in path: \"{current}\""),
+                )
+                .with_cause(e));
             }
             Err(e) if e.has_code("ENOTDIR") || e.has_code("ENAMETOOLONG") => {}
             Err(e) => {
@@ -348,10 +344,7 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
                     "Cannot verify path containment ({}): \"{current}\"",
                     host_code(&e)
                 );
-                return Err(Error {
-                    cause: Some(e),
-                    ..Error::new(Code::PathUnverifiable, message)
-                });
+                return Err(Error::new(Code::PathUnverifiable, message).with_cause(e));
             }
         }
         tail.push(basename(&current));

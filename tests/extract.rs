@@ -437,7 +437,7 @@ fn timeouts_and_llm_errors_are_reported() {
     );
     let err = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap_err();
     assert_eq!(err.code, Code::HostLlm);
-    assert_eq!(err.cause.unwrap().message, "script exhausted");
+    assert_eq!(err.cause.clone().unwrap().message, "script exhausted");
     let m: Memdir<MemFs, TestClock> = Memdir::new(
         seeded_fs(),
         TestClock::new(T0),

@@ -645,7 +645,10 @@ fn transport_failures_and_timeouts_are_errors_with_causes() {
     let s = sync(&fs, &clock, &tel, &format!("http://127.0.0.1:{port}"));
     let err = block_on(s.pull(&mut SyncState::default())).unwrap_err();
     assert_eq!(err.code, Code::Http);
-    assert_eq!(err.cause.unwrap().code.as_deref(), Some("ECONNREFUSED"));
+    assert_eq!(
+        err.cause.clone().unwrap().code.as_deref(),
+        Some("ECONNREFUSED")
+    );
     // Backoff slept 500 + 1000 + 2000 ms plus jitter on the test clock.
     assert!(
         clock.now_ms() >= 3_500.0 && clock.now_ms() < 4_400.0,

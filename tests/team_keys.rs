@@ -115,7 +115,7 @@ impl Drop for TempDir {
 }
 
 fn code_of<F: FileSystem>(fs: &F, team: &str, key: &str) -> Result<String, (Code, String)> {
-    block_on(validate_team_key(fs, team, key)).map_err(|e| (e.code, e.message))
+    block_on(validate_team_key(fs, team, key)).map_err(|e| (e.code, e.message.clone()))
 }
 
 #[test]
@@ -279,7 +279,7 @@ fn unknown_host_errors_fail_closed() {
         err.message,
         "Cannot verify path containment (EACCES): \"/m/team/a.md\""
     );
-    assert_eq!(err.cause.unwrap().code.as_deref(), Some("EACCES"));
+    assert_eq!(err.cause.clone().unwrap().code.as_deref(), Some("EACCES"));
 }
 
 #[test]

@@ -164,10 +164,10 @@ impl Extractor {
         while let Some(stash) = self.finish() {
             let outcome = match self.run_once(memdir, &stash, options, true).await {
                 Ok(outcome) => outcome,
-                Err(e) => ExtractOutcome::with_status(
+                Err(mut e) => ExtractOutcome::with_status(
                     ExtractStatus::Failed {
                         code: e.code.as_str().to_owned(),
-                        message: e.message,
+                        message: std::mem::take(&mut e.message),
                     },
                     0,
                 ),

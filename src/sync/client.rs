@@ -104,25 +104,19 @@ fn rem_euclid_1000(x: f64) -> f64 {
 }
 
 fn http_error(status: u16, what: &str) -> Error {
-    Error {
-        status: Some(status),
-        ..Error::new(
-            Code::Http,
-            format!("Team memory {what} failed: the server answered HTTP {status}"),
-        )
-    }
+    Error::new(
+        Code::Http,
+        format!("Team memory {what} failed: the server answered HTTP {status}"),
+    )
+    .with_status(status)
 }
 
 fn invalid_response(status: u16, what: &str) -> Error {
-    Error {
-        status: Some(status),
-        ..Error::new(
-            Code::Http,
-            format!(
-                "Team memory {what} failed: the server's answer does not have the expected shape"
-            ),
-        )
-    }
+    Error::new(
+        Code::Http,
+        format!("Team memory {what} failed: the server's answer does not have the expected shape"),
+    )
+    .with_status(status)
 }
 
 /// The telemetry `errorType` for a failure.
@@ -470,16 +464,14 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
             }
             outcome.conflict = true;
             if outcome.conflict_retries >= MAX_CONFLICT_RETRIES {
-                return Err(Error {
-                    status: Some(412),
-                    ..Error::new(
-                        Code::Http,
-                        format!(
-                            "Team memory push failed: the server's copy kept changing \
+                return Err(Error::new(
+                    Code::Http,
+                    format!(
+                        "Team memory push failed: the server's copy kept changing \
                              ({MAX_CONFLICT_RETRIES} retries after conflicts)"
-                        ),
-                    )
-                });
+                    ),
+                )
+                .with_status(412));
             }
             outcome.conflict_retries += 1;
             self.probe_hashes(state).await?;
@@ -569,17 +561,15 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                     .as_ref()
                     .and_then(|d| d.get("received_entries")?.as_f64());
                 *too_many = Some((max, received));
-                Error {
-                    status: Some(413),
-                    ..Error::new(
-                        Code::Http,
-                        format!(
-                            "Team memory push refused: the server keeps at most {max} entries \
+                Error::new(
+                    Code::Http,
+                    format!(
+                        "Team memory push refused: the server keeps at most {max} entries \
                              per repository; later pushes send only the first {max} files in \
                              key order"
-                        ),
-                    )
-                }
+                    ),
+                )
+                .with_status(413)
             }
             _ => http_error(413, "push"),
         }

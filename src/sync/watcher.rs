@@ -15,9 +15,11 @@ use std::cell::RefCell;
 ///
 /// ```
 /// use memdir::{sync::watcher::permanent_failure_reason, Code, Error};
-/// let e = Error { status: Some(403), ..Error::new(Code::Http, "forbidden") };
+/// let mut e = Error::new(Code::Http, "forbidden");
+/// e.status = Some(403);
 /// assert_eq!(permanent_failure_reason(&e).as_deref(), Some("http_403"));
-/// let e = Error { status: Some(429), ..Error::new(Code::Http, "slow down") };
+/// let mut e = Error::new(Code::Http, "slow down");
+/// e.status = Some(429);
 /// assert_eq!(permanent_failure_reason(&e), None);
 /// ```
 pub fn permanent_failure_reason(error: &Error) -> Option<String> {
@@ -230,10 +232,7 @@ mod tests {
     use crate::error::Code;
 
     fn http(status: u16) -> Error {
-        Error {
-            status: Some(status),
-            ..Error::new(Code::Http, "x")
-        }
+        Error::new(Code::Http, "x").with_status(status)
     }
 
     #[test]
