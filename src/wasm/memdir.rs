@@ -4,7 +4,7 @@
 
 use super::convert::to_js;
 use super::error::{throw, to_js as error_to_js};
-use super::fields::{string_arg, Fields};
+use super::fields::{self, string_arg, Fields};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use super::promise;
 use crate::error::{Code, Error};
@@ -16,23 +16,24 @@ use wasm_bindgen::prelude::*;
 
 pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
 
-fn write_mode(given: &Fields) -> Result<crate::WriteMode, JsValue> {
+fn write_mode(given: &Fields) -> crate::WriteMode {
     use crate::WriteMode;
-    Ok(match given.opt_string("writeMode")?.as_deref() {
+    match given.opt_string("writeMode").as_deref() {
         None => WriteMode::default(),
         Some("off") => WriteMode::Off,
         Some("read-only") => WriteMode::ReadOnly,
         Some("confirm") => WriteMode::Confirm,
         Some("auto") => WriteMode::Auto,
         Some(other) => {
-            return Err(super::fields::invalid(
+            given.fail(super::fields::invalid(
                 "Memdir options",
                 &format!(
                     "`writeMode`: unknown variant `{other}`, expected one of `off`, `read-only`, `confirm`, `auto`"
                 ),
-            ))
+            ));
+            WriteMode::default()
         }
-    })
+    }
 }
 
 fn invalid(message: String) -> JsValue {
@@ -41,6 +42,40 @@ fn invalid(message: String) -> JsValue {
 
 fn field(options: &JsValue, key: &str) -> JsValue {
     Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn memdir_config(given: &Fields) -> crate::MemdirConfig {
+    let mut config = crate::MemdirConfig::new(given.string("dir"));
+    config.write_mode = write_mode(given);
+    config.prompt = super::inputs::prompt_config(&given.object("prompt"));
+    let recall = given.object("recall");
+    if let Some(ms) = recall.opt_u32("timeoutMs") {
+        config.recall.timeout_ms = ms;
+    }
+    if let Some(n) = recall.opt_usize("selectorBudget") {
+        config.recall.selector_budget = n;
+    }
+    if let Some(b) = recall.opt_bool("fallbackToLexical") {
+        config.recall.fallback_to_lexical = b;
+    }
+    let given = given.object("store");
+    let store = &mut config.store;
+    if let Some(n) = given.opt_usize("maxLines") {
+        store.index_caps.max_lines = n;
+    }
+    if let Some(n) = given.opt_usize("maxUnits") {
+        store.index_caps.max_units = n;
+    }
+    if let Some(n) = given.opt_u32("lockTimeoutMs") {
+        store.lock_timeout_ms = n;
+    }
+    if let Some(n) = given.opt_u32("lockStaleMs") {
+        store.lock_stale_ms = n;
+    }
+    if let Some(b) = given.opt_bool("guardPrivateSecrets") {
+        store.guard_private_secrets = b;
+    }
+    config
 }
 
 /// A core result as the value a Promise settles with: its serialized value, or a
@@ -85,37 +120,7 @@ impl JsMemdir {
         };
         let telemetry = JsTelemetry::new(field(&options, "telemetry")).map_err(invalid)?;
         let clock = JsClock::new(field(&options, "now")).map_err(invalid)?;
-        let given = Fields::new(options.clone(), "Memdir options")?;
-        let mut config = crate::MemdirConfig::new(given.string("dir")?);
-        config.write_mode = write_mode(&given)?;
-        config.prompt = super::inputs::prompt_config(&given.object("prompt")?)?;
-        let recall = given.object("recall")?;
-        if let Some(ms) = recall.opt_u32("timeoutMs")? {
-            config.recall.timeout_ms = ms;
-        }
-        if let Some(n) = recall.opt_usize("selectorBudget")? {
-            config.recall.selector_budget = n;
-        }
-        if let Some(b) = recall.opt_bool("fallbackToLexical")? {
-            config.recall.fallback_to_lexical = b;
-        }
-        let given = given.object("store")?;
-        let store = &mut config.store;
-        if let Some(n) = given.opt_usize("maxLines")? {
-            store.index_caps.max_lines = n;
-        }
-        if let Some(n) = given.opt_usize("maxUnits")? {
-            store.index_caps.max_units = n;
-        }
-        if let Some(n) = given.opt_u32("lockTimeoutMs")? {
-            store.lock_timeout_ms = n;
-        }
-        if let Some(n) = given.opt_u32("lockStaleMs")? {
-            store.lock_stale_ms = n;
-        }
-        if let Some(b) = given.opt_bool("guardPrivateSecrets")? {
-            store.guard_private_secrets = b;
-        }
+        let config = fields::read(options, "Memdir options", false, memdir_config)?;
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
         Ok(JsMemdir {
             inner: Rc::new(core),
@@ -261,7 +266,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue,
     ) -> Result<Promise, JsValue> {
-        let input = save_input(&Fields::new(input, "save input")?)?;
+        let input = fields::read(input, "save input", false, save_input)?;
         let inner = self.inner.clone();
         Ok(promise(async move { to_settled(inner.save(input).await) }))
     }
@@ -278,7 +283,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
         let file = string_arg(&file, "file")?;
-        let changes = memory_changes(&Fields::or_empty(changes, "changes")?)?;
+        let changes = fields::read(changes, "changes", true, memory_changes)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
             to_settled(inner.update(&file, changes).await)
@@ -344,39 +349,42 @@ impl JsMemdir {
     }
 }
 
-fn scope(given: &Fields) -> Result<crate::store::Scope, JsValue> {
+fn scope(given: &Fields) -> crate::store::Scope {
     use crate::store::Scope;
-    match given.opt_string("scope")?.as_deref() {
-        None | Some("private") => Ok(Scope::Private),
-        Some("team") => Ok(Scope::Team),
-        Some(other) => Err(super::fields::invalid(
-            "save input",
-            &format!("`scope`: unknown variant `{other}`, expected `private` or `team`"),
-        )),
+    match given.opt_string("scope").as_deref() {
+        None | Some("private") => Scope::Private,
+        Some("team") => Scope::Team,
+        Some(other) => {
+            given.fail(super::fields::invalid(
+                "save input",
+                &format!("`scope`: unknown variant `{other}`, expected `private` or `team`"),
+            ));
+            Scope::Private
+        }
     }
 }
 
 /// A [`SaveInput`] from its JS object (every field optional; the store checks them).
-pub(crate) fn save_input(given: &Fields) -> Result<SaveInput, JsValue> {
-    Ok(SaveInput {
-        name: given.string_or_empty("name")?,
-        description: given.string_or_empty("description")?,
-        memory_type: given.string_or_empty("type")?,
-        body: given.string_or_empty("body")?,
-        file: given.opt_string("file")?,
-        scope: scope(given)?,
-        skip_index: given.flag("skipIndex")?,
-        replace: given.flag("replace")?,
-    })
+pub(crate) fn save_input(given: &Fields) -> SaveInput {
+    SaveInput {
+        name: given.string_or_empty("name"),
+        description: given.string_or_empty("description"),
+        memory_type: given.string_or_empty("type"),
+        body: given.string_or_empty("body"),
+        file: given.opt_string("file"),
+        scope: scope(given),
+        skip_index: given.flag("skipIndex"),
+        replace: given.flag("replace"),
+    }
 }
 
 /// [`MemoryChanges`] from their JS object (every field optional).
-pub(crate) fn memory_changes(c: &Fields) -> Result<MemoryChanges, JsValue> {
-    Ok(MemoryChanges {
-        name: c.opt_string("name")?,
-        description: c.opt_string("description")?,
-        memory_type: c.opt_string("type")?,
-        body: c.opt_string("body")?,
-        skip_index: c.flag("skipIndex")?,
-    })
+pub(crate) fn memory_changes(c: &Fields) -> MemoryChanges {
+    MemoryChanges {
+        name: c.opt_string("name"),
+        description: c.opt_string("description"),
+        memory_type: c.opt_string("type"),
+        body: c.opt_string("body"),
+        skip_index: c.flag("skipIndex"),
+    }
 }

@@ -2,7 +2,7 @@
 //! arguments, calls the core, and converts the result.
 
 use super::convert::to_js;
-use super::fields::{string_arg, Fields};
+use super::fields::{self, string_arg};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -21,12 +21,16 @@ pub fn truncate_entrypoint_counted(
     unit_count: f64,
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     let defaults = crate::TruncateOptions::default();
-    let options = crate::TruncateOptions {
-        max_lines: given.opt_usize("maxLines")?.unwrap_or(defaults.max_lines),
-        max_units: given.opt_usize("maxUnits")?.unwrap_or(defaults.max_units),
-    };
+    let options = fields::read(
+        options.unwrap_or(JsValue::UNDEFINED),
+        "options",
+        true,
+        |given| crate::TruncateOptions {
+            max_lines: given.opt_usize("maxLines").unwrap_or(defaults.max_lines),
+            max_units: given.opt_usize("maxUnits").unwrap_or(defaults.max_units),
+        },
+    )?;
     let count = |n: f64| {
         if n.is_finite() && n >= 0.0 {
             n as usize
@@ -106,12 +110,11 @@ pub fn format_memory_file(
 ) -> Result<String, JsValue> {
     let body = string_arg(&body, "body")?;
     let body = body.as_str();
-    let h = Fields::new(header, "header")?;
-    let fields = crate::MemoryFields {
-        name: h.opt_string("name")?,
-        description: h.opt_string("description")?,
-        memory_type: h.opt_memory_type("type")?,
-    };
+    let fields = fields::read(header, "header", false, |h| crate::MemoryFields {
+        name: h.opt_string("name"),
+        description: h.opt_string("description"),
+        memory_type: h.opt_memory_type("type"),
+    })?;
     Ok(crate::format_memory_file(&fields, body))
 }
 
@@ -125,16 +128,14 @@ pub fn format_memory_file(
 pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
 ) -> Result<String, JsValue> {
-    let headers: Vec<MemoryHeader> = Fields::each(headers, "headers", |h| {
-        Ok(MemoryHeader {
-            filename: h.string("filename")?,
-            file_path: h.string_or_empty("filePath")?,
-            mtime_ms: h.opt_f64("mtimeMs")?.ok_or_else(|| h.missing("mtimeMs"))?,
-            description: h.opt_string("description")?,
-            memory_type: h.opt_memory_type("type")?,
-            name: None,
-            body_head: String::new(),
-        })
+    let headers: Vec<MemoryHeader> = fields::read_each(headers, "headers", |h| MemoryHeader {
+        filename: h.string("filename"),
+        file_path: h.string_or_empty("filePath"),
+        mtime_ms: h.f64("mtimeMs"),
+        description: h.opt_string("description"),
+        memory_type: h.opt_memory_type("type"),
+        name: None,
+        body_head: String::new(),
     })?;
     Ok(crate::format_manifest(&headers))
 }
@@ -163,12 +164,11 @@ pub fn parse_index_entry(
 pub fn format_index_entry(
     #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
 ) -> Result<String, JsValue> {
-    let e = Fields::new(entry, "entry")?;
-    let entry = crate::IndexEntry {
-        title: e.string("title")?,
-        file: e.string("file")?,
-        hook: e.string("hook")?,
-    };
+    let entry = fields::read(entry, "entry", false, |e| crate::IndexEntry {
+        title: e.string("title"),
+        file: e.string("file"),
+        hook: e.string("hook"),
+    })?;
     Ok(crate::format_index_entry(&entry))
 }
 
@@ -247,7 +247,12 @@ pub fn sanitize_path(
 pub fn build_memory_prompt(
     #[wasm_bindgen(unchecked_param_type = "PromptOptions")] options: JsValue,
 ) -> Result<String, JsValue> {
-    let options = super::inputs::prompt_options(&Fields::new(options, "prompt options")?)?;
+    let options = fields::read(
+        options,
+        "prompt options",
+        false,
+        super::inputs::prompt_options,
+    )?;
     Ok(crate::prompt::build_memory_prompt(&options))
 }
 
@@ -265,12 +270,19 @@ pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let o = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
-    let valid = crate::paths::validate_memory_path(
-        &string_arg(&raw, "path")?,
-        o.flag("expandTilde")?,
-        &o.string_or_empty("home")?,
-    );
+    let (raw, expand_tilde, home) = fields::read(
+        options.unwrap_or(JsValue::UNDEFINED),
+        "options",
+        true,
+        |o| {
+            (
+                o.arg(&raw, "path"),
+                o.flag("expandTilde"),
+                o.string_or_empty("home"),
+            )
+        },
+    )?;
+    let valid = crate::paths::validate_memory_path(&raw, expand_tilde, &home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
 
@@ -287,11 +299,13 @@ pub fn is_auto_memory_enabled(
     )]
     input: JsValue,
 ) -> Result<bool, JsValue> {
-    let input = Fields::or_empty(input, "input")?;
-    Ok(crate::paths::is_auto_memory_enabled(
-        &input.string_map("env", true)?,
-        &super::inputs::settings(&input)?,
-    ))
+    let (env, settings) = fields::read(input, "input", true, |input| {
+        (
+            input.string_map("env", true),
+            super::inputs::settings(input),
+        )
+    })?;
+    Ok(crate::paths::is_auto_memory_enabled(&env, &settings))
 }
 
 /// Resolve a project's memory directory as the reference does: the env override, then the
@@ -317,7 +331,7 @@ pub fn resolve_memory_dir(
             })?)
         };
     let mut ctx: crate::paths::PathContext =
-        super::inputs::path_context(&Fields::new(context, "path context")?)?;
+        fields::read(context, "path context", false, super::inputs::path_context)?;
     Ok(super::promise(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {

@@ -2,7 +2,7 @@
 //! and the `TeamSync` class over the core's `TeamWatcher`.
 
 use super::error::{host_error, to_js as error_to_js};
-use super::fields::Fields;
+use super::fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use super::memdir::to_settled;
 use super::promise;
@@ -104,23 +104,25 @@ pub struct TeamSync {
 
 impl TeamSync {
     fn build(
-        given: &Fields,
+        options: JsValue,
+        what: &str,
         dir: &str,
-        fs: JsFs,
+        (fs, clock, telemetry): (JsFs, JsClock, JsTelemetry),
         callback: Function,
-        clock: JsClock,
-        telemetry: JsTelemetry,
         memdir: Option<Rc<super::memdir::Core>>,
     ) -> Result<TeamSync, JsValue> {
-        let mut config = SyncConfig::new(
-            &given.string("baseUrl")?,
-            &given.string("repo")?,
-            &crate::paths::team_dir(dir),
-        );
-        config.headers = given.string_map("headers", false)?.into_iter().collect();
-        if let Some(ms) = given.opt_u32("timeoutMs")? {
-            config.timeout_ms = ms;
-        }
+        let config = fields::read(options, what, false, |given| {
+            let mut config = SyncConfig::new(
+                &given.string("baseUrl"),
+                &given.string("repo"),
+                &crate::paths::team_dir(dir),
+            );
+            config.headers = given.string_map("headers", false).into_iter().collect();
+            if let Some(ms) = given.opt_u32("timeoutMs") {
+                config.timeout_ms = ms;
+            }
+            config
+        })?;
         let sync = CoreSync {
             fs,
             transport: JsTransport { callback },
@@ -146,14 +148,20 @@ impl TeamSync {
             .unwrap_or(JsValue::UNDEFINED)
             .dyn_into::<Function>()
             .map_err(|_| invalid("`transport` must be a function".into()))?;
-        let given = Fields::new(options, "teamSync options")?;
-        let (fs, clock, telemetry) = (
+        let host = (
             core.fs().clone(),
             core.clock().clone(),
             core.telemetry().clone(),
         );
         let dir = core.dir().to_owned();
-        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, Some(core))
+        TeamSync::build(
+            options,
+            "teamSync options",
+            &dir,
+            host,
+            callback,
+            Some(core),
+        )
     }
 
     /// The first pull, under the bound memdir's lock when there is one.
@@ -195,8 +203,9 @@ impl TeamSync {
             .map_err(|_| invalid("`transport` must be a function".into()))?;
         let telemetry = JsTelemetry::new(get("telemetry")).map_err(invalid)?;
         let clock = JsClock::new(get("now")).map_err(invalid)?;
-        let given = Fields::new(options.clone(), "TeamSync options")?;
-        let config = crate::MemdirConfig::new(given.string("dir")?);
+        let what = "TeamSync options";
+        let dir = fields::read(options.clone(), what, false, |given| given.string("dir"))?;
+        let config = crate::MemdirConfig::new(dir);
         let dir = config.dir.clone();
         // Pulls write into the memory directory: they take its lock (the same lock file or host
         // lock a `Memdir` over this directory takes), as `memdir.teamSync()` pulls do.
@@ -208,7 +217,14 @@ impl TeamSync {
             config,
         );
         let lock_holder = Some(Rc::new(lock_holder));
-        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, lock_holder)
+        TeamSync::build(
+            options,
+            what,
+            &dir,
+            (fs, clock, telemetry),
+            callback,
+            lock_holder,
+        )
     }
 
     /// Pull the server's team memory into `team/`.
