@@ -145,14 +145,20 @@ impl<'a> Fields<'a> {
         mut read: impl FnMut(&Fields<'a>) -> T,
     ) -> Vec<T> {
         let mut out = Vec::new();
+        self.each_item(value, what, &mut |item| out.push(read(item)));
+        out
+    }
+
+    /// The loop of [`Fields::each`], one copy for every element type.
+    #[inline(never)]
+    fn each_item(&self, value: JsValue, what: &'a str, item: &mut dyn FnMut(&Fields<'a>)) {
         let array = self.array(value, what);
         for i in 0..array.length() {
             if self.failed() {
                 break;
             }
-            out.push(read(&Fields::start(array.get(i), what, self.slot, false)));
+            item(&Fields::start(array.get(i), what, self.slot, false));
         }
-        out
     }
 
     /// `value` as an array (an empty one, after failing, when it is not one).
