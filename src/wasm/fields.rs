@@ -48,7 +48,8 @@ pub fn invalid(what: &str, detail: &str) -> JsValue {
 
 /// A string argument, or an `INVALID_INPUT` error naming it. Exports take strings as `JsValue`
 /// and check them here: the generated glue would copy a non-string into wasm and trap.
-pub fn string_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+#[inline(never)]
+pub fn string_arg(value: JsValue, name: &str) -> Result<String, JsValue> {
     value
         .as_string()
         .ok_or_else(|| invalid(name, "expected a string"))
@@ -127,7 +128,7 @@ impl<'a> Fields<'a> {
 
     /// The string argument `value` (see [`string_arg`]), read in turn with the fields.
     #[inline(never)]
-    pub fn arg(&self, value: &JsValue, name: &str) -> String {
+    pub fn arg(&self, value: JsValue, name: &str) -> String {
         if self.failed() {
             return String::new();
         }

@@ -165,7 +165,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "FindOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let query = string_arg(&query, "query")?;
+        let query = string_arg(query, "query")?;
         let call = super::recall::FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
         let inner = self.inner.clone();
         Ok(promise(async move {
@@ -282,7 +282,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
-        let file = string_arg(&file, "file")?;
+        let file = string_arg(file, "file")?;
         let changes = fields::read(changes, "changes", true, memory_changes)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
@@ -300,7 +300,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
     ) -> Result<Promise, JsValue> {
-        let file = string_arg(&file, "file")?;
+        let file = string_arg(file, "file")?;
         let inner = self.inner.clone();
         Ok(promise(
             async move { to_settled(inner.delete(&file).await) },
@@ -330,7 +330,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Date")] date: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let text = string_arg(&text, "text")?;
+        let text = string_arg(text, "text")?;
         let date = match date {
             Some(date) => date
                 .dyn_into::<js_sys::Date>()

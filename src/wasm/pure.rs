@@ -38,7 +38,7 @@ pub fn truncate_entrypoint_counted(
             0
         }
     };
-    let prefix = string_arg(&prefix, "text")?;
+    let prefix = string_arg(prefix, "text")?;
     let counted = crate::entrypoint::truncate_counted(
         &prefix,
         count(line_count),
@@ -70,7 +70,7 @@ pub fn format_file_size(bytes: f64) -> String {
 /// ```
 #[wasm_bindgen(js_name = __parseFrontmatterHead, skip_typescript)]
 pub fn parse_frontmatter_head(text: JsValue, complete: bool) -> Result<JsValue, JsValue> {
-    Ok(head_to_js(&string_arg(&text, "text")?, complete))
+    Ok(head_to_js(&string_arg(text, "text")?, complete))
 }
 
 /// [`parse_frontmatter_head`] over the first `len` bytes of `utf8` (what `TextEncoder.encodeInto`
@@ -108,7 +108,7 @@ pub fn format_memory_file(
     #[wasm_bindgen(unchecked_param_type = "MemoryFields")] header: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
 ) -> Result<String, JsValue> {
-    let body = string_arg(&body, "body")?;
+    let body = string_arg(body, "body")?;
     let body = body.as_str();
     let fields = fields::read(header, "header", false, |h| crate::MemoryFields {
         name: h.opt_string("name"),
@@ -149,7 +149,7 @@ pub fn format_manifest(
 pub fn parse_index_entry(
     #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
 ) -> Result<JsValue, JsValue> {
-    match crate::parse_index_entry(&string_arg(&line, "line")?) {
+    match crate::parse_index_entry(&string_arg(line, "line")?) {
         Some(entry) => to_js(&entry),
         None => Ok(JsValue::NULL),
     }
@@ -218,7 +218,7 @@ pub fn memory_header(
     nowMs: f64,
 ) -> Result<String, JsValue> {
     Ok(crate::memory_header(
-        &string_arg(&path, "path")?,
+        &string_arg(path, "path")?,
         mtimeMs,
         nowMs,
     ))
@@ -233,7 +233,7 @@ pub fn memory_header(
 pub fn sanitize_path(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(crate::sanitize_path(&string_arg(&path, "path")?))
+    Ok(crate::sanitize_path(&string_arg(path, "path")?))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
@@ -276,7 +276,7 @@ pub fn validate_memory_path(
         true,
         |o| {
             (
-                o.arg(&raw, "path"),
+                o.arg(raw, "path"),
                 o.flag("expandTilde"),
                 o.string_or_empty("home"),
             )
@@ -355,7 +355,7 @@ pub fn find_canonical_git_root(
     #[wasm_bindgen(unchecked_param_type = "MemoryFs")] fs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] start: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
-    let start = string_arg(&start, "start")?;
+    let start = string_arg(start, "start")?;
     let fs = super::host::JsFs::new(fs)
         .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
     Ok(super::promise(async move {
@@ -379,7 +379,7 @@ pub fn scan_for_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&crate::secrets::scan_for_secrets(&string_arg(
-        &text, "text",
+        text, "text",
     )?))
 }
 
@@ -392,7 +392,7 @@ pub fn scan_for_secrets(
 pub fn redact_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(crate::secrets::redact_secrets(&string_arg(&text, "text")?))
+    Ok(crate::secrets::redact_secrets(&string_arg(text, "text")?))
 }
 
 /// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
@@ -407,6 +407,6 @@ pub fn redact_secrets(
 pub fn sanitize_path_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<String, JsValue> {
-    let key = string_arg(&key, "key")?;
+    let key = string_arg(key, "key")?;
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
 }

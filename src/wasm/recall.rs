@@ -93,7 +93,7 @@ pub fn should_recall(
     #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
 ) -> Result<bool, JsValue> {
     Ok(crate::recall::should_recall(&super::fields::string_arg(
-        &query, "query",
+        query, "query",
     )?))
 }
 
