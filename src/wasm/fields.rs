@@ -40,10 +40,13 @@ pub struct Fields<'a> {
 /// An `INVALID_INPUT` error `invalid {what}: {detail}`.
 #[inline(never)]
 pub fn invalid(what: &str, detail: &str) -> JsValue {
-    super::error::to_js(Error::new(
-        Code::InvalidInput,
-        format!("invalid {what}: {detail}"),
-    ))
+    invalid_input(format!("invalid {what}: {detail}"))
+}
+
+/// An `INVALID_INPUT` error with `message`.
+#[inline(never)]
+pub fn invalid_input(message: String) -> JsValue {
+    super::error::to_js(Error::new(Code::InvalidInput, message))
 }
 
 /// A string argument, or an `INVALID_INPUT` error naming it. Exports take strings as `JsValue`

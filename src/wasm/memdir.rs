@@ -3,11 +3,10 @@
 //! call back in while a Promise is pending.
 
 use super::convert::to_js;
-use super::error::{throw, to_js as error_to_js};
+use super::error::throw;
 use super::fields::{self, string_arg, Fields};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use super::promise;
-use crate::error::{Code, Error};
 use crate::store::{LocalDate, MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
 use serde::Serialize;
@@ -34,10 +33,6 @@ fn write_mode(given: &Fields) -> crate::WriteMode {
             WriteMode::default()
         }
     }
-}
-
-fn invalid(message: String) -> JsValue {
-    error_to_js(Error::new(Code::InvalidInput, message))
 }
 
 fn field(options: &JsValue, key: &str) -> JsValue {
@@ -107,19 +102,20 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "MemdirOptions")] options: JsValue,
     ) -> Result<JsMemdir, JsValue> {
         if !options.is_object() {
-            return Err(invalid(
+            return Err(fields::invalid_input(
                 "new Memdir(options): options must be an object".into(),
             ));
         }
-        let fs = JsFs::new(field(&options, "fs")).map_err(invalid)?;
+        let fs = JsFs::new(field(&options, "fs")).map_err(fields::invalid_input)?;
         let llm = field(&options, "llm");
         let llm = if llm.is_undefined() || llm.is_null() {
             None
         } else {
-            Some(JsLlm::new(llm).map_err(invalid)?)
+            Some(JsLlm::new(llm).map_err(fields::invalid_input)?)
         };
-        let telemetry = JsTelemetry::new(field(&options, "telemetry")).map_err(invalid)?;
-        let clock = JsClock::new(field(&options, "now")).map_err(invalid)?;
+        let telemetry =
+            JsTelemetry::new(field(&options, "telemetry")).map_err(fields::invalid_input)?;
+        let clock = JsClock::new(field(&options, "now")).map_err(fields::invalid_input)?;
         let config = fields::read(options, "Memdir options", false, memdir_config)?;
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
         Ok(JsMemdir {

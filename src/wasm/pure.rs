@@ -322,14 +322,11 @@ pub fn resolve_memory_dir(
     #[wasm_bindgen(unchecked_param_type = "PathContext & { fs?: MemoryFs }")] context: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
     let fs_value = js_sys::Reflect::get(&context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
-    let fs =
-        if fs_value.is_undefined() || fs_value.is_null() {
-            None
-        } else {
-            Some(super::host::JsFs::new(fs_value).map_err(|m| {
-                super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m))
-            })?)
-        };
+    let fs = if fs_value.is_undefined() || fs_value.is_null() {
+        None
+    } else {
+        Some(super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?)
+    };
     let mut ctx: crate::paths::PathContext =
         fields::read(context, "path context", false, super::inputs::path_context)?;
     Ok(super::promise(async move {
@@ -356,8 +353,7 @@ pub fn find_canonical_git_root(
     #[wasm_bindgen(unchecked_param_type = "string")] start: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
     let start = string_arg(start, "start")?;
-    let fs = super::host::JsFs::new(fs)
-        .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
+    let fs = super::host::JsFs::new(fs).map_err(fields::invalid_input)?;
     Ok(super::promise(async move {
         Ok(
             match crate::paths::find_canonical_git_root(&fs, &start).await {

@@ -1,12 +1,12 @@
 //! Team sync across the boundary: a JS `transport` callback adapted to the core's `Transport`,
 //! and the `TeamSync` class over the core's `TeamWatcher`.
 
-use super::error::{host_error, to_js as error_to_js};
+use super::error::host_error;
 use super::fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use super::memdir::to_settled;
 use super::promise;
-use crate::error::{Code, Error, HostError};
+use crate::error::HostError;
 use crate::host::HostResult;
 use crate::sync::{
     HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync as CoreSync, TeamWatcher, Transport,
@@ -147,7 +147,7 @@ impl TeamSync {
         let callback = Reflect::get(&options, &"transport".into())
             .unwrap_or(JsValue::UNDEFINED)
             .dyn_into::<Function>()
-            .map_err(|_| invalid("`transport` must be a function".into()))?;
+            .map_err(|_| fields::invalid_input("`transport` must be a function".into()))?;
         let host = (
             core.fs().clone(),
             core.clock().clone(),
@@ -184,10 +184,6 @@ impl TeamSync {
     }
 }
 
-fn invalid(message: String) -> JsValue {
-    error_to_js(Error::new(Code::InvalidInput, message))
-}
-
 #[wasm_bindgen]
 impl TeamSync {
     /// Options: `fs`, `dir` (the memory directory), `baseUrl`, `repo` (`owner/name`),
@@ -197,12 +193,12 @@ impl TeamSync {
         #[wasm_bindgen(unchecked_param_type = "TeamSyncOptions")] options: JsValue,
     ) -> Result<TeamSync, JsValue> {
         let get = |k: &str| Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED);
-        let fs = JsFs::new(get("fs")).map_err(invalid)?;
+        let fs = JsFs::new(get("fs")).map_err(fields::invalid_input)?;
         let callback = get("transport")
             .dyn_into::<Function>()
-            .map_err(|_| invalid("`transport` must be a function".into()))?;
-        let telemetry = JsTelemetry::new(get("telemetry")).map_err(invalid)?;
-        let clock = JsClock::new(get("now")).map_err(invalid)?;
+            .map_err(|_| fields::invalid_input("`transport` must be a function".into()))?;
+        let telemetry = JsTelemetry::new(get("telemetry")).map_err(fields::invalid_input)?;
+        let clock = JsClock::new(get("now")).map_err(fields::invalid_input)?;
         let what = "TeamSync options";
         let dir = fields::read(options.clone(), what, false, |given| given.string("dir"))?;
         let config = crate::MemdirConfig::new(dir);
