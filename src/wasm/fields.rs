@@ -289,14 +289,14 @@ impl<'a> Fields<'a> {
         self.wrong(key, expected)
     }
 
-    /// An optional choice among `names`: its index.
+    /// An optional choice among `names`: its index. `expected` lists them for the error
+    /// (`` one of `a`, `b` ``).
     #[inline(never)]
-    pub fn opt_choice(&self, key: &str, names: &[&str]) -> Option<usize> {
+    pub fn opt_choice(&self, key: &str, names: &[&str], expected: &str) -> Option<usize> {
         let given = self.opt_string(key)?;
         let found = names.iter().position(|name| *name == given);
         if found.is_none() {
-            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            self.wrong(key, &format!("one of {}", crate::jsstr::join(&names, ", ")));
+            self.wrong(key, expected);
         }
         found
     }

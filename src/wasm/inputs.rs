@@ -35,20 +35,32 @@ fn tool_names(given: &Fields) -> ToolNames {
 
 fn mode(given: &Fields) -> PromptMode {
     given
-        .opt_choice("mode", &MODE_NAMES)
+        .opt_choice(
+            "mode",
+            &MODE_NAMES,
+            "one of `individual`, `combined`, `daily-log`, `agent`",
+        )
         .and_then(|i| MODES.get(i).copied())
         .unwrap_or_default()
 }
 
 fn agent_scope(given: &Fields) -> Option<AgentScope> {
     given
-        .opt_choice("agentScope", &SCOPE_NAMES)
+        .opt_choice(
+            "agentScope",
+            &SCOPE_NAMES,
+            "one of `user`, `project`, `local`",
+        )
         .and_then(|i| SCOPES.get(i).copied())
 }
 
 fn search_form(given: &Fields) -> Option<SearchForm> {
     given
-        .opt_choice("searchingPastContext", &FORM_NAMES)
+        .opt_choice(
+            "searchingPastContext",
+            &FORM_NAMES,
+            "one of `shell`, `tool`",
+        )
         .and_then(|i| FORMS.get(i).copied())
 }
 
