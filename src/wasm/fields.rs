@@ -328,8 +328,10 @@ impl<'a> Fields<'a> {
             self.wrong(key, "an object of strings");
             return map;
         }
-        for pair in js_sys::Object::entries(v.unchecked_ref::<js_sys::Object>()).iter() {
-            let pair = js_sys::Array::from(&pair);
+        let entries = js_sys::Object::entries(v.unchecked_ref::<js_sys::Object>());
+        for i in 0..entries.length() {
+            // Each entry is a fresh `[key, value]` array made by `Object.entries`.
+            let pair: js_sys::Array = entries.get(i).unchecked_into();
             match (pair.get(0).as_string(), pair.get(1).as_string()) {
                 (Some(k), Some(value)) => {
                     map.insert(k, value);
