@@ -103,11 +103,11 @@ fn head_to_js(text: &str, complete: bool) -> JsValue {
 /// ```js
 /// formatMemoryFile({ name: "Role", description: "Senior Go dev", type: "user" }, "Body");
 /// ```
-#[wasm_bindgen(js_name = formatMemoryFile)]
+#[wasm_bindgen(js_name = formatMemoryFile, unchecked_return_type = "string")]
 pub fn format_memory_file(
     #[wasm_bindgen(unchecked_param_type = "MemoryFields")] header: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let body = string_arg(body, "body")?;
     let body = body.as_str();
     let fields = fields::read(header, "header", false, |h| crate::MemoryFields {
@@ -115,7 +115,7 @@ pub fn format_memory_file(
         description: h.opt_string("description"),
         memory_type: h.opt_memory_type("type"),
     })?;
-    Ok(crate::format_memory_file(&fields, body))
+    Ok(JsValue::from(crate::format_memory_file(&fields, body)))
 }
 
 /// The manifest the recall model reads: one line per memory, as the reference writes it.
@@ -124,10 +124,10 @@ pub fn format_memory_file(
 /// formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, type: "user", description: "Senior Go dev" }]);
 /// // "- [user] user_role.md (2023-11-14T22:13:20.123Z): Senior Go dev"
 /// ```
-#[wasm_bindgen(js_name = formatManifest)]
+#[wasm_bindgen(js_name = formatManifest, unchecked_return_type = "string")]
 pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let headers: Vec<MemoryHeader> = fields::read_each(headers, "headers", |h| MemoryHeader {
         filename: h.string("filename"),
         file_path: h.string_or_empty("filePath"),
@@ -137,7 +137,7 @@ pub fn format_manifest(
         name: None,
         body_head: String::new(),
     })?;
-    Ok(crate::format_manifest(&headers))
+    Ok(JsValue::from(crate::format_manifest(&headers)))
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
@@ -160,16 +160,16 @@ pub fn parse_index_entry(
 /// ```js
 /// formatIndexEntry({ title: "Role", file: "user_role.md", hook: "Senior Go dev" });
 /// ```
-#[wasm_bindgen(js_name = formatIndexEntry)]
+#[wasm_bindgen(js_name = formatIndexEntry, unchecked_return_type = "string")]
 pub fn format_index_entry(
     #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let entry = fields::read(entry, "entry", false, |e| crate::IndexEntry {
         title: e.string("title"),
         file: e.string("file"),
         hook: e.string("hook"),
     })?;
-    Ok(crate::format_index_entry(&entry))
+    Ok(JsValue::from(crate::format_index_entry(&entry)))
 }
 
 /// Whole days since `mtimeMs` (elapsed 24-hour periods, never negative).
@@ -210,18 +210,18 @@ pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> String {
 /// ```js
 /// memoryHeader("/m/a.md", Date.now() - 86400000, Date.now()); // "Memory (saved yesterday): /m/a.md:"
 /// ```
-#[wasm_bindgen(js_name = memoryHeader)]
+#[wasm_bindgen(js_name = memoryHeader, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
 pub fn memory_header(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
     mtimeMs: f64,
     nowMs: f64,
-) -> Result<String, JsValue> {
-    Ok(crate::memory_header(
+) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from(crate::memory_header(
         &string_arg(path, "path")?,
         mtimeMs,
         nowMs,
-    ))
+    )))
 }
 
 /// The project slug the reference uses for a project path (long paths get a hash suffix).
@@ -229,11 +229,13 @@ pub fn memory_header(
 /// ```js
 /// sanitizePath("/Users/foo/my-project"); // "-Users-foo-my-project"
 /// ```
-#[wasm_bindgen(js_name = sanitizePath)]
+#[wasm_bindgen(js_name = sanitizePath, unchecked_return_type = "string")]
 pub fn sanitize_path(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-) -> Result<String, JsValue> {
-    Ok(crate::sanitize_path(&string_arg(path, "path")?))
+) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from(crate::sanitize_path(&string_arg(
+        path, "path",
+    )?)))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
@@ -243,17 +245,17 @@ pub fn sanitize_path(
 /// ```js
 /// const prompt = buildMemoryPrompt({ mode: "individual", memoryDir: "/home/me/.claude/projects/-app/memory/" });
 /// ```
-#[wasm_bindgen(js_name = buildMemoryPrompt)]
+#[wasm_bindgen(js_name = buildMemoryPrompt, unchecked_return_type = "string")]
 pub fn build_memory_prompt(
     #[wasm_bindgen(unchecked_param_type = "PromptOptions")] options: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let options = fields::read(
         options,
         "prompt options",
         false,
         super::inputs::prompt_options,
     )?;
-    Ok(crate::prompt::build_memory_prompt(&options))
+    Ok(JsValue::from(crate::prompt::build_memory_prompt(&options)))
 }
 
 /// Validate a memory-directory setting as the reference does (POSIX): the normalised path with
@@ -384,11 +386,13 @@ pub fn scan_for_secrets(
 /// ```js
 /// redactSecrets("key: ghp_" + "a".repeat(36)); // "key: [REDACTED]"
 /// ```
-#[wasm_bindgen(js_name = redactSecrets)]
+#[wasm_bindgen(js_name = redactSecrets, unchecked_return_type = "string")]
 pub fn redact_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-) -> Result<String, JsValue> {
-    Ok(crate::secrets::redact_secrets(&string_arg(text, "text")?))
+) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from(crate::secrets::redact_secrets(&string_arg(
+        text, "text",
+    )?)))
 }
 
 /// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
@@ -399,10 +403,11 @@ pub fn redact_secrets(
 /// sanitizePathKey("notes/api.md"); // "notes/api.md"
 /// sanitizePathKey("%2e%2e%2fx");   // throws, code "PATH_URL_ENCODED_TRAVERSAL"
 /// ```
-#[wasm_bindgen(js_name = sanitizePathKey)]
+#[wasm_bindgen(js_name = sanitizePathKey, unchecked_return_type = "string")]
 pub fn sanitize_path_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let key = string_arg(key, "key")?;
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
+        .map(JsValue::from)
 }
