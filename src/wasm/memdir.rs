@@ -124,9 +124,9 @@ impl JsMemdir {
     }
 
     /// The memory directory (absolute, ending with `/`).
-    #[wasm_bindgen(getter)]
-    pub fn dir(&self) -> String {
-        self.inner.dir().to_owned()
+    #[wasm_bindgen(getter, unchecked_return_type = "string")]
+    pub fn dir(&self) -> JsValue {
+        JsValue::from_str(self.inner.dir())
     }
 
     /// The memory section for the system prompt in the configured mode, or `null` when memory

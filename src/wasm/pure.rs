@@ -53,9 +53,9 @@ pub fn truncate_entrypoint_counted(
 /// ```js
 /// formatFileSize(25000); // "24.4KB"
 /// ```
-#[wasm_bindgen(js_name = formatFileSize)]
-pub fn format_file_size(bytes: f64) -> String {
-    crate::format_file_size(bytes)
+#[wasm_bindgen(js_name = formatFileSize, unchecked_return_type = "string")]
+pub fn format_file_size(bytes: f64) -> JsValue {
+    crate::format_file_size(bytes).into()
 }
 
 /// The wasm half of `parseFrontmatter` (pkg/lib/api.js), over the start of a file: offsets to
@@ -103,11 +103,11 @@ fn head_to_js(text: &str, complete: bool) -> JsValue {
 /// ```js
 /// formatMemoryFile({ name: "Role", description: "Senior Go dev", type: "user" }, "Body");
 /// ```
-#[wasm_bindgen(js_name = formatMemoryFile, unchecked_return_type = "string")]
+#[wasm_bindgen(js_name = formatMemoryFile)]
 pub fn format_memory_file(
     #[wasm_bindgen(unchecked_param_type = "MemoryFields")] header: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
-) -> Result<JsValue, JsValue> {
+) -> Result<String, JsValue> {
     let body = string_arg(body, "body")?;
     let body = body.as_str();
     let fields = fields::read(header, "header", false, |h| crate::MemoryFields {
@@ -115,7 +115,7 @@ pub fn format_memory_file(
         description: h.opt_string("description"),
         memory_type: h.opt_memory_type("type"),
     })?;
-    Ok(JsValue::from(crate::format_memory_file(&fields, body)))
+    Ok(crate::format_memory_file(&fields, body))
 }
 
 /// The manifest the recall model reads: one line per memory, as the reference writes it.
@@ -188,10 +188,10 @@ pub fn memory_age_days(mtimeMs: f64, nowMs: f64) -> f64 {
 /// ```js
 /// memoryAge(Date.now() - 86400000, Date.now()); // "yesterday"
 /// ```
-#[wasm_bindgen(js_name = memoryAge)]
+#[wasm_bindgen(js_name = memoryAge, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_age(mtimeMs: f64, nowMs: f64) -> String {
-    crate::memory_age(mtimeMs, nowMs)
+pub fn memory_age(mtimeMs: f64, nowMs: f64) -> JsValue {
+    crate::memory_age(mtimeMs, nowMs).into()
 }
 
 /// The staleness caveat for a memory two or more days old; `""` otherwise.
@@ -199,10 +199,10 @@ pub fn memory_age(mtimeMs: f64, nowMs: f64) -> String {
 /// ```js
 /// memoryFreshnessText(Date.now() - 5 * 86400000, Date.now()); // "This memory is 5 days old. …"
 /// ```
-#[wasm_bindgen(js_name = memoryFreshnessText)]
+#[wasm_bindgen(js_name = memoryFreshnessText, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> String {
-    crate::memory_freshness_text(mtimeMs, nowMs)
+pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> JsValue {
+    crate::memory_freshness_text(mtimeMs, nowMs).into()
 }
 
 /// The header shown above a surfaced memory, with its age.
@@ -229,13 +229,11 @@ pub fn memory_header(
 /// ```js
 /// sanitizePath("/Users/foo/my-project"); // "-Users-foo-my-project"
 /// ```
-#[wasm_bindgen(js_name = sanitizePath, unchecked_return_type = "string")]
+#[wasm_bindgen(js_name = sanitizePath)]
 pub fn sanitize_path(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-) -> Result<JsValue, JsValue> {
-    Ok(JsValue::from(crate::sanitize_path(&string_arg(
-        path, "path",
-    )?)))
+) -> Result<String, JsValue> {
+    Ok(crate::sanitize_path(&string_arg(path, "path")?))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
