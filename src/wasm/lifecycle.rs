@@ -241,15 +241,12 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<LintReport>")]
     pub fn lint(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "LintOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "LintOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
         let caps = self.inner.config().store.index_caps;
-        let options = fields::read(
-            options.unwrap_or(JsValue::UNDEFINED),
-            "lint options",
-            true,
-            |given| lint_options(given, caps),
-        )?;
+        let options = fields::read(options, "lint options", true, |given| {
+            lint_options(given, caps)
+        })?;
         let inner = self.inner.clone();
         Ok(promise(
             async move { to_settled(inner.lint(&options).await) },
@@ -267,15 +264,10 @@ impl JsMemdir {
     pub fn extract(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ConversationMessage[]")] messages: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
-        let options = fields::read(
-            options.unwrap_or(JsValue::UNDEFINED),
-            "extract options",
-            true,
-            extract_options,
-        )?;
+        let options = fields::read(options, "extract options", true, extract_options)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
             to_settled(inner.extract(&messages, &options).await)
@@ -294,16 +286,9 @@ impl JsMemdir {
     #[wasm_bindgen(unchecked_return_type = "Promise<ConsolidateOutcome>")]
     pub fn consolidate(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "ConsolidateOptions")] options: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "ConsolidateOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
-        let options = fields::read(
-            options.unwrap_or(JsValue::UNDEFINED),
-            "consolidate options",
-            true,
-            consolidate_options,
-        )?;
+        let options = fields::read(options, "consolidate options", true, consolidate_options)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
             to_settled(inner.consolidate(&options).await)
@@ -411,16 +396,11 @@ impl Extractor {
     /// A fresh extractor (`everyN` defaults to 1).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_optional_param_type = "{ everyN?: number }")] options: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ everyN?: number }")] options: JsValue,
     ) -> Result<Extractor, JsValue> {
-        let every_n = fields::read(
-            options.unwrap_or(JsValue::UNDEFINED),
-            "extractor options",
-            true,
-            |o| o.opt_u32("everyN").unwrap_or(1),
-        )?;
+        let every_n = fields::read(options, "extractor options", true, |o| {
+            o.opt_u32("everyN").unwrap_or(1)
+        })?;
         Ok(Extractor {
             inner: Rc::new(crate::extract::Extractor::new(every_n)),
         })
@@ -432,15 +412,10 @@ impl Extractor {
         &self,
         memdir: &JsMemdir,
         #[wasm_bindgen(unchecked_param_type = "ConversationMessage[]")] messages: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
         let messages = messages_from_js(messages)?;
-        let options = fields::read(
-            options.unwrap_or(JsValue::UNDEFINED),
-            "extract options",
-            true,
-            extract_options,
-        )?;
+        let options = fields::read(options, "extract options", true, extract_options)?;
         let extractor = self.inner.clone();
         let memdir = memdir.inner.clone();
         Ok(promise(async move {

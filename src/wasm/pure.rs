@@ -268,20 +268,15 @@ pub fn build_memory_prompt(
 pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_param_type = "string")] raw: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
-    options: Option<JsValue>,
+    options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let (raw, expand_tilde, home) = fields::read(
-        options.unwrap_or(JsValue::UNDEFINED),
-        "options",
-        true,
-        |o| {
-            (
-                o.arg(raw, "path"),
-                o.flag("expandTilde"),
-                o.string_or_empty("home"),
-            )
-        },
-    )?;
+    let (raw, expand_tilde, home) = fields::read(options, "options", true, |o| {
+        (
+            o.arg(raw, "path"),
+            o.flag("expandTilde"),
+            o.string_or_empty("home"),
+        )
+    })?;
     let valid = crate::paths::validate_memory_path(&raw, expand_tilde, &home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
