@@ -2,29 +2,57 @@
 //! generic deserializer for the flat inputs (each generic instantiation costs module size).
 //! `undefined` and `null` count as absent; a present value of the wrong type is an
 //! `INVALID_INPUT` error naming the input and the field.
+//!
+//! Readers return plain values, not `Result`s: the first error is kept in the input's slot,
+//! every later read returns a default without touching JS (so nothing more is read than with
+//! early returns), and [`read`] turns the slot into the `Result` at the end. This keeps the
+//! per-field code to one call (no partial-struct drop paths per `?`).
 
 use crate::error::{Code, Error};
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// The first error met while reading one input.
+#[derive(Default)]
+pub struct Slot {
+    failed: Cell<bool>,
+    error: Cell<Option<JsValue>>,
+}
+
+impl Slot {
+    #[inline(never)]
+    fn finish(self) -> Result<(), JsValue> {
+        match self.error.into_inner() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+}
 
 /// A JS object read field by field; `what` names it in error messages.
 pub struct Fields<'a> {
     object: JsValue,
     what: &'a str,
+    slot: &'a Slot,
 }
 
 /// An `INVALID_INPUT` error `invalid {what}: {detail}`.
 #[inline(never)]
 pub fn invalid(what: &str, detail: &str) -> JsValue {
-    super::error::to_js(Error::new(
-        Code::InvalidInput,
-        format!("invalid {what}: {detail}"),
-    ))
+    invalid_input(format!("invalid {what}: {detail}"))
+}
+
+/// An `INVALID_INPUT` error with `message`.
+#[inline(never)]
+pub fn invalid_input(message: String) -> JsValue {
+    super::error::to_js(Error::new(Code::InvalidInput, message))
 }
 
 /// A string argument, or an `INVALID_INPUT` error naming it. Exports take strings as `JsValue`
 /// and check them here: the generated glue would copy a non-string into wasm and trap.
-pub fn string_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+#[inline(never)]
+pub fn string_arg(value: JsValue, name: &str) -> Result<String, JsValue> {
     value
         .as_string()
         .ok_or_else(|| invalid(name, "expected a string"))
@@ -34,128 +62,221 @@ fn absent(value: &JsValue) -> bool {
     value.is_undefined() || value.is_null()
 }
 
+/// Read the object `value` (`undefined`/`null` too, as an empty object, with `or_empty`)
+/// with `body`; the first error any reader met, or what `body` built.
+pub fn read<T>(
+    value: JsValue,
+    what: &str,
+    or_empty: bool,
+    body: impl FnOnce(&Fields) -> T,
+) -> Result<T, JsValue> {
+    let slot = Slot::default();
+    let out = body(&Fields::start(value, what, &slot, or_empty));
+    slot.finish().map(|()| out)
+}
+
+/// Read each element of the array `value` as an object with `item`.
+pub fn read_each<T>(
+    value: JsValue,
+    what: &str,
+    item: impl FnMut(&Fields) -> T,
+) -> Result<Vec<T>, JsValue> {
+    let slot = Slot::default();
+    let root = Fields {
+        object: JsValue::UNDEFINED,
+        what,
+        slot: &slot,
+    };
+    let out = root.each(value, what, item);
+    drop(root);
+    slot.finish().map(|()| out)
+}
+
 impl<'a> Fields<'a> {
-    /// Read `value`, which must be an object.
-    pub fn new(value: JsValue, what: &'a str) -> Result<Fields<'a>, JsValue> {
-        if value.is_object() {
-            Ok(Fields {
-                object: value,
-                what,
-            })
-        } else {
-            Err(invalid(what, "expected an object"))
+    #[inline(never)]
+    fn start(value: JsValue, what: &'a str, slot: &'a Slot, or_empty: bool) -> Fields<'a> {
+        let mut fields = Fields {
+            object: value,
+            what,
+            slot,
+        };
+        if or_empty && absent(&fields.object) {
+            fields.object = js_sys::Object::new().into();
+        } else if !fields.object.is_object() {
+            fields.fail_with(format_args!("expected an object"));
+        }
+        fields
+    }
+
+    /// Whether a reader already met an error (later reads then return defaults).
+    pub fn failed(&self) -> bool {
+        self.slot.failed.get()
+    }
+
+    /// Keep `error` unless an earlier one is kept.
+    pub fn fail(&self, error: JsValue) {
+        if !self.failed() {
+            self.slot.failed.set(true);
+            self.slot.error.set(Some(error));
         }
     }
 
-    /// Like [`Fields::new`], but `undefined`/`null` read as an empty object.
-    pub fn or_empty(value: JsValue, what: &'a str) -> Result<Fields<'a>, JsValue> {
-        if absent(&value) {
-            Ok(Fields {
-                object: js_sys::Object::new().into(),
-                what,
-            })
-        } else {
-            Fields::new(value, what)
+    /// Fail with `invalid {what}: {detail}` (built only for the first error).
+    #[inline(never)]
+    fn fail_with(&self, detail: std::fmt::Arguments) {
+        if !self.failed() {
+            self.fail(invalid(self.what, &std::fmt::format(detail)));
         }
     }
 
-    /// Each element of the array `value`, read as an object.
+    /// The string argument `value` (see [`string_arg`]), read in turn with the fields.
+    #[inline(never)]
+    pub fn arg(&self, value: JsValue, name: &str) -> String {
+        if self.failed() {
+            return String::new();
+        }
+        string_arg(value, name).unwrap_or_else(|error| {
+            self.fail(error);
+            String::new()
+        })
+    }
+
+    /// Each element of the array `value`, read as an object (stops at the first error).
     pub fn each<T>(
+        &self,
         value: JsValue,
         what: &'a str,
-        mut read: impl FnMut(&Fields<'a>) -> Result<T, JsValue>,
-    ) -> Result<Vec<T>, JsValue> {
-        let array = value
-            .dyn_into::<js_sys::Array>()
-            .map_err(|_| invalid(what, "expected an array"))?;
-        // A loop rather than `collect::<Result<Vec<_>, _>>()`: the same, with far less code
-        // per element type.
-        let mut out = Vec::with_capacity(array.length() as usize);
-        for item in array.iter() {
-            out.push(read(&Fields::new(item, what)?)?);
-        }
-        Ok(out)
+        mut read: impl FnMut(&Fields<'a>) -> T,
+    ) -> Vec<T> {
+        let mut out = Vec::new();
+        self.each_item(value, what, &mut |item| out.push(read(item)));
+        out
     }
 
+    /// The loop of [`Fields::each`], one copy for every element type.
+    #[inline(never)]
+    fn each_item(&self, value: JsValue, what: &'a str, item: &mut dyn FnMut(&Fields<'a>)) {
+        let array = self.array(value, what);
+        for i in 0..array.length() {
+            if self.failed() {
+                break;
+            }
+            item(&Fields::start(array.get(i), what, self.slot, false));
+        }
+    }
+
+    /// `value` as an array (an empty one, after failing, when it is not one).
+    #[inline(never)]
+    fn array(&self, value: JsValue, what: &'a str) -> js_sys::Array {
+        if !self.failed() {
+            match value.dyn_into::<js_sys::Array>() {
+                Ok(array) => return array,
+                Err(_) => Fields {
+                    object: JsValue::UNDEFINED,
+                    what,
+                    slot: self.slot,
+                }
+                .fail_with(format_args!("expected an array")),
+            }
+        }
+        js_sys::Array::new()
+    }
+
+    #[inline(never)]
     fn raw(&self, key: &str) -> Option<JsValue> {
+        if self.failed() {
+            return None;
+        }
         let value =
             js_sys::Reflect::get(&self.object, &JsValue::from_str(key)).unwrap_or(JsValue::NULL);
         (!absent(&value)).then_some(value)
     }
 
     #[inline(never)]
-    fn wrong(&self, key: &str, expected: &str) -> JsValue {
-        invalid(self.what, &format!("`{key}`: expected {expected}"))
+    fn wrong(&self, key: &str, expected: &str) {
+        self.fail_with(format_args!("`{key}`: expected {expected}"));
     }
 
-    /// A required field's absence.
+    /// Fail for a required field's absence.
     #[inline(never)]
-    pub fn missing(&self, key: &str) -> JsValue {
-        invalid(self.what, &format!("missing field `{key}`"))
+    pub fn missing(&self, key: &str) {
+        self.fail_with(format_args!("missing field `{key}`"));
     }
 
     /// An optional string.
-    pub fn opt_string(&self, key: &str) -> Result<Option<String>, JsValue> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_string()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a string")),
+    #[inline(never)]
+    pub fn opt_string(&self, key: &str) -> Option<String> {
+        let s = self.raw(key)?.as_string();
+        if s.is_none() {
+            self.wrong(key, "a string");
         }
+        s
     }
 
     /// A required string.
-    pub fn string(&self, key: &str) -> Result<String, JsValue> {
-        self.opt_string(key)?.ok_or_else(|| self.missing(key))
+    #[inline(never)]
+    pub fn string(&self, key: &str) -> String {
+        self.opt_string(key).unwrap_or_else(|| {
+            self.missing(key);
+            String::new()
+        })
     }
 
     /// A string, `""` when absent.
-    pub fn string_or_empty(&self, key: &str) -> Result<String, JsValue> {
-        Ok(self.opt_string(key)?.unwrap_or_default())
+    pub fn string_or_empty(&self, key: &str) -> String {
+        self.opt_string(key).unwrap_or_default()
     }
 
     /// An optional number.
-    pub fn opt_f64(&self, key: &str) -> Result<Option<f64>, JsValue> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_f64()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a number")),
+    #[inline(never)]
+    pub fn opt_f64(&self, key: &str) -> Option<f64> {
+        let n = self.raw(key)?.as_f64();
+        if n.is_none() {
+            self.wrong(key, "a number");
         }
+        n
+    }
+
+    /// A required number.
+    #[inline(never)]
+    pub fn f64(&self, key: &str) -> f64 {
+        self.opt_f64(key).unwrap_or_else(|| {
+            self.missing(key);
+            0.0
+        })
     }
 
     /// An optional whole number in `0..=max`.
-    pub fn opt_uint(&self, key: &str, max: f64) -> Result<Option<f64>, JsValue> {
-        match self.opt_f64(key)? {
+    #[inline(never)]
+    pub fn opt_uint(&self, key: &str, max: f64) -> Option<f64> {
+        match self.opt_f64(key) {
             Some(n) if !(n >= 0.0 && n <= max && n.fract() == 0.0) => {
-                Err(self.wrong(key, "a non-negative whole number"))
+                self.wrong(key, "a non-negative whole number");
+                None
             }
-            n => Ok(n),
+            n => n,
         }
     }
 
     /// An optional `u32`.
-    pub fn opt_u32(&self, key: &str) -> Result<Option<u32>, JsValue> {
-        Ok(self.opt_uint(key, u32::MAX as f64)?.map(|n| n as u32))
+    pub fn opt_u32(&self, key: &str) -> Option<u32> {
+        self.opt_uint(key, u32::MAX as f64).map(|n| n as u32)
     }
 
     /// An optional `usize` (up to 2^53).
-    pub fn opt_usize(&self, key: &str) -> Result<Option<usize>, JsValue> {
-        Ok(self
-            .opt_uint(key, 9_007_199_254_740_991.0)?
-            .map(|n| n as usize))
+    pub fn opt_usize(&self, key: &str) -> Option<usize> {
+        self.opt_uint(key, 9_007_199_254_740_991.0)
+            .map(|n| n as usize)
     }
 
     /// An optional whole number (within ±2^53).
-    pub fn opt_i64(&self, key: &str) -> Result<Option<i64>, JsValue> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => whole(&v)
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a whole number")),
+    #[inline(never)]
+    pub fn opt_i64(&self, key: &str) -> Option<i64> {
+        let n = whole(&self.raw(key)?);
+        if n.is_none() {
+            self.wrong(key, "a whole number");
         }
+        n
     }
 
     /// The value of `key` if present (neither `undefined` nor `null`).
@@ -163,121 +284,132 @@ impl<'a> Fields<'a> {
         self.raw(key)
     }
 
-    /// The error for a present value of the wrong type.
-    pub fn wrong_type(&self, key: &str, expected: &str) -> JsValue {
+    /// Fail for a present value of the wrong type.
+    pub fn wrong_type(&self, key: &str, expected: &str) {
         self.wrong(key, expected)
     }
 
-    /// An optional choice among `names`, each with its value.
-    pub fn opt_choice<T: Copy>(
-        &self,
-        key: &str,
-        choices: &[(&str, T)],
-    ) -> Result<Option<T>, JsValue> {
-        let Some(given) = self.opt_string(key)? else {
-            return Ok(None);
-        };
-        match choices.iter().find(|(name, _)| *name == given) {
-            Some((_, value)) => Ok(Some(*value)),
-            None => {
-                let names: Vec<String> = choices.iter().map(|(n, _)| format!("`{n}`")).collect();
-                Err(self.wrong(key, &format!("one of {}", crate::jsstr::join(&names, ", "))))
-            }
+    /// An optional choice among `names`: its index. `expected` lists them for the error
+    /// (`` one of `a`, `b` ``).
+    #[inline(never)]
+    pub fn opt_choice(&self, key: &str, names: &[&str], expected: &str) -> Option<usize> {
+        let given = self.opt_string(key)?;
+        let found = names.iter().position(|name| *name == given);
+        if found.is_none() {
+            self.wrong(key, expected);
         }
+        found
     }
 
     /// Refuse any own property not in `allowed`.
-    pub fn only(&self, allowed: &[&str]) -> Result<(), JsValue> {
+    #[inline(never)]
+    pub fn only(&self, allowed: &[&str]) {
+        if self.failed() {
+            return;
+        }
         for key in js_sys::Object::keys(self.object.unchecked_ref::<js_sys::Object>()).iter() {
             let key = key.as_string().unwrap_or_default();
             if !allowed.contains(&key.as_str()) {
-                return Err(invalid(self.what, &format!("unknown field `{key}`")));
+                self.fail_with(format_args!("unknown field `{key}`"));
+                return;
             }
         }
-        Ok(())
     }
 
     /// An object of strings, empty when absent; with `skip_other`, entries whose value is not
     /// a string are left out instead of refused.
-    pub fn string_map(
-        &self,
-        key: &str,
-        skip_other: bool,
-    ) -> Result<crate::str_map::StrMap, JsValue> {
+    #[inline(never)]
+    pub fn string_map(&self, key: &str, skip_other: bool) -> crate::str_map::StrMap {
         let mut map = crate::str_map::StrMap::new();
         let Some(v) = self.raw(key) else {
-            return Ok(map);
+            return map;
         };
         if !v.is_object() {
-            return Err(self.wrong(key, "an object of strings"));
+            self.wrong(key, "an object of strings");
+            return map;
         }
-        for pair in js_sys::Object::entries(v.unchecked_ref::<js_sys::Object>()).iter() {
-            let pair = js_sys::Array::from(&pair);
+        let entries = js_sys::Object::entries(v.unchecked_ref::<js_sys::Object>());
+        for i in 0..entries.length() {
+            // Each entry is a fresh `[key, value]` array made by `Object.entries`.
+            let pair: js_sys::Array = entries.get(i).unchecked_into();
             match (pair.get(0).as_string(), pair.get(1).as_string()) {
                 (Some(k), Some(value)) => {
                     map.insert(k, value);
                 }
                 _ if skip_other => {}
-                _ => return Err(self.wrong(key, "an object of strings")),
+                _ => {
+                    self.wrong(key, "an object of strings");
+                    break;
+                }
             }
         }
-        Ok(map)
+        map
     }
 
     /// An optional boolean.
-    pub fn opt_bool(&self, key: &str) -> Result<Option<bool>, JsValue> {
-        match self.raw(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_bool()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a boolean")),
+    #[inline(never)]
+    pub fn opt_bool(&self, key: &str) -> Option<bool> {
+        let b = self.raw(key)?.as_bool();
+        if b.is_none() {
+            self.wrong(key, "a boolean");
         }
+        b
     }
 
     /// A boolean, `false` when absent.
-    pub fn flag(&self, key: &str) -> Result<bool, JsValue> {
-        Ok(self.opt_bool(key)?.unwrap_or(false))
+    pub fn flag(&self, key: &str) -> bool {
+        self.opt_bool(key).unwrap_or(false)
     }
 
     /// An array of strings, empty when absent.
-    pub fn strings(&self, key: &str) -> Result<Vec<String>, JsValue> {
+    #[inline(never)]
+    pub fn strings(&self, key: &str) -> Vec<String> {
+        let mut out = Vec::new();
         let Some(v) = self.raw(key) else {
-            return Ok(Vec::new());
+            return out;
         };
-        let array = v
-            .dyn_into::<js_sys::Array>()
-            .map_err(|_| self.wrong(key, "an array of strings"))?;
-        let mut out = Vec::with_capacity(array.length() as usize);
+        let Ok(array) = v.dyn_into::<js_sys::Array>() else {
+            self.wrong(key, "an array of strings");
+            return out;
+        };
         for s in array.iter() {
-            out.push(
-                s.as_string()
-                    .ok_or_else(|| self.wrong(key, "an array of strings"))?,
-            );
+            match s.as_string() {
+                Some(s) => out.push(s),
+                None => {
+                    self.wrong(key, "an array of strings");
+                    break;
+                }
+            }
         }
-        Ok(out)
+        out
     }
 
     /// A nested object, read as an empty one when absent.
-    pub fn object(&self, key: &str) -> Result<Fields<'a>, JsValue> {
-        match self.raw(key) {
-            None => Fields::or_empty(JsValue::UNDEFINED, self.what),
-            Some(v) if v.is_object() => Ok(Fields {
-                object: v,
-                what: self.what,
-            }),
-            Some(_) => Err(self.wrong(key, "an object")),
+    #[inline(never)]
+    pub fn object(&self, key: &str) -> Fields<'a> {
+        let object = match self.raw(key) {
+            Some(v) if v.is_object() => v,
+            Some(_) => {
+                self.wrong(key, "an object");
+                JsValue::UNDEFINED
+            }
+            None => js_sys::Object::new().into(),
+        };
+        Fields {
+            object,
+            what: self.what,
+            slot: self.slot,
         }
     }
 
     /// An optional memory type (`user`, `feedback`, `project`, `reference`).
-    pub fn opt_memory_type(&self, key: &str) -> Result<Option<crate::MemoryType>, JsValue> {
-        match self.opt_string(key)? {
-            None => Ok(None),
-            Some(s) => crate::MemoryType::parse(&s)
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "`user`, `feedback`, `project` or `reference`")),
+    #[inline(never)]
+    pub fn opt_memory_type(&self, key: &str) -> Option<crate::MemoryType> {
+        let t = crate::MemoryType::parse(&self.opt_string(key)?);
+        if t.is_none() {
+            self.wrong(key, "`user`, `feedback`, `project` or `reference`");
         }
+        t
     }
 }
 

@@ -4,41 +4,68 @@
 use super::fields::Fields;
 use crate::paths::{PathContext, Settings, SettingsLayer};
 use crate::prompt::{AgentScope, PromptConfig, PromptMode, PromptOptions, SearchForm, ToolNames};
-use wasm_bindgen::prelude::*;
 
-const MODES: [(&str, PromptMode); 4] = [
-    ("individual", PromptMode::Individual),
-    ("combined", PromptMode::Combined),
-    ("daily-log", PromptMode::DailyLog),
-    ("agent", PromptMode::Agent),
+const MODE_NAMES: [&str; 4] = ["individual", "combined", "daily-log", "agent"];
+const MODES: [PromptMode; 4] = [
+    PromptMode::Individual,
+    PromptMode::Combined,
+    PromptMode::DailyLog,
+    PromptMode::Agent,
 ];
-const SCOPES: [(&str, AgentScope); 3] = [
-    ("user", AgentScope::User),
-    ("project", AgentScope::Project),
-    ("local", AgentScope::Local),
-];
-const FORMS: [(&str, SearchForm); 2] = [("shell", SearchForm::Shell), ("tool", SearchForm::Tool)];
+const SCOPE_NAMES: [&str; 3] = ["user", "project", "local"];
+const SCOPES: [AgentScope; 3] = [AgentScope::User, AgentScope::Project, AgentScope::Local];
+const FORM_NAMES: [&str; 2] = ["shell", "tool"];
+const FORMS: [SearchForm; 2] = [SearchForm::Shell, SearchForm::Tool];
 const TOOL_KEYS: [&str; 6] = ["write", "edit", "read", "grep", "glob", "bash"];
 
-fn tool_names(given: &Fields) -> Result<ToolNames, JsValue> {
-    let t = given.object("toolNames")?;
-    t.only(&TOOL_KEYS)?;
+fn tool_names(given: &Fields) -> ToolNames {
+    let t = given.object("toolNames");
+    t.only(&TOOL_KEYS);
     let d = ToolNames::default();
-    let name = |key: &str, default: String| -> Result<String, JsValue> {
-        Ok(t.opt_string(key)?.unwrap_or(default))
-    };
-    Ok(ToolNames {
-        write: name("write", d.write)?,
-        edit: name("edit", d.edit)?,
-        read: name("read", d.read)?,
-        grep: name("grep", d.grep)?,
-        glob: name("glob", d.glob)?,
-        bash: name("bash", d.bash)?,
-    })
+    let name = |key: &str, default: String| t.opt_string(key).unwrap_or(default);
+    ToolNames {
+        write: name("write", d.write),
+        edit: name("edit", d.edit),
+        read: name("read", d.read),
+        grep: name("grep", d.grep),
+        glob: name("glob", d.glob),
+        bash: name("bash", d.bash),
+    }
+}
+
+fn mode(given: &Fields) -> PromptMode {
+    given
+        .opt_choice(
+            "mode",
+            &MODE_NAMES,
+            "one of `individual`, `combined`, `daily-log`, `agent`",
+        )
+        .and_then(|i| MODES.get(i).copied())
+        .unwrap_or_default()
+}
+
+fn agent_scope(given: &Fields) -> Option<AgentScope> {
+    given
+        .opt_choice(
+            "agentScope",
+            &SCOPE_NAMES,
+            "one of `user`, `project`, `local`",
+        )
+        .and_then(|i| SCOPES.get(i).copied())
+}
+
+fn search_form(given: &Fields) -> Option<SearchForm> {
+    given
+        .opt_choice(
+            "searchingPastContext",
+            &FORM_NAMES,
+            "one of `shell`, `tool`",
+        )
+        .and_then(|i| FORMS.get(i).copied())
 }
 
 /// `buildMemoryPrompt`'s options (unknown fields are refused).
-pub fn prompt_options(given: &Fields) -> Result<PromptOptions, JsValue> {
+pub fn prompt_options(given: &Fields) -> PromptOptions {
     given.only(&[
         "mode",
         "memoryDir",
@@ -52,25 +79,25 @@ pub fn prompt_options(given: &Fields) -> Result<PromptOptions, JsValue> {
         "transcriptsDir",
         "toolNames",
         "sectionOverrides",
-    ])?;
-    Ok(PromptOptions {
-        mode: given.opt_choice("mode", &MODES)?.unwrap_or_default(),
-        memory_dir: given.string("memoryDir")?,
-        team_dir: given.opt_string("teamDir")?,
-        skip_index: given.flag("skipIndex")?,
-        extra_guidelines: given.strings("extraGuidelines")?,
-        display_name: given.opt_string("displayName")?,
-        agent_scope: given.opt_choice("agentScope", &SCOPES)?,
-        agent_index: given.opt_string("agentIndex")?,
-        searching_past_context: given.opt_choice("searchingPastContext", &FORMS)?,
-        transcripts_dir: given.opt_string("transcriptsDir")?,
-        tool_names: tool_names(given)?,
-        section_overrides: given.string_map("sectionOverrides", false)?,
-    })
+    ]);
+    PromptOptions {
+        mode: mode(given),
+        memory_dir: given.string("memoryDir"),
+        team_dir: given.opt_string("teamDir"),
+        skip_index: given.flag("skipIndex"),
+        extra_guidelines: given.strings("extraGuidelines"),
+        display_name: given.opt_string("displayName"),
+        agent_scope: agent_scope(given),
+        agent_index: given.opt_string("agentIndex"),
+        searching_past_context: search_form(given),
+        transcripts_dir: given.opt_string("transcriptsDir"),
+        tool_names: tool_names(given),
+        section_overrides: given.string_map("sectionOverrides", false),
+    }
 }
 
 /// The `prompt` option of `new Memdir` (unknown fields are refused).
-pub fn prompt_config(given: &Fields) -> Result<PromptConfig, JsValue> {
+pub fn prompt_config(given: &Fields) -> PromptConfig {
     given.only(&[
         "mode",
         "team",
@@ -83,52 +110,52 @@ pub fn prompt_config(given: &Fields) -> Result<PromptConfig, JsValue> {
         "transcriptsDir",
         "toolNames",
         "sectionOverrides",
-    ])?;
-    Ok(PromptConfig {
-        mode: given.opt_choice("mode", &MODES)?.unwrap_or_default(),
-        team: given.flag("team")?,
-        team_dir: given.opt_string("teamDir")?,
-        skip_index: given.flag("skipIndex")?,
-        extra_guidelines: given.strings("extraGuidelines")?,
-        display_name: given.opt_string("displayName")?,
-        agent_scope: given.opt_choice("agentScope", &SCOPES)?,
-        searching_past_context: given.opt_choice("searchingPastContext", &FORMS)?,
-        transcripts_dir: given.opt_string("transcriptsDir")?,
-        tool_names: tool_names(given)?,
-        section_overrides: given.string_map("sectionOverrides", false)?,
-    })
+    ]);
+    PromptConfig {
+        mode: mode(given),
+        team: given.flag("team"),
+        team_dir: given.opt_string("teamDir"),
+        skip_index: given.flag("skipIndex"),
+        extra_guidelines: given.strings("extraGuidelines"),
+        display_name: given.opt_string("displayName"),
+        agent_scope: agent_scope(given),
+        searching_past_context: search_form(given),
+        transcripts_dir: given.opt_string("transcriptsDir"),
+        tool_names: tool_names(given),
+        section_overrides: given.string_map("sectionOverrides", false),
+    }
 }
 
-fn layer(given: &Fields, key: &str) -> Result<SettingsLayer, JsValue> {
-    let l = given.object(key)?;
-    Ok(SettingsLayer {
-        auto_memory_enabled: l.opt_bool("autoMemoryEnabled")?,
-        auto_memory_directory: l.opt_string("autoMemoryDirectory")?,
-    })
+fn layer(given: &Fields, key: &str) -> SettingsLayer {
+    let l = given.object(key);
+    SettingsLayer {
+        auto_memory_enabled: l.opt_bool("autoMemoryEnabled"),
+        auto_memory_directory: l.opt_string("autoMemoryDirectory"),
+    }
 }
 
 /// The `settings` field of an input (absent: no settings).
-pub fn settings(given: &Fields) -> Result<Settings, JsValue> {
-    let s = given.object("settings")?;
-    Ok(Settings {
-        auto_memory_enabled: s.opt_bool("autoMemoryEnabled")?,
-        auto_memory_directory: s.opt_string("autoMemoryDirectory")?,
-        policy: layer(&s, "policy")?,
-        flag: layer(&s, "flag")?,
-        local: layer(&s, "local")?,
-        project: layer(&s, "project")?,
-        user: layer(&s, "user")?,
-    })
+pub fn settings(given: &Fields) -> Settings {
+    let s = given.object("settings");
+    Settings {
+        auto_memory_enabled: s.opt_bool("autoMemoryEnabled"),
+        auto_memory_directory: s.opt_string("autoMemoryDirectory"),
+        policy: layer(&s, "policy"),
+        flag: layer(&s, "flag"),
+        local: layer(&s, "local"),
+        project: layer(&s, "project"),
+        user: layer(&s, "user"),
+    }
 }
 
 /// `resolveMemoryDir`'s context (`env` entries that are not strings are left out).
-pub fn path_context(given: &Fields) -> Result<PathContext, JsValue> {
-    Ok(PathContext {
-        env: given.string_map("env", true)?,
-        settings: settings(given)?,
-        home: given.string_or_empty("home")?,
-        project_root: given.string_or_empty("projectRoot")?,
-        cwd: given.string_or_empty("cwd")?,
-        git_root: given.opt_string("gitRoot")?,
-    })
+pub fn path_context(given: &Fields) -> PathContext {
+    PathContext {
+        env: given.string_map("env", true),
+        settings: settings(given),
+        home: given.string_or_empty("home"),
+        project_root: given.string_or_empty("projectRoot"),
+        cwd: given.string_or_empty("cwd"),
+        git_root: given.opt_string("gitRoot"),
+    }
 }

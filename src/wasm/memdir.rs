@@ -3,11 +3,10 @@
 //! call back in while a Promise is pending.
 
 use super::convert::to_js;
-use super::error::{throw, to_js as error_to_js};
-use super::fields::{string_arg, Fields};
+use super::error::throw;
+use super::fields::{self, string_arg, Fields};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use super::promise;
-use crate::error::{Code, Error};
 use crate::store::{LocalDate, MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
 use serde::Serialize;
@@ -16,31 +15,62 @@ use wasm_bindgen::prelude::*;
 
 pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
 
-fn write_mode(given: &Fields) -> Result<crate::WriteMode, JsValue> {
+fn write_mode(given: &Fields) -> crate::WriteMode {
     use crate::WriteMode;
-    Ok(match given.opt_string("writeMode")?.as_deref() {
+    match given.opt_string("writeMode").as_deref() {
         None => WriteMode::default(),
         Some("off") => WriteMode::Off,
         Some("read-only") => WriteMode::ReadOnly,
         Some("confirm") => WriteMode::Confirm,
         Some("auto") => WriteMode::Auto,
         Some(other) => {
-            return Err(super::fields::invalid(
+            given.fail(super::fields::invalid(
                 "Memdir options",
                 &format!(
                     "`writeMode`: unknown variant `{other}`, expected one of `off`, `read-only`, `confirm`, `auto`"
                 ),
-            ))
+            ));
+            WriteMode::default()
         }
-    })
-}
-
-fn invalid(message: String) -> JsValue {
-    error_to_js(Error::new(Code::InvalidInput, message))
+    }
 }
 
 fn field(options: &JsValue, key: &str) -> JsValue {
     Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn memdir_config(given: &Fields) -> crate::MemdirConfig {
+    let mut config = crate::MemdirConfig::new(given.string("dir"));
+    config.write_mode = write_mode(given);
+    config.prompt = super::inputs::prompt_config(&given.object("prompt"));
+    let recall = given.object("recall");
+    if let Some(ms) = recall.opt_u32("timeoutMs") {
+        config.recall.timeout_ms = ms;
+    }
+    if let Some(n) = recall.opt_usize("selectorBudget") {
+        config.recall.selector_budget = n;
+    }
+    if let Some(b) = recall.opt_bool("fallbackToLexical") {
+        config.recall.fallback_to_lexical = b;
+    }
+    let given = given.object("store");
+    let store = &mut config.store;
+    if let Some(n) = given.opt_usize("maxLines") {
+        store.index_caps.max_lines = n;
+    }
+    if let Some(n) = given.opt_usize("maxUnits") {
+        store.index_caps.max_units = n;
+    }
+    if let Some(n) = given.opt_u32("lockTimeoutMs") {
+        store.lock_timeout_ms = n;
+    }
+    if let Some(n) = given.opt_u32("lockStaleMs") {
+        store.lock_stale_ms = n;
+    }
+    if let Some(b) = given.opt_bool("guardPrivateSecrets") {
+        store.guard_private_secrets = b;
+    }
+    config
 }
 
 /// A core result as the value a Promise settles with: its serialized value, or a
@@ -72,50 +102,21 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "MemdirOptions")] options: JsValue,
     ) -> Result<JsMemdir, JsValue> {
         if !options.is_object() {
-            return Err(invalid(
+            return Err(fields::invalid_input(
                 "new Memdir(options): options must be an object".into(),
             ));
         }
-        let fs = JsFs::new(field(&options, "fs")).map_err(invalid)?;
+        let fs = JsFs::new(field(&options, "fs")).map_err(fields::invalid_input)?;
         let llm = field(&options, "llm");
         let llm = if llm.is_undefined() || llm.is_null() {
             None
         } else {
-            Some(JsLlm::new(llm).map_err(invalid)?)
+            Some(JsLlm::new(llm).map_err(fields::invalid_input)?)
         };
-        let telemetry = JsTelemetry::new(field(&options, "telemetry")).map_err(invalid)?;
-        let clock = JsClock::new(field(&options, "now")).map_err(invalid)?;
-        let given = Fields::new(options.clone(), "Memdir options")?;
-        let mut config = crate::MemdirConfig::new(given.string("dir")?);
-        config.write_mode = write_mode(&given)?;
-        config.prompt = super::inputs::prompt_config(&given.object("prompt")?)?;
-        let recall = given.object("recall")?;
-        if let Some(ms) = recall.opt_u32("timeoutMs")? {
-            config.recall.timeout_ms = ms;
-        }
-        if let Some(n) = recall.opt_usize("selectorBudget")? {
-            config.recall.selector_budget = n;
-        }
-        if let Some(b) = recall.opt_bool("fallbackToLexical")? {
-            config.recall.fallback_to_lexical = b;
-        }
-        let given = given.object("store")?;
-        let store = &mut config.store;
-        if let Some(n) = given.opt_usize("maxLines")? {
-            store.index_caps.max_lines = n;
-        }
-        if let Some(n) = given.opt_usize("maxUnits")? {
-            store.index_caps.max_units = n;
-        }
-        if let Some(n) = given.opt_u32("lockTimeoutMs")? {
-            store.lock_timeout_ms = n;
-        }
-        if let Some(n) = given.opt_u32("lockStaleMs")? {
-            store.lock_stale_ms = n;
-        }
-        if let Some(b) = given.opt_bool("guardPrivateSecrets")? {
-            store.guard_private_secrets = b;
-        }
+        let telemetry =
+            JsTelemetry::new(field(&options, "telemetry")).map_err(fields::invalid_input)?;
+        let clock = JsClock::new(field(&options, "now")).map_err(fields::invalid_input)?;
+        let config = fields::read(options, "Memdir options", false, memdir_config)?;
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
         Ok(JsMemdir {
             inner: Rc::new(core),
@@ -123,9 +124,9 @@ impl JsMemdir {
     }
 
     /// The memory directory (absolute, ending with `/`).
-    #[wasm_bindgen(getter)]
-    pub fn dir(&self) -> String {
-        self.inner.dir().to_owned()
+    #[wasm_bindgen(getter, unchecked_return_type = "string")]
+    pub fn dir(&self) -> JsValue {
+        JsValue::from_str(self.inner.dir())
     }
 
     /// The memory section for the system prompt in the configured mode, or `null` when memory
@@ -160,7 +161,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "FindOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let query = string_arg(&query, "query")?;
+        let query = string_arg(query, "query")?;
         let call = super::recall::FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
         let inner = self.inner.clone();
         Ok(promise(async move {
@@ -261,7 +262,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue,
     ) -> Result<Promise, JsValue> {
-        let input = save_input(&Fields::new(input, "save input")?)?;
+        let input = fields::read(input, "save input", false, save_input)?;
         let inner = self.inner.clone();
         Ok(promise(async move { to_settled(inner.save(input).await) }))
     }
@@ -277,8 +278,8 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
-        let file = string_arg(&file, "file")?;
-        let changes = memory_changes(&Fields::or_empty(changes, "changes")?)?;
+        let file = string_arg(file, "file")?;
+        let changes = fields::read(changes, "changes", true, memory_changes)?;
         let inner = self.inner.clone();
         Ok(promise(async move {
             to_settled(inner.update(&file, changes).await)
@@ -295,7 +296,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
     ) -> Result<Promise, JsValue> {
-        let file = string_arg(&file, "file")?;
+        let file = string_arg(file, "file")?;
         let inner = self.inner.clone();
         Ok(promise(
             async move { to_settled(inner.delete(&file).await) },
@@ -325,7 +326,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Date")] date: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let text = string_arg(&text, "text")?;
+        let text = string_arg(text, "text")?;
         let date = match date {
             Some(date) => date
                 .dyn_into::<js_sys::Date>()
@@ -344,39 +345,42 @@ impl JsMemdir {
     }
 }
 
-fn scope(given: &Fields) -> Result<crate::store::Scope, JsValue> {
+fn scope(given: &Fields) -> crate::store::Scope {
     use crate::store::Scope;
-    match given.opt_string("scope")?.as_deref() {
-        None | Some("private") => Ok(Scope::Private),
-        Some("team") => Ok(Scope::Team),
-        Some(other) => Err(super::fields::invalid(
-            "save input",
-            &format!("`scope`: unknown variant `{other}`, expected `private` or `team`"),
-        )),
+    match given.opt_string("scope").as_deref() {
+        None | Some("private") => Scope::Private,
+        Some("team") => Scope::Team,
+        Some(other) => {
+            given.fail(super::fields::invalid(
+                "save input",
+                &format!("`scope`: unknown variant `{other}`, expected `private` or `team`"),
+            ));
+            Scope::Private
+        }
     }
 }
 
 /// A [`SaveInput`] from its JS object (every field optional; the store checks them).
-pub(crate) fn save_input(given: &Fields) -> Result<SaveInput, JsValue> {
-    Ok(SaveInput {
-        name: given.string_or_empty("name")?,
-        description: given.string_or_empty("description")?,
-        memory_type: given.string_or_empty("type")?,
-        body: given.string_or_empty("body")?,
-        file: given.opt_string("file")?,
-        scope: scope(given)?,
-        skip_index: given.flag("skipIndex")?,
-        replace: given.flag("replace")?,
-    })
+pub(crate) fn save_input(given: &Fields) -> SaveInput {
+    SaveInput {
+        name: given.string_or_empty("name"),
+        description: given.string_or_empty("description"),
+        memory_type: given.string_or_empty("type"),
+        body: given.string_or_empty("body"),
+        file: given.opt_string("file"),
+        scope: scope(given),
+        skip_index: given.flag("skipIndex"),
+        replace: given.flag("replace"),
+    }
 }
 
 /// [`MemoryChanges`] from their JS object (every field optional).
-pub(crate) fn memory_changes(c: &Fields) -> Result<MemoryChanges, JsValue> {
-    Ok(MemoryChanges {
-        name: c.opt_string("name")?,
-        description: c.opt_string("description")?,
-        memory_type: c.opt_string("type")?,
-        body: c.opt_string("body")?,
-        skip_index: c.flag("skipIndex")?,
-    })
+pub(crate) fn memory_changes(c: &Fields) -> MemoryChanges {
+    MemoryChanges {
+        name: c.opt_string("name"),
+        description: c.opt_string("description"),
+        memory_type: c.opt_string("type"),
+        body: c.opt_string("body"),
+        skip_index: c.flag("skipIndex"),
+    }
 }

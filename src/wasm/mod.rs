@@ -53,7 +53,7 @@ fn start() {
 /// import { version } from "memdir";
 /// console.log(version()); // "0.1.0"
 /// ```
-#[wasm_bindgen]
-pub fn version() -> String {
-    env!("CARGO_PKG_VERSION").to_owned()
+#[wasm_bindgen(unchecked_return_type = "string")]
+pub fn version() -> JsValue {
+    JsValue::from_str(env!("CARGO_PKG_VERSION"))
 }

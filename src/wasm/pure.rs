@@ -2,7 +2,7 @@
 //! arguments, calls the core, and converts the result.
 
 use super::convert::to_js;
-use super::fields::{string_arg, Fields};
+use super::fields::{self, string_arg};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -21,12 +21,16 @@ pub fn truncate_entrypoint_counted(
     unit_count: f64,
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let given = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
     let defaults = crate::TruncateOptions::default();
-    let options = crate::TruncateOptions {
-        max_lines: given.opt_usize("maxLines")?.unwrap_or(defaults.max_lines),
-        max_units: given.opt_usize("maxUnits")?.unwrap_or(defaults.max_units),
-    };
+    let options = fields::read(
+        options.unwrap_or(JsValue::UNDEFINED),
+        "options",
+        true,
+        |given| crate::TruncateOptions {
+            max_lines: given.opt_usize("maxLines").unwrap_or(defaults.max_lines),
+            max_units: given.opt_usize("maxUnits").unwrap_or(defaults.max_units),
+        },
+    )?;
     let count = |n: f64| {
         if n.is_finite() && n >= 0.0 {
             n as usize
@@ -34,7 +38,7 @@ pub fn truncate_entrypoint_counted(
             0
         }
     };
-    let prefix = string_arg(&prefix, "text")?;
+    let prefix = string_arg(prefix, "text")?;
     let counted = crate::entrypoint::truncate_counted(
         &prefix,
         count(line_count),
@@ -49,9 +53,9 @@ pub fn truncate_entrypoint_counted(
 /// ```js
 /// formatFileSize(25000); // "24.4KB"
 /// ```
-#[wasm_bindgen(js_name = formatFileSize)]
-pub fn format_file_size(bytes: f64) -> String {
-    crate::format_file_size(bytes)
+#[wasm_bindgen(js_name = formatFileSize, unchecked_return_type = "string")]
+pub fn format_file_size(bytes: f64) -> JsValue {
+    crate::format_file_size(bytes).into()
 }
 
 /// The wasm half of `parseFrontmatter` (pkg/lib/api.js), over the start of a file: offsets to
@@ -66,7 +70,7 @@ pub fn format_file_size(bytes: f64) -> String {
 /// ```
 #[wasm_bindgen(js_name = __parseFrontmatterHead, skip_typescript)]
 pub fn parse_frontmatter_head(text: JsValue, complete: bool) -> Result<JsValue, JsValue> {
-    Ok(head_to_js(&string_arg(&text, "text")?, complete))
+    Ok(head_to_js(&string_arg(text, "text")?, complete))
 }
 
 /// [`parse_frontmatter_head`] over the first `len` bytes of `utf8` (what `TextEncoder.encodeInto`
@@ -104,14 +108,13 @@ pub fn format_memory_file(
     #[wasm_bindgen(unchecked_param_type = "MemoryFields")] header: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
 ) -> Result<String, JsValue> {
-    let body = string_arg(&body, "body")?;
+    let body = string_arg(body, "body")?;
     let body = body.as_str();
-    let h = Fields::new(header, "header")?;
-    let fields = crate::MemoryFields {
-        name: h.opt_string("name")?,
-        description: h.opt_string("description")?,
-        memory_type: h.opt_memory_type("type")?,
-    };
+    let fields = fields::read(header, "header", false, |h| crate::MemoryFields {
+        name: h.opt_string("name"),
+        description: h.opt_string("description"),
+        memory_type: h.opt_memory_type("type"),
+    })?;
     Ok(crate::format_memory_file(&fields, body))
 }
 
@@ -121,22 +124,20 @@ pub fn format_memory_file(
 /// formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, type: "user", description: "Senior Go dev" }]);
 /// // "- [user] user_role.md (2023-11-14T22:13:20.123Z): Senior Go dev"
 /// ```
-#[wasm_bindgen(js_name = formatManifest)]
+#[wasm_bindgen(js_name = formatManifest, unchecked_return_type = "string")]
 pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
-) -> Result<String, JsValue> {
-    let headers: Vec<MemoryHeader> = Fields::each(headers, "headers", |h| {
-        Ok(MemoryHeader {
-            filename: h.string("filename")?,
-            file_path: h.string_or_empty("filePath")?,
-            mtime_ms: h.opt_f64("mtimeMs")?.ok_or_else(|| h.missing("mtimeMs"))?,
-            description: h.opt_string("description")?,
-            memory_type: h.opt_memory_type("type")?,
-            name: None,
-            body_head: String::new(),
-        })
+) -> Result<JsValue, JsValue> {
+    let headers: Vec<MemoryHeader> = fields::read_each(headers, "headers", |h| MemoryHeader {
+        filename: h.string("filename"),
+        file_path: h.string_or_empty("filePath"),
+        mtime_ms: h.f64("mtimeMs"),
+        description: h.opt_string("description"),
+        memory_type: h.opt_memory_type("type"),
+        name: None,
+        body_head: String::new(),
     })?;
-    Ok(crate::format_manifest(&headers))
+    Ok(JsValue::from(crate::format_manifest(&headers)))
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
@@ -148,7 +149,7 @@ pub fn format_manifest(
 pub fn parse_index_entry(
     #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
 ) -> Result<JsValue, JsValue> {
-    match crate::parse_index_entry(&string_arg(&line, "line")?) {
+    match crate::parse_index_entry(&string_arg(line, "line")?) {
         Some(entry) => to_js(&entry),
         None => Ok(JsValue::NULL),
     }
@@ -159,17 +160,16 @@ pub fn parse_index_entry(
 /// ```js
 /// formatIndexEntry({ title: "Role", file: "user_role.md", hook: "Senior Go dev" });
 /// ```
-#[wasm_bindgen(js_name = formatIndexEntry)]
+#[wasm_bindgen(js_name = formatIndexEntry, unchecked_return_type = "string")]
 pub fn format_index_entry(
     #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
-) -> Result<String, JsValue> {
-    let e = Fields::new(entry, "entry")?;
-    let entry = crate::IndexEntry {
-        title: e.string("title")?,
-        file: e.string("file")?,
-        hook: e.string("hook")?,
-    };
-    Ok(crate::format_index_entry(&entry))
+) -> Result<JsValue, JsValue> {
+    let entry = fields::read(entry, "entry", false, |e| crate::IndexEntry {
+        title: e.string("title"),
+        file: e.string("file"),
+        hook: e.string("hook"),
+    })?;
+    Ok(JsValue::from(crate::format_index_entry(&entry)))
 }
 
 /// Whole days since `mtimeMs` (elapsed 24-hour periods, never negative).
@@ -188,10 +188,10 @@ pub fn memory_age_days(mtimeMs: f64, nowMs: f64) -> f64 {
 /// ```js
 /// memoryAge(Date.now() - 86400000, Date.now()); // "yesterday"
 /// ```
-#[wasm_bindgen(js_name = memoryAge)]
+#[wasm_bindgen(js_name = memoryAge, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_age(mtimeMs: f64, nowMs: f64) -> String {
-    crate::memory_age(mtimeMs, nowMs)
+pub fn memory_age(mtimeMs: f64, nowMs: f64) -> JsValue {
+    crate::memory_age(mtimeMs, nowMs).into()
 }
 
 /// The staleness caveat for a memory two or more days old; `""` otherwise.
@@ -199,10 +199,10 @@ pub fn memory_age(mtimeMs: f64, nowMs: f64) -> String {
 /// ```js
 /// memoryFreshnessText(Date.now() - 5 * 86400000, Date.now()); // "This memory is 5 days old. …"
 /// ```
-#[wasm_bindgen(js_name = memoryFreshnessText)]
+#[wasm_bindgen(js_name = memoryFreshnessText, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> String {
-    crate::memory_freshness_text(mtimeMs, nowMs)
+pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> JsValue {
+    crate::memory_freshness_text(mtimeMs, nowMs).into()
 }
 
 /// The header shown above a surfaced memory, with its age.
@@ -210,18 +210,18 @@ pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> String {
 /// ```js
 /// memoryHeader("/m/a.md", Date.now() - 86400000, Date.now()); // "Memory (saved yesterday): /m/a.md:"
 /// ```
-#[wasm_bindgen(js_name = memoryHeader)]
+#[wasm_bindgen(js_name = memoryHeader, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
 pub fn memory_header(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
     mtimeMs: f64,
     nowMs: f64,
-) -> Result<String, JsValue> {
-    Ok(crate::memory_header(
-        &string_arg(&path, "path")?,
+) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from(crate::memory_header(
+        &string_arg(path, "path")?,
         mtimeMs,
         nowMs,
-    ))
+    )))
 }
 
 /// The project slug the reference uses for a project path (long paths get a hash suffix).
@@ -233,7 +233,7 @@ pub fn memory_header(
 pub fn sanitize_path(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(crate::sanitize_path(&string_arg(&path, "path")?))
+    Ok(crate::sanitize_path(&string_arg(path, "path")?))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
@@ -243,12 +243,17 @@ pub fn sanitize_path(
 /// ```js
 /// const prompt = buildMemoryPrompt({ mode: "individual", memoryDir: "/home/me/.claude/projects/-app/memory/" });
 /// ```
-#[wasm_bindgen(js_name = buildMemoryPrompt)]
+#[wasm_bindgen(js_name = buildMemoryPrompt, unchecked_return_type = "string")]
 pub fn build_memory_prompt(
     #[wasm_bindgen(unchecked_param_type = "PromptOptions")] options: JsValue,
-) -> Result<String, JsValue> {
-    let options = super::inputs::prompt_options(&Fields::new(options, "prompt options")?)?;
-    Ok(crate::prompt::build_memory_prompt(&options))
+) -> Result<JsValue, JsValue> {
+    let options = fields::read(
+        options,
+        "prompt options",
+        false,
+        super::inputs::prompt_options,
+    )?;
+    Ok(JsValue::from(crate::prompt::build_memory_prompt(&options)))
 }
 
 /// Validate a memory-directory setting as the reference does (POSIX): the normalised path with
@@ -263,14 +268,16 @@ pub fn build_memory_prompt(
 pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_param_type = "string")] raw: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
-    options: Option<JsValue>,
+    options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let o = Fields::or_empty(options.unwrap_or(JsValue::UNDEFINED), "options")?;
-    let valid = crate::paths::validate_memory_path(
-        &string_arg(&raw, "path")?,
-        o.flag("expandTilde")?,
-        &o.string_or_empty("home")?,
-    );
+    let (raw, expand_tilde, home) = fields::read(options, "options", true, |o| {
+        (
+            o.arg(raw, "path"),
+            o.flag("expandTilde"),
+            o.string_or_empty("home"),
+        )
+    })?;
+    let valid = crate::paths::validate_memory_path(&raw, expand_tilde, &home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
 
@@ -287,11 +294,13 @@ pub fn is_auto_memory_enabled(
     )]
     input: JsValue,
 ) -> Result<bool, JsValue> {
-    let input = Fields::or_empty(input, "input")?;
-    Ok(crate::paths::is_auto_memory_enabled(
-        &input.string_map("env", true)?,
-        &super::inputs::settings(&input)?,
-    ))
+    let (env, settings) = fields::read(input, "input", true, |input| {
+        (
+            input.string_map("env", true),
+            super::inputs::settings(input),
+        )
+    })?;
+    Ok(crate::paths::is_auto_memory_enabled(&env, &settings))
 }
 
 /// Resolve a project's memory directory as the reference does: the env override, then the
@@ -308,16 +317,13 @@ pub fn resolve_memory_dir(
     #[wasm_bindgen(unchecked_param_type = "PathContext & { fs?: MemoryFs }")] context: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
     let fs_value = js_sys::Reflect::get(&context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
-    let fs =
-        if fs_value.is_undefined() || fs_value.is_null() {
-            None
-        } else {
-            Some(super::host::JsFs::new(fs_value).map_err(|m| {
-                super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m))
-            })?)
-        };
+    let fs = if fs_value.is_undefined() || fs_value.is_null() {
+        None
+    } else {
+        Some(super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?)
+    };
     let mut ctx: crate::paths::PathContext =
-        super::inputs::path_context(&Fields::new(context, "path context")?)?;
+        fields::read(context, "path context", false, super::inputs::path_context)?;
     Ok(super::promise(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {
@@ -341,9 +347,8 @@ pub fn find_canonical_git_root(
     #[wasm_bindgen(unchecked_param_type = "MemoryFs")] fs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] start: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
-    let start = string_arg(&start, "start")?;
-    let fs = super::host::JsFs::new(fs)
-        .map_err(|m| super::error::to_js(crate::Error::new(crate::Code::InvalidInput, m)))?;
+    let start = string_arg(start, "start")?;
+    let fs = super::host::JsFs::new(fs).map_err(fields::invalid_input)?;
     Ok(super::promise(async move {
         Ok(
             match crate::paths::find_canonical_git_root(&fs, &start).await {
@@ -365,7 +370,7 @@ pub fn scan_for_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&crate::secrets::scan_for_secrets(&string_arg(
-        &text, "text",
+        text, "text",
     )?))
 }
 
@@ -374,11 +379,13 @@ pub fn scan_for_secrets(
 /// ```js
 /// redactSecrets("key: ghp_" + "a".repeat(36)); // "key: [REDACTED]"
 /// ```
-#[wasm_bindgen(js_name = redactSecrets)]
+#[wasm_bindgen(js_name = redactSecrets, unchecked_return_type = "string")]
 pub fn redact_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-) -> Result<String, JsValue> {
-    Ok(crate::secrets::redact_secrets(&string_arg(&text, "text")?))
+) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from(crate::secrets::redact_secrets(&string_arg(
+        text, "text",
+    )?)))
 }
 
 /// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
@@ -389,10 +396,11 @@ pub fn redact_secrets(
 /// sanitizePathKey("notes/api.md"); // "notes/api.md"
 /// sanitizePathKey("%2e%2e%2fx");   // throws, code "PATH_URL_ENCODED_TRAVERSAL"
 /// ```
-#[wasm_bindgen(js_name = sanitizePathKey)]
+#[wasm_bindgen(js_name = sanitizePathKey, unchecked_return_type = "string")]
 pub fn sanitize_path_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-) -> Result<String, JsValue> {
-    let key = string_arg(&key, "key")?;
+) -> Result<JsValue, JsValue> {
+    let key = string_arg(key, "key")?;
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
+        .map(JsValue::from)
 }

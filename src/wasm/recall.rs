@@ -2,7 +2,7 @@
 //! helpers `shouldRecall` and `RecallSession`.
 
 use super::convert::to_js;
-use super::fields::Fields;
+use super::fields;
 use crate::recall::{render_surfaced, AbortFlag, FindOptions, SessionBudget, SurfacedMemory};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -19,15 +19,17 @@ impl FindCall {
         let signal = js_sys::Reflect::get(&options, &"signal".into())
             .ok()
             .and_then(|s| s.dyn_into::<web_sys::AbortSignal>().ok());
-        let given = Fields::or_empty(options, "findRelevant options")?;
-        let mut find = FindOptions {
-            recent_tools: given.strings("recentTools")?,
-            already_surfaced: given.strings("alreadySurfaced")?,
-            ..FindOptions::default()
-        };
-        if let Some(limit) = given.opt_usize("limit")? {
-            find.limit = limit;
-        }
+        let mut find = fields::read(options, "findRelevant options", true, |given| {
+            let mut find = FindOptions {
+                recent_tools: given.strings("recentTools"),
+                already_surfaced: given.strings("alreadySurfaced"),
+                ..FindOptions::default()
+            };
+            if let Some(limit) = given.opt_usize("limit") {
+                find.limit = limit;
+            }
+            find
+        })?;
         let mut listener = None;
         if let Some(signal) = signal {
             let flag = AbortFlag::new();
@@ -75,8 +77,8 @@ impl From<SurfacedMemory> for SurfacedOut {
 
 /// Recalled memories (`[{ path, mtimeMs }]`) as the core takes them.
 pub(crate) fn recalled_from_js(memories: JsValue) -> Result<Vec<(String, f64)>, JsValue> {
-    Fields::each(memories, "memories", |m| {
-        Ok((m.string("path")?, m.opt_f64("mtimeMs")?.unwrap_or(0.0)))
+    fields::read_each(memories, "memories", |m| {
+        (m.string("path"), m.opt_f64("mtimeMs").unwrap_or(0.0))
     })
 }
 
@@ -91,7 +93,7 @@ pub fn should_recall(
     #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
 ) -> Result<bool, JsValue> {
     Ok(crate::recall::should_recall(&super::fields::string_arg(
-        &query, "query",
+        query, "query",
     )?))
 }
 
@@ -125,8 +127,8 @@ impl RecallSession {
         #[wasm_bindgen(unchecked_param_type = "{ path: string; content: string }[]")]
         memories: JsValue,
     ) -> Result<(), JsValue> {
-        let shown = Fields::each(memories, "memories", |m| {
-            Ok((m.string("path")?, m.string("content")?))
+        let shown = fields::read_each(memories, "memories", |m| {
+            (m.string("path"), m.string("content"))
         })?;
         for (path, content) in shown {
             self.budget.record(&SurfacedMemory {

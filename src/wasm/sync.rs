@@ -1,12 +1,12 @@
 //! Team sync across the boundary: a JS `transport` callback adapted to the core's `Transport`,
 //! and the `TeamSync` class over the core's `TeamWatcher`.
 
-use super::error::{host_error, to_js as error_to_js};
-use super::fields::Fields;
+use super::error::host_error;
+use super::fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use super::memdir::to_settled;
 use super::promise;
-use crate::error::{Code, Error, HostError};
+use crate::error::HostError;
 use crate::host::HostResult;
 use crate::sync::{
     HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync as CoreSync, TeamWatcher, Transport,
@@ -104,23 +104,25 @@ pub struct TeamSync {
 
 impl TeamSync {
     fn build(
-        given: &Fields,
+        options: JsValue,
+        what: &str,
         dir: &str,
-        fs: JsFs,
+        (fs, clock, telemetry): (JsFs, JsClock, JsTelemetry),
         callback: Function,
-        clock: JsClock,
-        telemetry: JsTelemetry,
         memdir: Option<Rc<super::memdir::Core>>,
     ) -> Result<TeamSync, JsValue> {
-        let mut config = SyncConfig::new(
-            &given.string("baseUrl")?,
-            &given.string("repo")?,
-            &crate::paths::team_dir(dir),
-        );
-        config.headers = given.string_map("headers", false)?.into_iter().collect();
-        if let Some(ms) = given.opt_u32("timeoutMs")? {
-            config.timeout_ms = ms;
-        }
+        let config = fields::read(options, what, false, |given| {
+            let mut config = SyncConfig::new(
+                &given.string("baseUrl"),
+                &given.string("repo"),
+                &crate::paths::team_dir(dir),
+            );
+            config.headers = given.string_map("headers", false).into_iter().collect();
+            if let Some(ms) = given.opt_u32("timeoutMs") {
+                config.timeout_ms = ms;
+            }
+            config
+        })?;
         let sync = CoreSync {
             fs,
             transport: JsTransport { callback },
@@ -145,15 +147,21 @@ impl TeamSync {
         let callback = Reflect::get(&options, &"transport".into())
             .unwrap_or(JsValue::UNDEFINED)
             .dyn_into::<Function>()
-            .map_err(|_| invalid("`transport` must be a function".into()))?;
-        let given = Fields::new(options, "teamSync options")?;
-        let (fs, clock, telemetry) = (
+            .map_err(|_| fields::invalid_input("`transport` must be a function".into()))?;
+        let host = (
             core.fs().clone(),
             core.clock().clone(),
             core.telemetry().clone(),
         );
         let dir = core.dir().to_owned();
-        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, Some(core))
+        TeamSync::build(
+            options,
+            "teamSync options",
+            &dir,
+            host,
+            callback,
+            Some(core),
+        )
     }
 
     /// The first pull, under the bound memdir's lock when there is one.
@@ -176,10 +184,6 @@ impl TeamSync {
     }
 }
 
-fn invalid(message: String) -> JsValue {
-    error_to_js(Error::new(Code::InvalidInput, message))
-}
-
 #[wasm_bindgen]
 impl TeamSync {
     /// Options: `fs`, `dir` (the memory directory), `baseUrl`, `repo` (`owner/name`),
@@ -189,14 +193,15 @@ impl TeamSync {
         #[wasm_bindgen(unchecked_param_type = "TeamSyncOptions")] options: JsValue,
     ) -> Result<TeamSync, JsValue> {
         let get = |k: &str| Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED);
-        let fs = JsFs::new(get("fs")).map_err(invalid)?;
+        let fs = JsFs::new(get("fs")).map_err(fields::invalid_input)?;
         let callback = get("transport")
             .dyn_into::<Function>()
-            .map_err(|_| invalid("`transport` must be a function".into()))?;
-        let telemetry = JsTelemetry::new(get("telemetry")).map_err(invalid)?;
-        let clock = JsClock::new(get("now")).map_err(invalid)?;
-        let given = Fields::new(options.clone(), "TeamSync options")?;
-        let config = crate::MemdirConfig::new(given.string("dir")?);
+            .map_err(|_| fields::invalid_input("`transport` must be a function".into()))?;
+        let telemetry = JsTelemetry::new(get("telemetry")).map_err(fields::invalid_input)?;
+        let clock = JsClock::new(get("now")).map_err(fields::invalid_input)?;
+        let what = "TeamSync options";
+        let dir = fields::read(options.clone(), what, false, |given| given.string("dir"))?;
+        let config = crate::MemdirConfig::new(dir);
         let dir = config.dir.clone();
         // Pulls write into the memory directory: they take its lock (the same lock file or host
         // lock a `Memdir` over this directory takes), as `memdir.teamSync()` pulls do.
@@ -208,7 +213,14 @@ impl TeamSync {
             config,
         );
         let lock_holder = Some(Rc::new(lock_holder));
-        TeamSync::build(&given, &dir, fs, callback, clock, telemetry, lock_holder)
+        TeamSync::build(
+            options,
+            what,
+            &dir,
+            (fs, clock, telemetry),
+            callback,
+            lock_holder,
+        )
     }
 
     /// Pull the server's team memory into `team/`.
