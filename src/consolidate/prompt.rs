@@ -3,7 +3,9 @@
 
 use super::changeset::CurrentFile;
 use crate::manifest::iso_timestamp;
-use crate::prompt::{extract_how_to_save, types_section, what_not_to_save, INDEX_LINE_FORMAT};
+use crate::prompt::{
+    extract_how_to_save, operations_schema, types_section, what_not_to_save, INDEX_LINE_FORMAT,
+};
 
 /// JSON Schema (as JSON text) of the consolidation reply.
 pub const CONSOLIDATE_RESPONSE_SCHEMA: &str = concat!(
@@ -16,6 +18,16 @@ pub const CONSOLIDATE_RESPONSE_SCHEMA: &str = concat!(
     r#""index":{"type":"string"},"summary":{"type":"string"}},"#,
     r#""required":["operations"],"additionalProperties":false}"#
 );
+
+/// The part of [`CONSOLIDATE_RESPONSE_SCHEMA`] only consolidation has: the reply's `index` and
+/// `summary` (the rest is shared with extraction through [`operations_schema`]).
+pub(crate) const CONSOLIDATE_REPLY_FIELDS: &str =
+    r#","index":{"type":"string"},"summary":{"type":"string"}"#;
+
+/// [`CONSOLIDATE_RESPONSE_SCHEMA`], built from the parts shared with the extraction schema.
+pub(crate) fn consolidate_response_schema() -> String {
+    operations_schema("", CONSOLIDATE_REPLY_FIELDS)
+}
 
 /// Longest excerpt of one file shown, in bytes.
 pub const MAX_FILE_SHOWN_BYTES: usize = 16 * 1024;
@@ -193,6 +205,11 @@ pub fn directory_message(index: Option<&str>, files: &mut [ShownFile]) -> String
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
+
+    #[test]
+    fn shared_schema_parts_rebuild_the_constant() {
+        assert_eq!(consolidate_response_schema(), CONSOLIDATE_RESPONSE_SCHEMA);
+    }
 
     #[test]
     fn fences_and_budget() {

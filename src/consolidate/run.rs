@@ -5,7 +5,7 @@ use super::changeset::{build_changeset, Changeset, CurrentFile};
 use super::gates::{evaluate_gates, ConsolidationGates, GateDecision, SessionInfo};
 use super::lock::ConsolidationLease;
 use super::prompt::{
-    build_consolidation_request_prompt, directory_message, ShownFile, CONSOLIDATE_RESPONSE_SCHEMA,
+    build_consolidation_request_prompt, consolidate_response_schema, directory_message, ShownFile,
 };
 use crate::error::{Code, Error, Result};
 use crate::extract::ask;
@@ -242,7 +242,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 content: message,
             }],
             max_tokens: options.max_tokens,
-            response_schema: Some(CONSOLIDATE_RESPONSE_SCHEMA.to_owned()),
+            response_schema: Some(consolidate_response_schema()),
         };
         let reply = ask(self, llm, &request, options.timeout_ms).await?;
         let files: Vec<CurrentFile> = shown.into_iter().map(|s| s.file).collect();

@@ -8,7 +8,7 @@ use crate::future::{race, Either};
 use crate::host::Telemetry;
 use crate::host::{Clock, FieldValue, FileSystem, Llm, LlmMessage, LlmPurpose, LlmRequest, Role};
 use crate::memdir::Memdir;
-use crate::prompt::{build_extract_prompt, PromptMode, EXTRACT_RESPONSE_SCHEMA};
+use crate::prompt::{build_extract_prompt, operations_schema, PromptMode, EXTRACT_OP_FIELDS};
 use crate::store::{IndexWarning, MemoryChanges, Proposal, SaveInput, SaveOutcome};
 use serde::Serialize;
 
@@ -271,7 +271,7 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
         system: build_extract_prompt(new.len(), &manifest, combined, skip_index),
         messages: request_messages(new),
         max_tokens: options.max_tokens,
-        response_schema: Some(EXTRACT_RESPONSE_SCHEMA.to_owned()),
+        response_schema: Some(operations_schema(EXTRACT_OP_FIELDS, "")),
     };
     let reply = ask(memdir, llm, &request, options.timeout_ms).await?;
     let parsed = parse_operations(&reply)?;

@@ -27,6 +27,24 @@ pub const EXTRACT_RESPONSE_SCHEMA: &str = concat!(
     r#""required":["operations"],"additionalProperties":false}"#
 );
 
+/// The extraction and consolidation reply schemas, built from the parts they share so the module
+/// stores those parts once: `op_fields` goes after `body` in an operation, `reply_fields` after
+/// `operations` in the reply. Equal to [`EXTRACT_RESPONSE_SCHEMA`] for the extraction parts.
+pub(crate) fn operations_schema(op_fields: &str, reply_fields: &str) -> String {
+    let mut schema = String::from(
+        r#"{"type":"object","properties":{"operations":{"type":"array","items":{"type":"object","properties":{"op":{"type":"string","enum":["create","update","delete"]},"file":{"type":"string"},"type":{"type":"string","enum":["user","feedback","project","reference"]},"name":{"type":"string"},"description":{"type":"string"},"body":{"type":"string"}"#,
+    );
+    schema.push_str(op_fields);
+    schema.push_str(r#"},"required":["op","file"],"additionalProperties":false}}"#);
+    schema.push_str(reply_fields);
+    schema.push_str(r#"},"required":["operations"],"additionalProperties":false}"#);
+    schema
+}
+
+/// The part of [`EXTRACT_RESPONSE_SCHEMA`] only extraction has: an operation's `scope`.
+pub(crate) const EXTRACT_OP_FIELDS: &str =
+    r#","scope":{"type":"string","enum":["private","team"]}"#;
+
 /// The four opening paragraphs, then the existing-files list when `manifest` is not empty.
 fn opener(new_message_count: usize, manifest: &str, combined: bool) -> String {
     let n = new_message_count;
@@ -194,4 +212,17 @@ pub fn build_extract_prompt(
     lines.push(String::new());
     lines.extend(extract_how_to_save(combined, skip_index));
     crate::jsstr::join(&lines, "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_schema_parts_rebuild_the_constants() {
+        assert_eq!(
+            operations_schema(EXTRACT_OP_FIELDS, ""),
+            EXTRACT_RESPONSE_SCHEMA
+        );
+    }
 }

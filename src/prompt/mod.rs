@@ -36,6 +36,7 @@ pub use daily_log::{
     daily_log_index, daily_log_intro, daily_log_path, what_to_log, DAILY_LOG_PATTERN,
 };
 pub use extract::{build_extract_prompt, extract_how_to_save, EXTRACT_RESPONSE_SCHEMA};
+pub(crate) use extract::{operations_schema, EXTRACT_OP_FIELDS};
 pub use guidance::{
     persistence, trusting_recall, what_not_to_save, when_to_access, DRIFT_CAVEAT,
     TEAM_SECRETS_BULLET,
