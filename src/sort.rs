@@ -19,9 +19,20 @@ use std::cmp::Ordering;
 pub fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) {
     let order = {
         let view: &[T] = items;
-        stable_order(view.len(), &mut |a, b| compare(&view[a], &view[b]))
+        // Positions come from `0..view.len()`: both are always there.
+        stable_order(view.len(), &mut |a, b| match (view.get(a), view.get(b)) {
+            (Some(x), Some(y)) => compare(x, y),
+            _ => Ordering::Equal,
+        })
     };
-    rearrange(&order, &mut |a, b| items.swap(a, b));
+    rearrange(&order, &mut |a, b| {
+        // `a < b` (see `rearrange`); both are positions of `items`.
+        if let Some((head, tail)) = items.split_at_mut_checked(b) {
+            if let (Some(x), Some(y)) = (head.get_mut(a), tail.first_mut()) {
+                std::mem::swap(x, y);
+            }
+        }
+    });
 }
 
 /// Sort `items` stably by the key `key` gives; the same result as `items.sort_by_key(key)`.
@@ -61,13 +72,15 @@ pub fn earlier_equal<K: Ord>(keys: &[Option<K>]) -> Vec<Option<usize>> {
         .filter(|&i| keys.get(i).is_some_and(Option::is_some))
         .collect();
     // Stable: equal keys keep ascending positions, so each run starts with its first.
-    sort_by(&mut order, |&a, &b| keys[a].cmp(&keys[b]));
+    sort_by(&mut order, |&a, &b| keys.get(a).cmp(&keys.get(b)));
     let mut out = vec![None; keys.len()];
     let mut run: Option<(usize, &Option<K>)> = None;
     for i in order {
-        let key = &keys[i];
+        let (Some(key), Some(slot)) = (keys.get(i), out.get_mut(i)) else {
+            continue; // never: `i` is a position of `keys`
+        };
         match run {
-            Some((first, run_key)) if run_key == key => out[i] = Some(first),
+            Some((first, run_key)) if run_key == key => *slot = Some(first),
             _ => run = Some((i, key)),
         }
     }
@@ -86,18 +99,21 @@ fn stable_order(len: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) -
         while start < len {
             let mid = start.saturating_add(width).min(len);
             let end = mid.saturating_add(width).min(len);
-            let (mut i, mut j) = (start, mid);
-            while i < mid && j < end {
-                if compare(order[j], order[i]) == Ordering::Less {
-                    merged.push(order[j]);
+            // `start <= mid <= end <= len`: both runs are always there.
+            let left = order.get(start..mid).unwrap_or_default();
+            let right = order.get(mid..end).unwrap_or_default();
+            let (mut i, mut j) = (0, 0);
+            while let (Some(&a), Some(&b)) = (left.get(i), right.get(j)) {
+                if compare(b, a) == Ordering::Less {
+                    merged.push(b);
                     j += 1;
                 } else {
-                    merged.push(order[i]);
+                    merged.push(a);
                     i += 1;
                 }
             }
-            merged.extend_from_slice(&order[i..mid]);
-            merged.extend_from_slice(&order[j..end]);
+            merged.extend_from_slice(left.get(i..).unwrap_or_default());
+            merged.extend_from_slice(right.get(j..).unwrap_or_default());
             start = end;
         }
         std::mem::swap(&mut order, &mut merged);
@@ -111,14 +127,24 @@ fn rearrange(order: &[usize], swap: &mut dyn FnMut(usize, usize)) {
     // `at[p]`: the original position of the element now at `p`; `now[o]`: where original `o` is.
     let mut at: Vec<usize> = (0..order.len()).collect();
     let mut now = at.clone();
+    // Every position and original index is below `order.len()`, so each `get` finds its slot.
     for (target, &wanted) in order.iter().enumerate() {
-        let from = now[wanted];
+        let Some(&from) = now.get(wanted) else {
+            continue;
+        };
         if from != target {
+            // Positions before `target` are final, so `from > target`.
             swap(target, from);
-            let displaced = at[target];
-            at.swap(target, from);
-            now[displaced] = from;
-            now[wanted] = target;
+            let Some(&displaced) = at.get(target) else {
+                continue;
+            };
+            // `at[target]` (now `wanted`) is never read again: later targets are higher.
+            if let Some(slot) = at.get_mut(from) {
+                *slot = displaced;
+            }
+            if let Some(slot) = now.get_mut(displaced) {
+                *slot = from;
+            }
         }
     }
 }
