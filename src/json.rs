@@ -420,9 +420,7 @@ fn first_to_escape(bytes: &[u8]) -> Option<usize> {
     let has_zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
     let mut start = 0;
     for chunk in bytes.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
+        let word = crate::jsstr::word_at(chunk);
         let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
         if control
             || has_zero_byte(word ^ (ONES * u64::from(b'"')))

@@ -103,7 +103,7 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
 /// Eight bytes as one little-endian word (`0` for a short slice, which never happens).
 #[inline(always)]
-fn word_at(bytes: &[u8]) -> u64 {
+pub(crate) fn word_at(bytes: &[u8]) -> u64 {
     <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes)
 }
 
@@ -241,6 +241,14 @@ pub fn byte_to_utf16_index(s: &str, byte: usize) -> usize {
 /// ```
 pub fn js_split_newline(s: &str) -> std::str::Split<'_, char> {
     s.split('\n')
+}
+
+/// `s.truncate(len)` where `len` is known to be a char boundary (an ASCII cut), without the
+/// panic path of `String::truncate`: a `len` that is not a boundary or past the end leaves `s`.
+pub(crate) fn truncate_ascii(s: &mut String, len: usize) {
+    if s.is_char_boundary(len) {
+        s.truncate(len);
+    }
 }
 
 /// JS `items.join(sep)`: the items with `sep` between them (`""` for none).

@@ -1,6 +1,6 @@
 //! `formatFileSize` (reference §3.1, §16.4).
 
-use crate::jsstr::{js_number_to_string, to_fixed_1};
+use crate::jsstr::{js_number_to_string, to_fixed_1, truncate_ascii};
 
 /// Human size as the reference prints it: `1023 bytes`, `1KB`, `24.4KB`, `1MB` (JS `toFixed(1)`
 /// with a trailing `.0` removed; ties round away from zero).
@@ -31,7 +31,8 @@ pub fn format_file_size(n: f64) -> String {
 fn one_decimal(x: f64) -> String {
     let mut fixed = to_fixed_1(x);
     if fixed.ends_with(".0") {
-        fixed.truncate(fixed.len() - 2);
+        let len = fixed.len() - 2;
+        truncate_ascii(&mut fixed, len);
     }
     fixed
 }

@@ -308,7 +308,9 @@ pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFi
     let mut exact_of: Vec<Option<usize>> = vec![None; parsed.len()];
     for (i, (body, header)) in earlier_body.iter().zip(&earlier_header).enumerate() {
         if let Some(j) = body.or(*header) {
-            exact_of[i] = Some(j);
+            if let Some(slot) = exact_of.get_mut(i) {
+                *slot = Some(j);
+            }
             if let (Some(a), Some(b)) = (files.get(j), files.get(i)) {
                 let mut f = at_file(
                     finding(

@@ -83,7 +83,9 @@ pub fn similar_pairs(
         for token in set {
             let start = postings.partition_point(|(t, _)| *t < token.as_str());
             candidates.extend(
-                postings[start..]
+                postings
+                    .get(start..)
+                    .unwrap_or_default()
                     .iter()
                     .take_while(|(t, _)| *t == token.as_str())
                     .map(|&(_, j)| j)

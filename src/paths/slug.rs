@@ -58,7 +58,7 @@ pub fn sanitize_path(name: &str) -> String {
         return slug;
     }
     // The slug is ASCII, so byte 200 is a char boundary.
-    slug.truncate(MAX_SANITIZED_LENGTH);
+    crate::jsstr::truncate_ascii(&mut slug, MAX_SANITIZED_LENGTH);
     slug.push('-');
     slug.push_str(&to_base36(i64::from(djb2(name)).unsigned_abs()));
     slug

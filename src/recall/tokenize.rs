@@ -111,7 +111,7 @@ pub(crate) fn is_stop_word(word: &str) -> bool {
 pub(crate) fn stem_in_place(w: &mut String) {
     inflection_stem(w);
     if w.len() > 6 && w.as_bytes().ends_with(b"ion") {
-        w.truncate(w.len() - 3);
+        crate::jsstr::truncate_ascii(w, w.len() - 3);
     }
     if w.len() >= 4 && w.as_bytes().last() == Some(&b'e') {
         w.pop();
@@ -141,7 +141,7 @@ fn inflection_stem(w: &mut String) {
         [.., b'e', b'd'] if len >= 5 => (2, false, true),
         _ => return,
     };
-    w.truncate(len - cut);
+    crate::jsstr::truncate_ascii(w, len - cut);
     if add_y {
         w.push('y');
     }

@@ -38,7 +38,7 @@ pub fn slugify(name: &str) -> String {
         }
     }
     // Only ASCII was pushed, so every byte index is a char boundary.
-    slug.truncate(MAX_SLUG_LEN);
+    crate::jsstr::truncate_ascii(&mut slug, MAX_SLUG_LEN);
     let slug = slug.trim_end_matches('_');
     if slug.is_empty() {
         "memory".to_owned()

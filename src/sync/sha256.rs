@@ -68,8 +68,11 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
         compress(&mut state, block);
     }
     let mut out = [0u8; 32];
-    for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
-        chunk.copy_from_slice(&word.to_be_bytes());
+    for (byte, value) in out
+        .iter_mut()
+        .zip(state.iter().flat_map(|w| w.to_be_bytes()))
+    {
+        *byte = value;
     }
     out
 }
