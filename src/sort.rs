@@ -17,21 +17,31 @@ use std::cmp::Ordering;
 /// assert_eq!(v, [(1, 'b'), (1, 'd'), (2, 'a'), (2, 'c')]);
 /// ```
 pub fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) {
-    let order = {
-        let view: &[T] = items;
-        // Positions come from `0..view.len()`: both are always there.
-        stable_order(view.len(), &mut |a, b| match (view.get(a), view.get(b)) {
+    // One `dyn` callback per element type does both jobs (one vtable, not two).
+    sort_through(items.len(), &mut |a, b, swap| {
+        if swap {
+            // `a < b` (see `rearrange`); both are positions of `items`.
+            if let Some((head, tail)) = items.split_at_mut_checked(b) {
+                if let (Some(x), Some(y)) = (head.get_mut(a), tail.first_mut()) {
+                    std::mem::swap(x, y);
+                }
+            }
+            return Ordering::Equal;
+        }
+        // Positions come from `0..items.len()`: both are always there.
+        match (items.get(a), items.get(b)) {
             (Some(x), Some(y)) => compare(x, y),
             _ => Ordering::Equal,
-        })
-    };
-    rearrange(&order, &mut |a, b| {
-        // `a < b` (see `rearrange`); both are positions of `items`.
-        if let Some((head, tail)) = items.split_at_mut_checked(b) {
-            if let (Some(x), Some(y)) = (head.get_mut(a), tail.first_mut()) {
-                std::mem::swap(x, y);
-            }
         }
+    });
+}
+
+/// Sort positions `0..len` through `op(a, b, false)` (compare) and then move the elements
+/// through `op(a, b, true)` (swap; the result is ignored).
+fn sort_through(len: usize, op: &mut dyn FnMut(usize, usize, bool) -> Ordering) {
+    let order = stable_order(len, &mut |a, b| op(a, b, false));
+    rearrange(&order, &mut |a, b| {
+        op(a, b, true);
     });
 }
 
