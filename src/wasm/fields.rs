@@ -30,6 +30,25 @@ impl Slot {
     }
 }
 
+/// The per-element step of [`Fields::each`]: a one-method trait rather than `dyn FnMut`, whose
+/// vtable would also carry a `call_once` shim for every element type.
+trait EachItem<'a> {
+    fn item(&mut self, fields: &Fields<'a>);
+}
+
+/// Reads each element with `read` into `out`.
+struct Collect<'r, R, T> {
+    read: &'r mut R,
+    out: Vec<T>,
+}
+
+impl<'a, R: FnMut(&Fields<'a>) -> T, T> EachItem<'a> for Collect<'_, R, T> {
+    fn item(&mut self, fields: &Fields<'a>) {
+        let value = (self.read)(fields);
+        self.out.push(value);
+    }
+}
+
 /// A JS object read field by field; `what` names it in error messages.
 pub struct Fields<'a> {
     object: JsValue,
@@ -148,20 +167,23 @@ impl<'a> Fields<'a> {
         what: &'a str,
         mut read: impl FnMut(&Fields<'a>) -> T,
     ) -> Vec<T> {
-        let mut out = Vec::new();
-        self.each_item(value, what, &mut |item| out.push(read(item)));
-        out
+        let mut collect = Collect {
+            read: &mut read,
+            out: Vec::new(),
+        };
+        self.each_item(value, what, &mut collect);
+        collect.out
     }
 
     /// The loop of [`Fields::each`], one copy for every element type.
     #[inline(never)]
-    fn each_item(&self, value: JsValue, what: &'a str, item: &mut dyn FnMut(&Fields<'a>)) {
+    fn each_item(&self, value: JsValue, what: &'a str, item: &mut dyn EachItem<'a>) {
         let array = self.array(value, what);
         for i in 0..array.length() {
             if self.failed() {
                 break;
             }
-            item(&Fields::start(array.get(i), what, self.slot, false));
+            item.item(&Fields::start(array.get(i), what, self.slot, false));
         }
     }
 
