@@ -41,12 +41,27 @@ extern "C" {
 
 /// Rust value → plain JS value (maps become objects, `None` is `undefined`).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    write_js(&|w| value.serialize(w))
+    write_js(&Ser(value))
+}
+
+/// A value [`write_js`] can write: a one-method trait rather than `dyn Fn`, whose vtable would
+/// also carry `call_once`/`call_mut` shims for every value type.
+trait WriteTo {
+    fn write_to(&self, w: &mut Writer) -> Result<(), Failure>;
+}
+
+/// A serializable value, written through its `Serialize` impl.
+struct Ser<'v, T: ?Sized>(&'v T);
+
+impl<T: Serialize + ?Sized> WriteTo for Ser<'_, T> {
+    fn write_to(&self, w: &mut Writer) -> Result<(), Failure> {
+        self.0.serialize(w)
+    }
 }
 
 /// The one non-generic half of [`to_js`]: write, pick a NaN marker no string equals, parse.
 #[inline(never)]
-fn write_js(write: &dyn Fn(&mut Writer) -> Result<(), Failure>) -> Result<JsValue, JsValue> {
+fn write_js(value: &dyn WriteTo) -> Result<JsValue, JsValue> {
     let mut nan = String::from("\0NaN");
     loop {
         let mut w = Writer {
@@ -56,7 +71,7 @@ fn write_js(write: &dyn Fn(&mut Writer) -> Result<(), Failure>) -> Result<JsValu
             revive: false,
             clash: false,
         };
-        if let Err(Failure(e)) = write(&mut w) {
+        if let Err(Failure(e)) = value.write_to(&mut w) {
             return Err(super::error::to_js(Error::new(
                 Code::InvalidInput,
                 format!("cannot convert result: Error: {e}"),
