@@ -140,10 +140,10 @@ pub fn lint_memory(
 ) -> LintReport {
     let mut sorted: Vec<LintFile> = files.to_vec();
     crate::sort::sort_by(&mut sorted, |a, b| a.file.cmp(&b.file));
-    let mut findings: Vec<LintFinding> = sorted
-        .iter()
-        .flat_map(|f| check_file(f, options, now_ms))
-        .collect();
+    let mut findings: Vec<LintFinding> = Vec::new();
+    for f in &sorted {
+        checks::check_file_into(f, options, now_ms, &mut findings);
+    }
     if options.check_index {
         findings.extend(check_index(
             &LintIndex {
