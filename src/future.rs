@@ -41,7 +41,27 @@ pub async fn race<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Outp
 type Slot<F> = (Pin<Box<F>>, Option<<F as Future>::Output>);
 
 /// Run every future to completion, concurrently, keeping input order in the output.
+///
+/// ```
+/// use memdir::future::{block_on, join_all};
+/// let ready = |n: u32| std::future::ready(n);
+/// assert_eq!(block_on(join_all(vec![ready(1), ready(2)])), [1, 2]);
+/// ```
 pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    join_filter(futures, Some).await
+}
+
+/// [`join_all`] over futures that may give nothing: the outputs that are `Some`, in input order.
+pub(crate) async fn join_some<T, F: Future<Output = Option<T>>>(futures: Vec<F>) -> Vec<T> {
+    join_filter(futures, |out| out).await
+}
+
+/// Run every future to completion, concurrently; keep what `keep` makes of each output, in
+/// input order.
+async fn join_filter<F: Future, T>(
+    futures: Vec<F>,
+    keep: impl Fn(F::Output) -> Option<T>,
+) -> Vec<T> {
     let mut slots: Vec<Slot<F>> = futures.into_iter().map(|f| (Box::pin(f), None)).collect();
     std::future::poll_fn(move |cx| {
         let mut pending = false;
@@ -59,7 +79,7 @@ pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
             Poll::Ready(
                 slots
                     .iter_mut()
-                    .filter_map(|(_, out)| out.take())
+                    .filter_map(|(_, out)| out.take().and_then(&keep))
                     .collect::<Vec<_>>(),
             )
         }

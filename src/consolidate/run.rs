@@ -174,7 +174,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         &self,
         options: &ConsolidateOptions,
         lease: ConsolidationLease,
-        changeset: Changeset,
+        changeset: Box<Changeset>,
         sessions_reviewed: usize,
     ) -> Result<ConsolidateOutcome> {
         self.release_consolidation_lock(&lease).await?;
@@ -199,7 +199,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             None
         };
         Ok(ConsolidateOutcome::Ready {
-            changeset: Box::new(changeset),
+            changeset,
             previous_consolidated_at: lease.prior,
             sessions_reviewed,
             applied,
@@ -210,7 +210,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         &self,
         options: &ConsolidateOptions,
         sessions: &[String],
-    ) -> Result<Changeset> {
+    ) -> Result<Box<Changeset>> {
         let llm = self
             .llm
             .as_ref()
@@ -246,6 +246,6 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         };
         let reply = ask(self, llm, &request, options.timeout_ms).await?;
         let files: Vec<CurrentFile> = shown.into_iter().map(|s| s.file).collect();
-        build_changeset(&reply, &files, index.as_deref(), skip_index)
+        build_changeset(&reply, &files, index.as_deref(), skip_index).map(Box::new)
     }
 }

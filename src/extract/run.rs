@@ -163,7 +163,7 @@ impl Extractor {
         let mut trailing = Vec::new();
         while let Some(stash) = self.finish() {
             let outcome = match self.run_once(memdir, &stash, options, true).await {
-                Ok(outcome) => outcome,
+                Ok(outcome) => *outcome,
                 Err(mut e) => ExtractOutcome::with_status(
                     ExtractStatus::Failed {
                         code: e.code.as_str().to_owned(),
@@ -177,7 +177,7 @@ impl Extractor {
         guard.done = true;
         let mut outcome = first?;
         outcome.trailing = trailing;
-        Ok(outcome)
+        Ok(*outcome)
     }
 
     async fn run_once<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
@@ -186,7 +186,7 @@ impl Extractor {
         messages: &[ConversationMessage],
         options: &ExtractOptions,
         is_trailing: bool,
-    ) -> Result<ExtractOutcome> {
+    ) -> Result<Box<ExtractOutcome>> {
         memdir.check_writable()?;
         let new = self.new_messages(messages);
         let count = new.len();
@@ -229,8 +229,11 @@ impl Extractor {
     }
 }
 
-fn skipped(reason: SkipReason, count: usize) -> ExtractOutcome {
-    ExtractOutcome::with_status(ExtractStatus::Skipped { reason }, count)
+fn skipped(reason: SkipReason, count: usize) -> Box<ExtractOutcome> {
+    Box::new(ExtractOutcome::with_status(
+        ExtractStatus::Skipped { reason },
+        count,
+    ))
 }
 
 fn emit_outcome<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
@@ -258,7 +261,7 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
     memdir: &Memdir<F, C, L, T>,
     new: &[ConversationMessage],
     options: &ExtractOptions,
-) -> Result<ExtractOutcome> {
+) -> Result<Box<ExtractOutcome>> {
     let llm = memdir
         .llm
         .as_ref()
@@ -276,7 +279,10 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
     let reply = ask(memdir, llm, &request, options.timeout_ms).await?;
     let parsed = parse_operations(&reply)?;
     let (valid, rejected) = validate_operations(parsed.operations, combined);
-    let mut outcome = ExtractOutcome::with_status(ExtractStatus::Extracted, new.len());
+    let mut outcome = Box::new(ExtractOutcome::with_status(
+        ExtractStatus::Extracted,
+        new.len(),
+    ));
     outcome.rejected = parsed.rejected;
     outcome.rejected.extend(rejected);
     for op in valid {

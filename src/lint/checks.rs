@@ -63,6 +63,17 @@ fn line_count(text: &str) -> usize {
 /// The checks of one file: frontmatter, fields, secrets, age, size.
 pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintFinding> {
     let mut out = Vec::new();
+    check_file_into(f, options, now_ms, &mut out);
+    out
+}
+
+/// [`check_file`], appending to `out`.
+pub(crate) fn check_file_into(
+    f: &LintFile,
+    options: &LintOptions,
+    now_ms: f64,
+    out: &mut Vec<LintFinding>,
+) {
     let file = f.file.as_str();
     if split_frontmatter(&f.text).is_none() {
         out.push(at_file(
@@ -172,7 +183,6 @@ pub fn check_file(f: &LintFile, options: &LintOptions, now_ms: f64) -> Vec<LintF
             file,
         ));
     }
-    out
 }
 
 /// The checks of one index against the files of its scope (`files` relative to the memory

@@ -138,12 +138,22 @@ pub fn lint_memory(
     options: &LintOptions,
     now_ms: f64,
 ) -> LintReport {
-    let mut sorted: Vec<LintFile> = files.to_vec();
+    lint_owned(files.to_vec(), index, team_index, options, now_ms)
+}
+
+/// [`lint_memory`] on files it may reorder.
+fn lint_owned(
+    mut sorted: Vec<LintFile>,
+    index: Option<&str>,
+    team_index: Option<&str>,
+    options: &LintOptions,
+    now_ms: f64,
+) -> LintReport {
     crate::sort::sort_by(&mut sorted, |a, b| a.file.cmp(&b.file));
-    let mut findings: Vec<LintFinding> = sorted
-        .iter()
-        .flat_map(|f| check_file(f, options, now_ms))
-        .collect();
+    let mut findings: Vec<LintFinding> = Vec::new();
+    for f in &sorted {
+        checks::check_file_into(f, options, now_ms, &mut findings);
+    }
     if options.check_index {
         findings.extend(check_index(
             &LintIndex {
@@ -180,8 +190,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let files = self.lint_collect().await;
         let index = self.read_optional(&self.index_path(Scope::Private)).await?;
         let team_index = self.read_optional(&self.index_path(Scope::Team)).await?;
-        let report = lint_memory(
-            &files,
+        let report = lint_owned(
+            files,
             index.as_deref(),
             team_index.as_deref(),
             options,

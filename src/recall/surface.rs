@@ -127,10 +127,6 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
                 Some(surface_text(path, &text, *mtime, now))
             })
             .collect();
-        crate::future::join_all(reads)
-            .await
-            .into_iter()
-            .flatten()
-            .collect()
+        crate::future::join_some(reads).await
     }
 }

@@ -15,7 +15,7 @@
 use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
-use crate::future::join_all;
+use crate::future::join_some;
 use crate::host::{Clock, EntryKind, FileStat, FileSystem, Llm, Telemetry};
 use crate::manifest::format_manifest;
 use crate::memdir::Memdir;
@@ -71,7 +71,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let mut files = Vec::with_capacity(candidates.len());
         for chunk in candidates.chunks(SCAN_CHUNK) {
             let stats = chunk.iter().map(|rel| self.stat_file(&root, rel)).collect();
-            files.extend(join_all(stats).await.into_iter().flatten());
+            files.extend(join_some(stats).await);
         }
         // Stable: equal times keep walk order.
         crate::sort::sort_by(&mut files, |a, b| {
@@ -91,7 +91,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             if batch.is_empty() {
                 break;
             }
-            headers.extend(join_all(batch).await.into_iter().flatten());
+            headers.extend(join_some(batch).await);
         }
         Ok(headers)
     }
