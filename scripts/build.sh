@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # Design §7 targets 150 KB gzipped. The full feature set is not there yet (see README, "Size");
 # until it is, the build reports the gap and fails only on a regression past the ceiling.
 SIZE_TARGET_GZIP=153600
-SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-285000}
+SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-270000}
 
 if [ "${1:-}" = "--dev" ]; then
   cargo build --lib --target wasm32-unknown-unknown
