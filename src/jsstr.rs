@@ -291,15 +291,8 @@ pub fn to_fixed_1(x: f64) -> String {
         return js_number_to_string(x);
     }
     let sign = if x < 0.0 { "-" } else { "" };
-    let bits = x.abs().to_bits();
-    let exponent_bits = (bits >> 52) & 0x7FF;
-    let fraction = bits & ((1u64 << 52) - 1);
-    let (mantissa, exponent) = if exponent_bits == 0 {
-        (fraction, -1074i64)
-    } else {
-        (fraction | (1u64 << 52), exponent_bits as i64 - 1075)
-    };
-    // x = mantissa · 2^exponent exactly. All in u64: 128-bit division would link
+    let (mantissa, exponent) = mantissa_exponent(x);
+    // |x| = mantissa · 2^exponent exactly. All in u64: 128-bit division would link
     // compiler-builtins' `u128_div_rem` into the wasm module.
     if exponent >= 0 {
         // An integer (x ≥ 2^52, so nothing after the point) below 1e21 < 2^70: the exponent is
@@ -420,6 +413,18 @@ fn even_on_exact_tie(digits: String, exponent: i64, x: f64) -> String {
     digits
 }
 
+/// `|x| = mantissa · 2^exponent` exactly, for a finite `x` (subnormals included).
+fn mantissa_exponent(x: f64) -> (u64, i64) {
+    let bits = x.abs().to_bits();
+    let exponent_bits = (bits >> 52) & 0x7FF;
+    let fraction = bits & ((1u64 << 52) - 1);
+    if exponent_bits == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), exponent_bits as i64 - 1075)
+    }
+}
+
 /// All significant digits of the exact decimal value of `x` (positive, finite), without
 /// trailing zeros.
 ///
@@ -427,22 +432,17 @@ fn even_on_exact_tie(digits: String, exponent: i64, x: f64) -> String {
 /// the integer `m · 5^-e` (or `m · 2^e` for `e ≥ 0`). A small base-10⁹ bignum computes them
 /// without pulling in the precision-formatting machinery of `{:.N}`.
 fn exact_significant_digits(x: f64) -> String {
-    let bits = x.to_bits();
-    let exponent_bits = ((bits >> 52) & 0x7FF) as i32;
-    let fraction = bits & ((1u64 << 52) - 1);
-    let (mantissa, exponent) = if exponent_bits == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1u64 << 52), exponent_bits - 1075)
-    };
+    let (mantissa, exponent) = mantissa_exponent(x);
     const BASE: u64 = 1_000_000_000;
     // Little-endian limbs in base 10⁹ (the mantissa is below 2^53 < 10^18: two limbs).
     let mut limbs: Vec<u32> = vec![(mantissa % BASE) as u32, (mantissa / BASE) as u32];
     // Multiply by 2^e or 5^-e in steps that keep each limb product within a u64.
-    let (factor, step, mut count) = if exponent >= 0 {
-        (2u64, 2u64.pow(29), exponent.unsigned_abs())
+    // |exponent| ≤ 1074: the count fits a u32.
+    let mut count = exponent.unsigned_abs() as u32;
+    let (factor, step) = if exponent >= 0 {
+        (2u64, 2u64.pow(29))
     } else {
-        (5u64, 5u64.pow(12), exponent.unsigned_abs())
+        (5u64, 5u64.pow(12))
     };
     let per_step = if factor == 2 { 29 } else { 12 };
     while count > 0 {
@@ -559,14 +559,7 @@ mod tests {
     /// The earlier 128-bit form of [`to_fixed_1`], kept as the reference.
     fn to_fixed_1_u128(x: f64) -> String {
         let sign = if x < 0.0 { "-" } else { "" };
-        let bits = x.abs().to_bits();
-        let exponent_bits = (bits >> 52) & 0x7FF;
-        let fraction = bits & ((1u64 << 52) - 1);
-        let (mantissa, exponent) = if exponent_bits == 0 {
-            (fraction, -1074i64)
-        } else {
-            (fraction | (1u64 << 52), exponent_bits as i64 - 1075)
-        };
+        let (mantissa, exponent) = mantissa_exponent(x);
         let scaled = u128::from(mantissa) * 10;
         let tenths: u128 = if exponent >= 0 {
             scaled << exponent

@@ -350,49 +350,28 @@ impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Failure;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), Failure> {
-        Compound::end(self)
-    }
+/// The four sequence-like serde traits: each element is one more item of the array.
+macro_rules! sequence_impl {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Failure;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+                self.item(value)
+            }
+            fn end(self) -> Result<(), Failure> {
+                Compound::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Failure;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), Failure> {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Failure;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), Failure> {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Failure;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), Failure> {
-        Compound::end(self)
-    }
-}
+sequence_impl!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
