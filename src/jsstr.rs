@@ -582,11 +582,9 @@ mod tests {
             9007199254740993.0,
             999999999999999900000.0,
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
         for i in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             samples.push(match i % 3 {
                 0 => f64::from_bits(state),
                 // Every binary exponent from 2^-70 to 2^70.
@@ -624,11 +622,9 @@ mod tests {
             f64::MAX,
             12_926_474_572_764.0 + 13.0 / 16.0,
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
         for _ in 0..300 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             let x = f64::from_bits(state >> 1);
             if x.is_finite() && x > 0.0 {
                 samples.push(x);
@@ -675,11 +671,9 @@ mod tests {
             f64::MAX,
             f64::MIN_POSITIVE,
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
         for i in 0..100_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             let x = if i % 2 == 0 {
                 f64::from_bits(state >> 1)
             } else {

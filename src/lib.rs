@@ -39,6 +39,8 @@ pub mod sort;
 pub mod store;
 pub mod str_map;
 pub mod sync;
+#[cfg(test)]
+mod test_rng;
 pub mod types;
 
 #[cfg(target_arch = "wasm32")]

@@ -654,11 +654,9 @@ mod tests {
             f64::MIN,
             f64::INFINITY,
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
         for i in 0..300_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             samples.push(match i % 3 {
                 0 => f64::from_bits(state),
                 // Binary exponents from 2^-20 to 2^80, either sign.

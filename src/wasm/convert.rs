@@ -397,37 +397,28 @@ impl ser::SerializeMap for Compound<'_, '_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Failure;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Failure> {
-        self.key(key);
-        value.serialize(&mut *self.w)
-    }
-    fn end(self) -> Result<(), Failure> {
-        Compound::end(self)
-    }
+/// The two struct-like serde traits: each field is one more `"key":value` of the object.
+macro_rules! struct_impl {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Failure;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Failure> {
+                self.key(key);
+                value.serialize(&mut *self.w)
+            }
+            fn end(self) -> Result<(), Failure> {
+                Compound::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Failure;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Failure> {
-        self.key(key);
-        value.serialize(&mut *self.w)
-    }
-    fn end(self) -> Result<(), Failure> {
-        Compound::end(self)
-    }
-}
+struct_impl!(SerializeStruct, SerializeStructVariant);
 
 fn set(target: &js_sys::Object, key: &str, value: &JsValue) {
     // Setting a data property on a fresh plain object cannot fail. `__proto__` becomes an own
