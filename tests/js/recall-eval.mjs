@@ -7,6 +7,7 @@
 //   node tests/js/recall-eval.mjs                       # every system that can run here
 //   node tests/js/recall-eval.mjs --system lexical      # memdir.findRelevant, no embedder
 //   node tests/js/recall-eval.mjs --system cosine       # all-MiniLM-L6-v2 cosine alone
+//   node tests/js/recall-eval.mjs --system cosine+margin  # … and within a margin of the best
 //   node tests/js/recall-eval.mjs --system semantic     # memdir.findRelevant with `embed`
 //   options: --fixture DIR, --split dev|test, --json FILE, --model-dir DIR
 //
@@ -250,23 +251,28 @@ export function memoryText(parseFrontmatter, text) {
 
 /**
  * The embedder alone: cosine between the query and each memory's `name + description + body`,
- * the (at most `limit`) memories at or above `threshold`, best first. `tune` picks the threshold
- * with the best mean F1 on the queries it is given (the dev half).
+ * best first, at most `limit`. With `margin: false` the memories at or above a threshold are
+ * returned; with `margin: true` those at or above the threshold and within a margin of the
+ * best score. `tune` picks the threshold (and margin) with the best mean F1 on the queries it is
+ * given (the dev half).
  */
-export function cosineSystem(memdirModule, embed, { limit = 5 } = {}) {
+export function cosineSystem(memdirModule, embed, { limit = 5, margin = false } = {}) {
   const memories = new Map(); // project → [{ file, vector }]
   const queryVectors = new Map(); // query text → vector
-  let threshold = 0.5;
+  let cutoff = { threshold: 0.5, margin: Infinity };
   const ranking = (q) =>
     memories
       .get(q.project)
       .map(({ file, vector }) => ({ file, score: dot(vector, queryVectors.get(q.query)) }))
       .sort((a, b) => b.score - a.score || (a.file < b.file ? -1 : 1));
-  const cut = (ranked, t) => ranked.filter((r) => r.score >= t).slice(0, limit).map((r) => r.file);
+  const cut = (ranked, { threshold, margin: within }) => {
+    const top = ranked[0]?.score ?? 0;
+    return ranked.filter((r) => r.score >= threshold && r.score >= top - within).slice(0, limit).map((r) => r.file);
+  };
   return {
-    name: "cosine",
-    get threshold() {
-      return threshold;
+    name: margin ? "cosine+margin" : "cosine",
+    get cutoff() {
+      return cutoff;
     },
     async prepare({ projects, queries }) {
       for (const [project, files] of projects) {
@@ -280,20 +286,38 @@ export function cosineSystem(memdirModule, embed, { limit = 5 } = {}) {
     },
     tune(devQueries) {
       const ranked = devQueries.map(ranking);
-      let best = { f1: -1, t: threshold };
-      for (let step = 0; step <= 100; step++) {
-        const t = step / 100;
-        const f1 = mean(devQueries.map((q, i) => scoreQuery(q, cut(ranked[i], t)).f1));
-        if (f1 > best.f1) best = { f1, t };
+      const margins = margin ? Array.from({ length: 31 }, (_, i) => i / 100) : [Infinity];
+      let best = { f1: -1 };
+      for (const within of margins) {
+        for (let step = 0; step <= 100; step++) {
+          const candidate = { threshold: step / 100, margin: within };
+          const f1 = mean(devQueries.map((q, i) => scoreQuery(q, cut(ranked[i], candidate)).f1));
+          if (f1 > best.f1) best = { f1, ...candidate };
+        }
       }
-      threshold = best.t;
-      return { threshold, devF1: best.f1 };
+      cutoff = { threshold: best.threshold, margin: best.margin };
+      return { ...cutoff, devF1: best.f1 };
     },
     async answer(q) {
       const ranked = ranking(q);
-      return { returned: cut(ranked, threshold), ranked: ranked.slice(0, limit).map((r) => r.file) };
+      return { returned: cut(ranked, cutoff), ranked: ranked.slice(0, limit).map((r) => r.file) };
     },
   };
+}
+
+/** An embedder that embeds each distinct text once (systems in one run share the vectors). */
+function cached(embed) {
+  const seen = new Map();
+  const wrapped = async (texts, options) => {
+    const missing = [...new Set(texts.filter((t) => !seen.has(t)))];
+    if (missing.length > 0) {
+      const vectors = await embed(missing, options);
+      missing.forEach((t, i) => seen.set(t, vectors[i]));
+    }
+    return texts.map((t) => seen.get(t));
+  };
+  wrapped.model = embed.model;
+  return wrapped;
 }
 
 // ---------- main ----------
@@ -302,7 +326,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const fixture = await readFixture(await fixtureDir(args.fixture));
   const memdirModule = await loadMemdir();
-  const wanted = args.systems.length > 0 ? args.systems : ["lexical", "cosine"];
+  const wanted = args.systems.length > 0 ? args.systems : ["lexical", "cosine", "cosine+margin"];
   const explicit = args.systems.length > 0;
 
   let embed;
@@ -311,8 +335,9 @@ async function main() {
     const { localMiniLmEmbed, defaultModelDir } = await loadLocalEmbedder();
     const modelDir = args.modelDir ?? defaultModelDir();
     if (!(await exists(join(modelDir, "model.onnx")))) throw new Error(`no model in ${modelDir}; run scripts/install-model.sh`);
-    embed = localMiniLmEmbed({ modelDir });
-    await embed.load();
+    const local = localMiniLmEmbed({ modelDir });
+    await local.load();
+    embed = cached(local);
     return embed;
   };
 
@@ -322,7 +347,8 @@ async function main() {
       if (name === "lexical") systems.push(memdirSystem(memdirModule));
       else if (name === "semantic") systems.push(memdirSystem(memdirModule, { name, embed: await embedder() }));
       else if (name === "cosine") systems.push(cosineSystem(memdirModule, await embedder()));
-      else throw new Error(`unknown system ${name} (lexical, semantic, cosine)`);
+      else if (name === "cosine+margin") systems.push(cosineSystem(memdirModule, await embedder(), { margin: true }));
+      else throw new Error(`unknown system ${name} (lexical, semantic, cosine, cosine+margin)`);
     } catch (error) {
       if (explicit) throw error;
       console.log(`recall-eval: ${name} skipped: ${error.message}`);
@@ -339,7 +365,8 @@ async function main() {
     const prepareMs = performance.now() - started;
     if (system.tune) {
       const tuned = system.tune(fixture.queries.dev);
-      console.log(`recall-eval: ${system.name}: threshold ${tuned.threshold.toFixed(2)} chosen on dev (dev F1 ${fmt(tuned.devF1)})`);
+      const margin = Number.isFinite(tuned.margin) ? `, margin ${tuned.margin.toFixed(2)} below the best` : "";
+      console.log(`recall-eval: ${system.name}: threshold ${tuned.threshold.toFixed(2)}${margin} chosen on dev (dev F1 ${fmt(tuned.devF1)})`);
     }
     report[system.name] = { prepareMs };
     for (const split of args.splits) {
@@ -352,11 +379,12 @@ async function main() {
       const answeredBy = {};
       for (const a of answers) if (a.answeredBy) answeredBy[a.answeredBy] = (answeredBy[a.answeredBy] ?? 0) + 1;
       s.answeredBy = answeredBy;
-      if (system.tune) s.threshold = system.threshold;
+      if (system.tune) s.cutoff = system.cutoff;
       summaries.push({ system: system.name, split, s });
       report[system.name][split] = s;
     }
-    console.log(`recall-eval: ${system.name}: prepared in ${prepareMs.toFixed(0)} ms; ${args.splits.map((sp) => `${sp} ${report[system.name][sp].msPerQuery.toFixed(2)} ms/query`).join(", ")}`);
+    const answered = Object.entries(report[system.name][args.splits[0]].answeredBy).map(([by, n]) => `${by} ${n}`).join(", ");
+    console.log(`recall-eval: ${system.name}: prepared in ${prepareMs.toFixed(0)} ms; ${args.splits.map((sp) => `${sp} ${report[system.name][sp].msPerQuery.toFixed(2)} ms/query`).join(", ")}${answered ? `; answeredBy (${args.splits[0]}): ${answered}` : ""}`);
   }
   printTable("Recall evaluation (tune on dev only; test is reported)", summaries);
   if (args.json) await writeFile(args.json, JSON.stringify(report, null, 2));
