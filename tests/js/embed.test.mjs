@@ -257,3 +257,58 @@ test("openAiEmbed checks its options and its input", async () => {
   await rejectsWith(embedder("ok")("not an array", { signal: signal() }), "INVALID_INPUT");
   await rejectsWith(embedder("ok")(["a", 3], { signal: signal() }), "INVALID_INPUT");
 });
+
+// The local embedder recipe (scripts/local-embedder.mjs, installed by scripts/install-model.sh):
+// a real all-MiniLM-L6-v2 run offline. Skipped, with the reason, where the model is not installed.
+const repo = process.env.MEMDIR_REPO;
+let local;
+let localMissing = "MEMDIR_REPO is not set";
+if (repo) {
+  const { localMiniLmEmbed, defaultModelDir } = await import(new URL(`file://${repo}/scripts/local-embedder.mjs`).href);
+  const { access } = await import("node:fs/promises");
+  try {
+    await access(`${defaultModelDir()}/model.onnx`);
+    await access(`${defaultModelDir()}/node/node_modules/onnxruntime-node/package.json`);
+    local = { localMiniLmEmbed, embed: localMiniLmEmbed() };
+  } catch {
+    localMissing = `no model in ${defaultModelDir()}: run scripts/install-model.sh`;
+  }
+}
+const localOnly = { skip: local ? false : localMissing };
+const cosine = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+
+test("the local embedder gives 384-dimensional unit vectors, paraphrases closest", localOnly, async () => {
+  const { embed } = local;
+  assert.equal(embed.model, "all-MiniLM-L6-v2");
+  const [a, b, c] = await embed(
+    [
+      "Run the database migrations before starting the API server.",
+      "Apply the schema migrations first, then boot the backend service.",
+      "My favourite colour for the dashboard theme is dark green.",
+    ],
+    { signal: signal() },
+  );
+  for (const v of [a, b, c]) {
+    assert.equal(v.length, 384);
+    assert.ok(Math.abs(cosine(v, v) - 1) < 1e-5, "unit length");
+  }
+  assert.ok(cosine(a, b) > 0.5, `paraphrase cosine ${cosine(a, b)}`);
+  assert.ok(cosine(a, c) < 0.2 && cosine(b, c) < 0.2, `unrelated cosines ${cosine(a, c)}, ${cosine(b, c)}`);
+});
+
+test("the local embedder gives a text the same vector alone and padded in a batch", localOnly, async () => {
+  const { embed } = local;
+  const long = "the settlement job retries failed ledger writes with exponential backoff ".repeat(6);
+  const texts = ["x", "sqlmock", long, "why does the watchdog reset the board?"];
+  const together = await embed(texts, { signal: signal() });
+  for (const [i, text] of texts.entries()) {
+    const [alone] = await embed([text], { signal: signal() });
+    assert.ok(cosine(alone, together[i]) > 0.99999, `${text.slice(0, 20)}: padding changed the vector`);
+  }
+});
+
+test("the local embedder stops at an aborted signal and names a missing model", localOnly, async () => {
+  await assert.rejects(local.embed(["a"], { signal: AbortSignal.abort(new Error("stop")) }), /stop/);
+  const missing = local.localMiniLmEmbed({ modelDir: "/nonexistent/model" });
+  await assert.rejects(missing(["a"], { signal: signal() }), /model\.onnx is missing; run scripts\/install-model\.sh/);
+});
