@@ -8,6 +8,7 @@
 //   node tests/js/recall-eval.mjs --system lexical      # memdir.findRelevant, no embedder
 //   node tests/js/recall-eval.mjs --system cosine       # all-MiniLM-L6-v2 cosine alone
 //   node tests/js/recall-eval.mjs --system cosine+margin  # … and within a margin of the best
+//   node tests/js/recall-eval.mjs --system union        # memdir's lexical picks, then cosine's
 //   node tests/js/recall-eval.mjs --system semantic     # memdir.findRelevant with `embed`
 //   options: --fixture DIR, --split dev|test, --json FILE, --model-dir DIR
 //
@@ -302,6 +303,45 @@ export function cosineSystem(memdirModule, embed, { limit = 5, margin = false } 
       const ranked = ranking(q);
       return { returned: cut(ranked, cutoff), ranked: ranked.slice(0, limit).map((r) => r.file) };
     },
+    ranking,
+    cut,
+  };
+}
+
+/**
+ * A first look at fusion: memdir's lexical picks first, then the cosine picks (threshold and
+ * margin chosen on dev for this union) not already there, at most `limit`.
+ */
+export function unionSystem(lexical, cosine, { limit = 5 } = {}) {
+  const lexicalAnswers = new Map(); // query id → files
+  let cutoff = { threshold: 1, margin: 0 };
+  const union = (q, ranked, c) => [...new Set([...lexicalAnswers.get(q.id), ...cosine.cut(ranked, c)])].slice(0, limit);
+  return {
+    name: "lexical∪cosine",
+    get cutoff() {
+      return cutoff;
+    },
+    async prepare(fixture) {
+      await lexical.prepare(fixture);
+      await cosine.prepare(fixture);
+      for (const q of [...fixture.queries.dev, ...fixture.queries.test]) lexicalAnswers.set(q.id, (await lexical.answer(q)).returned);
+    },
+    tune(devQueries) {
+      const ranked = devQueries.map(cosine.ranking);
+      let best = { f1: -1 };
+      for (let m = 0; m <= 30; m++) {
+        for (let step = 0; step <= 100; step++) {
+          const candidate = { threshold: step / 100, margin: m / 100 };
+          const f1 = mean(devQueries.map((q, i) => scoreQuery(q, union(q, ranked[i], candidate)).f1));
+          if (f1 > best.f1) best = { f1, ...candidate };
+        }
+      }
+      cutoff = { threshold: best.threshold, margin: best.margin };
+      return { ...cutoff, devF1: best.f1 };
+    },
+    async answer(q) {
+      return { returned: union(q, cosine.ranking(q), cutoff) };
+    },
   };
 }
 
@@ -326,7 +366,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const fixture = await readFixture(await fixtureDir(args.fixture));
   const memdirModule = await loadMemdir();
-  const wanted = args.systems.length > 0 ? args.systems : ["lexical", "cosine", "cosine+margin"];
+  const wanted = args.systems.length > 0 ? args.systems : ["lexical", "cosine", "cosine+margin", "union"];
   const explicit = args.systems.length > 0;
 
   let embed;
@@ -348,7 +388,8 @@ async function main() {
       else if (name === "semantic") systems.push(memdirSystem(memdirModule, { name, embed: await embedder() }));
       else if (name === "cosine") systems.push(cosineSystem(memdirModule, await embedder()));
       else if (name === "cosine+margin") systems.push(cosineSystem(memdirModule, await embedder(), { margin: true }));
-      else throw new Error(`unknown system ${name} (lexical, semantic, cosine, cosine+margin)`);
+      else if (name === "lexical∪cosine" || name === "union") systems.push(unionSystem(memdirSystem(memdirModule), cosineSystem(memdirModule, await embedder())));
+      else throw new Error(`unknown system ${name} (lexical, semantic, cosine, cosine+margin, union)`);
     } catch (error) {
       if (explicit) throw error;
       console.log(`recall-eval: ${name} skipped: ${error.message}`);
