@@ -18,7 +18,11 @@
 // - cosine: all-MiniLM-L6-v2 alone: embed `name + description + body` of every memory and the
 //   query, return the (at most 5) memories whose cosine is at or above a threshold chosen on
 //   the dev half only (best mean F1); the test half is only measured with it.
-// `cosine` and `semantic` need scripts/install-model.sh; without the model they are skipped
+// - cosine+margin: the same, keeping only memories within a margin of the best score (threshold
+//   and margin both chosen on dev).
+// - union: memdir's lexical picks first, then cosine's (cut-off chosen on dev): a first look at
+//   fusion.
+// `cosine`, `cosine+margin`, `union` and `semantic` need scripts/install-model.sh; without the model they are skipped
 // with a note (unless named with --system, then it is an error).
 import { readFile, readdir, writeFile, access } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
