@@ -2,6 +2,7 @@
 import initWasm from "./dist/memdir.js";
 
 export * from "./lib/api.js";
+export { openAiEmbed } from "./lib/embed.js";
 
 let ready;
 

@@ -61,3 +61,49 @@ export function openAiLlm(options: LlmAdapterOptions & { model: string }): LlmCa
 
 /** A team-sync `Transport` over `fetch`. */
 export function fetchTransport(doFetch?: typeof fetch): import("../dist/memdir.js").Transport;
+
+/**
+ * The host's embedder (the contract `new Memdir({ fs, dir, embed, embedModel })` will take):
+ * one vector per text, in order, all of one dimension. The signal fires when memdir stops
+ * waiting; a slow, failing or inconsistent embedder makes recall fall back to the lexical
+ * ranker. `model` names the model whose vectors these are (memdir keys its stored vectors by it;
+ * the `embedModel` option wins, and `"default"` is used when neither is given).
+ *
+ * @example
+ * const embed: EmbedCallback = async (texts, { signal }) => myModel.embed(texts, { signal });
+ * embed.model = "my-model-v1";
+ */
+export type EmbedCallback = ((
+  texts: string[],
+  options: { signal: AbortSignal },
+) => Promise<Float32Array[] | number[][]> | Float32Array[] | number[][]) & { model?: string };
+
+/** Options of `openAiEmbed`. */
+export interface OpenAiEmbedOptions {
+  /** Sent as `Authorization: Bearer …`; omit for local servers that need none. */
+  apiKey?: string;
+  /** Default `"text-embedding-3-small"`. */
+  model?: string;
+  /** Default `"https://api.openai.com/v1"`; e.g. `"http://localhost:11434/v1"` for Ollama. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** Asks the endpoint for vectors of this size (models that support it). */
+  dimensions?: number;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Texts per request (default 96). */
+  batchSize?: number;
+}
+
+/**
+ * An `EmbedCallback` over an OpenAI-compatible `/embeddings` endpoint (OpenAI, Ollama, LM Studio,
+ * vLLM). Vectors come back as `Float32Array`s in input order; `.model` is the model name (with
+ * `@<dimensions>` when `dimensions` is set). Errors: `HTTP` (with `status`), `ABORTED`,
+ * `HOST_LLM` for an unusable reply (not JSON, wrong count, non-numbers, inconsistent dimensions),
+ * `INVALID_INPUT` for bad options.
+ *
+ * @example
+ * const embed = openAiEmbed({ baseUrl: "http://localhost:11434/v1", model: "nomic-embed-text" });
+ * const [vector] = await embed(["hello"], { signal: AbortSignal.timeout(5000) });
+ */
+export function openAiEmbed(options?: OpenAiEmbedOptions): EmbedCallback & { model: string };

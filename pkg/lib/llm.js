@@ -6,7 +6,8 @@ const inBrowser = typeof window !== "undefined" || typeof WorkerGlobalScope !== 
 // Models that accept Anthropic structured outputs (the reference's list).
 const STRUCTURED = /(sonnet-4-5|sonnet-4-6|opus-4-1|opus-4-5|opus-4-6|haiku-4-5)/;
 
-async function post(url, headers, body, signal, doFetch) {
+// POST JSON and parse the JSON reply, mapping failures to MemdirErrors (shared with embed.js).
+export async function post(url, headers, body, signal, doFetch) {
   let response;
   try {
     response = await doFetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
