@@ -11,7 +11,7 @@
 //! terms and an index updated step by step ranks exactly like one built in one go.
 //! [`rank_memories`] builds and queries at once.
 
-use super::tokenize::{for_each_term, packed};
+use super::tokenize::{for_each_term, for_each_term_raw, is_stop_word, packed, stem_in_place};
 use crate::types::MemoryHeader;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -193,7 +193,12 @@ pub enum Field {
 
 impl Field {
     /// The four fields, in the order of [`FieldCounts`].
-    pub const ALL: [Field; FIELDS] = [Field::Filename, Field::Name, Field::Description, Field::Body];
+    pub const ALL: [Field; FIELDS] = [
+        Field::Filename,
+        Field::Name,
+        Field::Description,
+        Field::Body,
+    ];
 
     /// `filename`, `name`, `description` or `body`.
     ///
@@ -363,6 +368,19 @@ pub struct RankerIndex {
     terms: TermIds,
     term_text: Vec<Box<str>>,
     postings: Vec<Vec<Posting>>,
+}
+
+/// Most query words read as typos in one query (each costs a few hundred look-ups).
+const MAX_CORRECTIONS: usize = 12;
+
+/// How much a term reached by correcting a typo counts, relative to the term typed right.
+const TYPO_WEIGHT: f32 = 0.8;
+
+/// What a word no memory contains may have been meant as.
+enum Correction<'i> {
+    None,
+    StopWord,
+    Term(String, &'i [Posting]),
 }
 
 /// A query term, resolved against the index.
@@ -542,28 +560,40 @@ impl RankerIndex {
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
-    /// The query's distinct terms, and the yardstick of the calibrated score.
+    /// The query's distinct terms, and the yardstick of the calibrated score. A word no memory
+    /// contains is read as the indexed word one typo away from it, if there is one (see
+    /// [`RankerIndex::correct`]).
     fn query_terms(&self, query: &str) -> (Vec<QueryTerm<'_>>, f32) {
         let mut terms: Vec<QueryTerm<'_>> = Vec::new();
         let mut yardstick: Vec<f32> = Vec::new();
-        for_each_term(query, |t| {
-            if terms.iter().any(|q| q.text == t) {
+        let mut corrections = 0;
+        for_each_term_raw(query, |t, raw| {
+            let mut text = t.to_owned();
+            let mut postings = self.postings_of(t);
+            let mut weight = 1.0;
+            if postings.is_empty() && corrections < MAX_CORRECTIONS {
+                corrections += 1;
+                match self.correct(raw) {
+                    Correction::None => {}
+                    Correction::StopWord => return,
+                    Correction::Term(term, list) => {
+                        text = term;
+                        postings = list;
+                        weight = TYPO_WEIGHT;
+                    }
+                }
+            }
+            if terms.iter().any(|q| q.text == text) {
                 return;
             }
-            let postings = self
-                .terms
-                .get(t)
-                .and_then(|id| self.postings.get(id as usize))
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            let idf = self.idf(postings.len());
+            let idf = self.idf(postings.len()) * weight;
             yardstick.push(if postings.is_empty() {
                 self.idf(1) * self.params.unknown_term_weight
             } else {
                 idf
             });
             terms.push(QueryTerm {
-                text: t.to_owned(),
+                text,
                 postings,
                 idf,
             });
@@ -571,6 +601,79 @@ impl RankerIndex {
         yardstick.sort_by(|a, b| b.total_cmp(a));
         let best: f32 = yardstick.iter().take(self.params.evidence_terms).sum();
         (terms, best * (self.params.k1 + 1.0))
+    }
+
+    /// The postings of a term (empty if no memory has it).
+    fn postings_of(&self, term: &str) -> &[Posting] {
+        self.terms
+            .get(term)
+            .and_then(|id| self.postings.get(id as usize))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// The indexed term one edit (a letter deleted, inserted, replaced, or two swapped) away
+    /// from the query word `raw` (lower-case ASCII letters, 4 to 16 of them), stemmed like any
+    /// word; the one most memories contain if several are. `StopWord` when the word is one typo
+    /// away from a stop word (`befor`).
+    fn correct(&self, raw: &str) -> Correction<'_> {
+        let bytes = raw.as_bytes();
+        if !(4..=16).contains(&bytes.len()) || !bytes.iter().all(u8::is_ascii_lowercase) {
+            return Correction::None;
+        }
+        let mut best: Option<(String, &[Posting])> = None;
+        let mut stop = false;
+        let mut variant = String::with_capacity(bytes.len() + 1);
+        let mut try_variant = |v: &mut String| {
+            if is_stop_word(v) {
+                stop = true;
+                return;
+            }
+            stem_in_place(v);
+            let list = self.postings_of(v);
+            let better = match &best {
+                _ if list.is_empty() => false,
+                None => true,
+                Some((text, l)) => list.len() > l.len() || (list.len() == l.len() && *v < *text),
+            };
+            if better {
+                best = Some((v.clone(), list));
+            }
+        };
+        let letters = b'a'..=b'z';
+        for i in 0..=bytes.len() {
+            let (head, tail) = (
+                bytes.get(..i).unwrap_or_default(),
+                bytes.get(i..).unwrap_or_default(),
+            );
+            let rest = tail.get(1..).unwrap_or_default();
+            let mut build = |mid: &[u8], after: &[u8], v: &mut String| {
+                v.clear();
+                for &b in head.iter().chain(mid).chain(after) {
+                    v.push(char::from(b));
+                }
+                try_variant(v);
+            };
+            for c in letters.clone() {
+                build(&[c], tail, &mut variant); // insertion
+            }
+            if let Some(&here) = tail.first() {
+                build(&[], rest, &mut variant); // deletion
+                for c in letters.clone().filter(|&c| c != here) {
+                    build(&[c], rest, &mut variant); // substitution
+                }
+                if let (Some(&next), Some(after)) = (rest.first(), rest.get(1..)) {
+                    if next != here {
+                        build(&[next, here], after, &mut variant); // transposition
+                    }
+                }
+            }
+        }
+        match best {
+            _ if stop => Correction::StopWord,
+            Some((term, list)) => Correction::Term(term, list),
+            None => Correction::None,
+        }
     }
 
     /// Per-query constants of the field normalisation: `(weight, 1 - b, b / average length)`.
@@ -623,14 +726,15 @@ impl RankerIndex {
     /// slot (a total order that does not depend on how the index was built).
     fn order(&self, a: (u32, f32), b: (u32, f32)) -> std::cmp::Ordering {
         let doc = |s: u32| self.docs.get(s as usize).and_then(Option::as_ref);
-        b.1.total_cmp(&a.1).then_with(|| match (doc(a.0), doc(b.0)) {
-            (Some(x), Some(y)) => y
-                .mtime_ms
-                .total_cmp(&x.mtime_ms)
-                .then_with(|| x.filename.cmp(&y.filename))
-                .then(a.0.cmp(&b.0)),
-            _ => a.0.cmp(&b.0),
-        })
+        b.1.total_cmp(&a.1)
+            .then_with(|| match (doc(a.0), doc(b.0)) {
+                (Some(x), Some(y)) => y
+                    .mtime_ms
+                    .total_cmp(&x.mtime_ms)
+                    .then_with(|| x.filename.cmp(&y.filename))
+                    .then(a.0.cmp(&b.0)),
+                _ => a.0.cmp(&b.0),
+            })
     }
 
     /// The memories relevant to `query`, best first, at most `limit`, each with its score and
@@ -806,7 +910,10 @@ mod tests {
         let hits = index.rank("add a database migration for the users table", 5);
         assert_eq!(hits[0].filename, "db_migrations.md");
         // Identifiers meet their parts and other spellings.
-        assert_eq!(index.rank("schemaVersion", 5)[0].filename, "db_migrations.md");
+        assert_eq!(
+            index.rank("schemaVersion", 5)[0].filename,
+            "db_migrations.md"
+        );
         assert_eq!(index.rank("migrate.rs", 5)[0].filename, "db_migrations.md");
     }
 
@@ -840,7 +947,11 @@ mod tests {
                     onboarding copy, the flaky integration tests keep failing on every push";
         for q in [short, long] {
             let hits = index.rank(q, 5);
-            assert_eq!(hits.first().map(|h| h.filename.as_str()), Some("ci_flaky_tests.md"), "{q}");
+            assert_eq!(
+                hits.first().map(|h| h.filename.as_str()),
+                Some("ci_flaky_tests.md"),
+                "{q}"
+            );
         }
     }
 
@@ -879,7 +990,12 @@ mod tests {
         let mut out = Vec::new();
         for q in queries {
             for e in index.explain(q, 10) {
-                out.push(format!("{q}|{}|{:x}|{:?}", e.filename, e.score.to_bits(), e.terms));
+                out.push(format!(
+                    "{q}|{}|{:x}|{:?}",
+                    e.filename,
+                    e.score.to_bits(),
+                    e.terms
+                ));
             }
             let names: Vec<String> = index
                 .prefilter(q, 6)
@@ -894,8 +1010,24 @@ mod tests {
     #[test]
     fn incremental_updates_rank_like_a_fresh_build() {
         let words = [
-            "deploy", "staging", "redis", "cache", "token", "oauth", "flaky", "tests", "invoice",
-            "worker", "migration", "schema", "react", "bundle", "lint", "yaml", "docker", "go",
+            "deploy",
+            "staging",
+            "redis",
+            "cache",
+            "token",
+            "oauth",
+            "flaky",
+            "tests",
+            "invoice",
+            "worker",
+            "migration",
+            "schema",
+            "react",
+            "bundle",
+            "lint",
+            "yaml",
+            "docker",
+            "go",
         ];
         struct Xs(u64);
         impl Xs {
@@ -955,7 +1087,10 @@ mod tests {
         let fresh = RankerIndex::build(&finals);
         let got = answers(&index, &queries);
         assert_eq!(got, answers(&fresh, &queries));
-        assert!(got.iter().filter(|l| !l.contains("prefilter")).count() > 5, "{got:?}");
+        assert!(
+            got.iter().filter(|l| !l.contains("prefilter")).count() > 5,
+            "{got:?}"
+        );
         // Removing everything leaves an index that answers nothing.
         for h in &finals {
             assert!(index.remove(&h.filename));

@@ -18,8 +18,9 @@ const STOP_WORDS: &[&str] = &[
     "whom", "why", "will", "with", "would", "yes", "yet", "you", "your", "yours",
     // Contractions split at the apostrophe (`don't` → `don`, `t`) and chit-chat.
     "aren", "couldn", "didn", "doesn", "don", "hasn", "haven", "isn", "shouldn", "wasn", "weren",
-    "won", "wouldn", "anything", "cool", "good", "gonna", "great", "hello", "know", "maybe",
-    "nice", "really", "sure", "tell", "think", "wanna",
+    "won", "wouldn", "anything", "awesome", "cool", "fine", "good", "gonna", "great", "hello",
+    "know", "maybe", "nice", "perfect", "really", "sure", "tell", "think", "wanna", "worked",
+    "works",
 ];
 
 /// A word of at most 8 bytes as a number (big-endian). Words hold no NUL byte, so different
@@ -191,6 +192,7 @@ struct Scratch {
     /// `(start, end)` byte ranges of the current identifier's parts.
     parts: Vec<(usize, usize)>,
     word: String,
+    raw: String,
 }
 
 /// Call `f` with every term of `text`, in order. Text is cut into identifiers: maximal runs of
@@ -203,6 +205,12 @@ struct Scratch {
 /// each part as a word. Single characters are skipped; letters and digits are never split apart
 /// (`TS2345`, `oauth2`, `base64` stay whole).
 pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    for_each_term_raw(text, |term, _| f(term));
+}
+
+/// [`for_each_term`], also giving each term's word before stemming (for a whole identifier,
+/// the term itself).
+pub(crate) fn for_each_term_raw(text: &str, mut f: impl FnMut(&str, &str)) {
     let mut scratch = Scratch::default();
     let mut start: Option<usize> = None;
     for (i, c) in text.char_indices() {
@@ -222,7 +230,7 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
 }
 
 /// Emit the terms of one identifier (see [`for_each_term`]).
-fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str)) {
+fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str, &str)) {
     let ident = raw.trim_matches(is_joiner);
     if ident.is_empty() {
         return;
@@ -234,7 +242,7 @@ fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str)) {
     {
         scratch.word.clear();
         scratch.word.push_str(ident);
-        emit_word(&mut scratch.word, f);
+        emit_word(&mut scratch.word, &mut scratch.raw, f);
         return;
     }
     split_parts(ident, &mut scratch.parts);
@@ -242,7 +250,7 @@ fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str)) {
     if scratch.parts.len() > 1 {
         whole(ident, word);
         if word.chars().nth(1).is_some() {
-            f(word);
+            f(word, word);
         }
         let segment = ident
             .rfind(['/', '\\'])
@@ -250,7 +258,7 @@ fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str)) {
             .unwrap_or_default();
         if segment.contains(|c: char| !c.is_alphanumeric()) {
             whole(segment, word);
-            f(word);
+            f(word, word);
         }
     }
     for &(s, e) in &scratch.parts {
@@ -258,7 +266,7 @@ fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str)) {
         for c in ident.get(s..e).unwrap_or_default().chars() {
             crate::case::push_lowercase(word, c);
         }
-        emit_word(word, f);
+        emit_word(word, &mut scratch.raw, f);
     }
 }
 
@@ -270,11 +278,14 @@ fn whole(text: &str, out: &mut String) {
     }
 }
 
-/// A lower-cased word: skipped if a single character or a stop word, else stemmed and emitted.
-fn emit_word(word: &mut String, f: &mut impl FnMut(&str)) {
+/// A lower-cased word: skipped if a single character or a stop word, else stemmed and emitted
+/// (with a copy of the word before stemming, kept in `raw`).
+fn emit_word(word: &mut String, raw: &mut String, f: &mut impl FnMut(&str, &str)) {
     if word.chars().nth(1).is_some() && !is_stop_word(word) {
+        raw.clear();
+        raw.push_str(word);
         stem_in_place(word);
-        f(word);
+        f(word, raw);
     }
 }
 
@@ -296,8 +307,9 @@ fn split_parts(ident: &str, parts: &mut Vec<(usize, usize)>) {
         }
         if let (Some(s), Some(p)) = (start, prev) {
             let next_lower = chars.peek().is_some_and(|&(_, n)| n.is_lowercase());
+            // `camelCase`, `HTTPServer`, `base64Encode`; not `I2C`, `2FA`.
             let turn = c.is_uppercase()
-                && (p.is_lowercase() || p.is_numeric() || (p.is_uppercase() && next_lower));
+                && (p.is_lowercase() || ((p.is_uppercase() || p.is_numeric()) && next_lower));
             if turn {
                 parts.push((s, i));
                 start = Some(i);
@@ -395,9 +407,22 @@ mod tests {
         let cases: &[(&str, &[&str])] = &[
             ("getUserName", &["getusername", "user", "nam"]),
             ("HTTPServer", &["httpserver", "http", "server"]),
-            ("snake_case_words", &["snakecasewords", "snak", "cas", "word"]),
+            (
+                "snake_case_words",
+                &["snakecasewords", "snak", "cas", "word"],
+            ),
             ("kebab-case", &["kebabcase", "kebab", "cas"]),
-            ("`src/auth/token.ts`,", &["src/auth/token.ts", "token.ts", "src", "auth", "token", "ts"]),
+            (
+                "`src/auth/token.ts`,",
+                &[
+                    "src/auth/token.ts",
+                    "token.ts",
+                    "src",
+                    "auth",
+                    "token",
+                    "ts",
+                ],
+            ),
             ("foo.bar.baz", &["foo.bar.baz", "foo", "bar", "baz"]),
             ("std::io::Error", &["std::io::error", "std", "io", "error"]),
             ("error[E0502]:", &["error", "e0502"]),
