@@ -567,6 +567,8 @@ impl RankerIndex {
         let mut terms: Vec<QueryTerm<'_>> = Vec::new();
         let mut yardstick: Vec<f32> = Vec::new();
         let mut corrections = 0;
+        let mut seen: std::collections::HashSet<String, BuildHasherDefault<WordHasher>> =
+            std::collections::HashSet::default();
         for_each_term_raw(query, |t, raw| {
             let mut text = t.to_owned();
             let mut postings = self.postings_of(t);
@@ -583,14 +585,17 @@ impl RankerIndex {
                     }
                 }
             }
-            if terms.iter().any(|q| q.text == text) {
+            if !seen.insert(text.clone()) {
                 return;
             }
             let idf = self.idf(postings.len()) * weight;
-            yardstick.push(if postings.is_empty() {
-                self.idf(1) * self.params.unknown_term_weight
-            } else {
-                idf
+            // A corrected word is not sure to be the term it was read as: it weighs in the
+            // yardstick at least as much as an unknown word would.
+            let unknown = self.idf(1) * self.params.unknown_term_weight;
+            yardstick.push(match (postings.is_empty(), weight < 1.0) {
+                (true, _) => unknown,
+                (false, true) => idf.max(unknown),
+                (false, false) => idf,
             });
             terms.push(QueryTerm {
                 text,
@@ -598,7 +603,7 @@ impl RankerIndex {
                 idf,
             });
         });
-        yardstick.sort_by(|a, b| b.total_cmp(a));
+        crate::sort::sort_by(&mut yardstick, |a, b| b.total_cmp(a));
         let best: f32 = yardstick.iter().take(self.params.evidence_terms).sum();
         (terms, best * (self.params.k1 + 1.0))
     }
@@ -823,17 +828,20 @@ impl RankerIndex {
     pub fn prefilter(&self, query: &str, budget: usize) -> Vec<usize> {
         let (terms, _) = self.query_terms(query);
         let scores = self.scores(&terms);
-        let mut order: Vec<(u32, f32)> = scores
+        let all: Vec<(u32, f32)> = scores
             .iter()
             .enumerate()
             .filter(|(i, _)| self.docs.get(*i).is_some_and(Option::is_some))
             .map(|(i, &s)| (i as u32, s))
             .collect();
-        if budget < order.len() {
-            order.select_nth_unstable_by(budget, |&a, &b| self.order(a, b));
-            order.truncate(budget);
-        }
+        // Matching memories first (usually few), then as many others as the budget leaves.
+        let (mut order, mut rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|&(_, s)| s > 0.0);
         crate::sort::sort_by(&mut order, |&a, &b| self.order(a, b));
+        order.truncate(budget);
+        if order.len() < budget {
+            crate::sort::sort_by(&mut rest, |&a, &b| self.order(a, b));
+            order.extend(rest.into_iter().take(budget - order.len()));
+        }
         order.into_iter().map(|(i, _)| i as usize).collect()
     }
 }
@@ -942,6 +950,32 @@ mod tests {
         let why = index.explain("warm", 5);
         assert_eq!(why[0].terms[0].counts.get(Field::Body), 1);
         assert_eq!(why[0].terms[0].counts.get(Field::Description), 0);
+    }
+
+    #[test]
+    fn typos_are_read_as_the_indexed_word_one_edit_away() {
+        let index = RankerIndex::build(&corpus());
+        // Deleted, swapped, inserted and replaced letters.
+        for q in [
+            "databse migratons",
+            "relaese proccess",
+            "flakky integraton tests",
+        ] {
+            let hits = index.explain(q, 5);
+            assert!(!hits.is_empty(), "{q}");
+            assert!(hits[0].terms.iter().all(|t| t.idf > 0.0), "{q}");
+        }
+        assert_eq!(index.rank("databse", 5)[0].filename, "db_migrations.md");
+        assert_eq!(index.rank("relaese", 5)[0].filename, "release_process.md");
+        let why = index.explain("databse", 5);
+        assert_eq!(why[0].terms[0].term, "databas");
+        // A word one typo from a stop word is a stop word; a word far from every term matches
+        // nothing; short words are not corrected.
+        assert!(index.rank("befor thn", 5).is_empty());
+        assert!(index.rank("xylophone", 5).is_empty());
+        assert!(index.rank("tst", 5).is_empty());
+        assert!(!index.rank("tsts", 5).is_empty());
+        assert!(!index.rank("tests", 5).is_empty());
     }
 
     #[test]

@@ -213,16 +213,27 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
 pub(crate) fn for_each_term_raw(text: &str, mut f: impl FnMut(&str, &str)) {
     let mut scratch = Scratch::default();
     let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        let inside = c.is_alphanumeric() || is_joiner(c);
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    while let Some(&b) = bytes.get(pos) {
+        // ASCII is classified byte by byte; other characters are decoded.
+        let (inside, width) = if b.is_ascii() {
+            (b.is_ascii_alphanumeric() || is_joiner(char::from(b)), 1)
+        } else {
+            match text.get(pos..).and_then(|rest| rest.chars().next()) {
+                Some(c) => (c.is_alphanumeric(), c.len_utf8()),
+                None => break,
+            }
+        };
         match (inside, start) {
-            (true, None) => start = Some(i),
+            (true, None) => start = Some(pos),
             (false, Some(s)) => {
-                identifier(text.get(s..i).unwrap_or_default(), &mut scratch, &mut f);
+                identifier(text.get(s..pos).unwrap_or_default(), &mut scratch, &mut f);
                 start = None;
             }
             _ => {}
         }
+        pos += width;
     }
     if let Some(s) = start {
         identifier(text.get(s..).unwrap_or_default(), &mut scratch, &mut f);
@@ -433,6 +444,7 @@ mod tests {
             ("Node 18.04.", &["nod", "18.04", "18", "04"]),
             ("base64Encode", &["base64encode", "base64", "encod"]),
             ("--no-verify", &["noverify", "verify"]),
+            ("I2C and 2FA", &["i2c", "2fa"]),
         ];
         for (text, want) in cases {
             assert_eq!(terms(text), *want, "{text}");
