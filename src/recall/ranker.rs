@@ -368,6 +368,10 @@ pub struct RankerIndex {
     terms: TermIds,
     term_text: Vec<Box<str>>,
     postings: Vec<Vec<Posting>>,
+    /// Per term id: the generation of the last document indexed with it, and where that
+    /// document's counts for it are (scratch of [`RankerIndex::fill`]).
+    marks: Vec<(u32, u32)>,
+    generation: u32,
 }
 
 /// Most query words read as typos in one query (each costs a few hundred look-ups).
@@ -409,6 +413,8 @@ impl RankerIndex {
             terms: TermIds::default(),
             term_text: Vec::new(),
             postings: Vec::new(),
+            marks: Vec::new(),
+            generation: 0,
         }
     }
 
@@ -474,9 +480,17 @@ impl RankerIndex {
         true
     }
 
-    /// Index `doc` into the free slot `slot`. `scratch` holds per-document term counts.
+    /// Index `doc` into the free slot `slot`. `counts` is scratch space for the document's
+    /// distinct terms and their counts per field.
     fn fill(&mut self, slot: u32, doc: RankerDoc<'_>, counts: &mut Vec<(u32, [u16; FIELDS])>) {
         counts.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped around: forget every mark so none is mistaken for this document's.
+            self.marks.iter_mut().for_each(|m| *m = (0, 0));
+            self.generation = 1;
+        }
+        let generation = self.generation;
         let mut len = [0u32; FIELDS];
         let texts = [doc.filename, doc.name, doc.description, doc.body];
         for (field, text) in texts.iter().enumerate() {
@@ -488,33 +502,33 @@ impl RankerIndex {
                         self.terms.insert(term, id);
                         self.term_text.push(term.into());
                         self.postings.push(Vec::new());
+                        self.marks.push((0, 0));
                         id
                     }
                 };
-                // The document's own postings are the tail of the term's list while it is
-                // being indexed: the last entry, if it is this slot.
-                let list = self.postings.get_mut(id as usize);
-                if let Some(list) = list {
-                    match list.last_mut() {
-                        Some(p) if p.slot == slot => {
-                            if let Some(n) = p.tf.get_mut(field) {
-                                *n = n.saturating_add(1);
-                            }
-                        }
-                        _ => {
-                            let mut tf = [0u16; FIELDS];
-                            if let Some(n) = tf.get_mut(field) {
-                                *n = 1;
-                            }
-                            list.push(Posting { slot, tf });
-                            counts.push((id, tf));
-                        }
+                // The term's mark says whether this document has it already, and where its
+                // counts are.
+                if let Some(mark) = self.marks.get_mut(id as usize) {
+                    if mark.0 != generation {
+                        *mark = (generation, counts.len() as u32);
+                        counts.push((id, [0; FIELDS]));
+                    }
+                    if let Some(n) = counts
+                        .get_mut(mark.1 as usize)
+                        .and_then(|c| c.1.get_mut(field))
+                    {
+                        *n = n.saturating_add(1);
                     }
                 }
                 if let Some(l) = len.get_mut(field) {
                     *l += 1;
                 }
             });
+        }
+        for &(id, tf) in counts.iter() {
+            if let Some(list) = self.postings.get_mut(id as usize) {
+                list.push(Posting { slot, tf });
+            }
         }
         for (total, l) in self.totals.iter_mut().zip(len) {
             *total += u64::from(l);
