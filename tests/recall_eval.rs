@@ -1,0 +1,356 @@
+//! Recall evaluation on the hand-labelled fixture in `tests/fixtures/recall_eval/` (see its
+//! README): the fixture is checked for well-formedness, then `Memdir::find_relevant` (no LLM,
+//! default options) is scored on the dev and test halves and the tables are printed.
+//!
+//! `cargo test --test recall_eval -- --nocapture` prints both halves;
+//! `RECALL_EVAL_SPLIT=dev` restricts to the dev half (tune on that one only), and
+//! `RECALL_EVAL_VERBOSE=1` also lists the dev queries that lost F1. No quality threshold is
+//! asserted yet.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+#[path = "recall_eval/metrics.rs"]
+mod metrics;
+
+use common::{block_on, TestClock};
+use memdir::host::NoTelemetry;
+use memdir::recall::FindOptions;
+use memdir::{MemFs, Memdir, MemdirConfig, MemoryType, NoLlm};
+use metrics::{evaluate, load_queries, Query, KINDS};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The projects, in the order the split rule numbers them (README table order).
+const PROJECTS: [&str; 6] = [
+    "payments-go",
+    "freelance-next",
+    "ml-research",
+    "firmware-rust",
+    "platform-terraform",
+    "ios-swift",
+];
+
+const SPLITS: [&str; 2] = ["dev", "test"];
+const DIR: &str = "/mem/";
+const NOW: f64 = 1_767_225_600_000.0; // 2026-01-01
+const DAY: f64 = 86_400_000.0;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recall_eval")
+}
+
+fn queries(split: &str) -> Vec<Query> {
+    load_queries(&root().join(format!("queries_{split}.jsonl"))).unwrap()
+}
+
+/// The `.md` files of a project directory (file names, sorted), `MEMORY.md` included.
+fn md_files(project: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join(project))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A deterministic spread of modification times over ~6 months that does not follow the file
+/// names' order (FNV-1a of the name), so no memory type is systematically newest.
+fn mtime_for(name: &str) -> f64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    NOW - (h % 180) as f64 * DAY - (h % 86_400) as f64 * 1000.0
+}
+
+type EvalMemdir = Memdir<MemFs, TestClock, NoLlm, NoTelemetry>;
+
+/// One project's directory loaded into a `MemFs` at `/mem/`, with no LLM.
+fn load_project(project: &str) -> EvalMemdir {
+    let fs = MemFs::new();
+    for name in md_files(project) {
+        let text = std::fs::read(root().join(project).join(&name)).unwrap();
+        let path = format!("{DIR}{name}");
+        fs.insert_file(&path, text);
+        fs.set_mtime(&path, mtime_for(&name));
+    }
+    Memdir::new(
+        fs,
+        TestClock::new(NOW),
+        None,
+        NoTelemetry,
+        MemdirConfig::new(DIR),
+    )
+}
+
+/// The splits selected by `RECALL_EVAL_SPLIT` (unset: both).
+fn selected_splits() -> Vec<&'static str> {
+    match std::env::var("RECALL_EVAL_SPLIT") {
+        Err(_) => SPLITS.to_vec(),
+        Ok(v) => match SPLITS.iter().find(|s| **s == v) {
+            Some(s) => vec![*s],
+            None => panic!("RECALL_EVAL_SPLIT must be `dev` or `test`, got {v:?}"),
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The current ranker, scored
+
+#[test]
+fn lexical_ranker_tables() {
+    let memdirs: BTreeMap<&str, EvalMemdir> =
+        PROJECTS.iter().map(|p| (*p, load_project(p))).collect();
+    let verbose = std::env::var("RECALL_EVAL_VERBOSE").is_ok_and(|v| v == "1");
+    for split in selected_splits() {
+        let qs = queries(split);
+        let report = evaluate(&qs, |project, query| {
+            let memdir = &memdirs[project];
+            let recall = block_on(memdir.find_relevant(query, FindOptions::default())).unwrap();
+            recall
+                .memories
+                .iter()
+                .map(|m| m.path.strip_prefix(DIR).unwrap_or(&m.path).to_owned())
+                .collect()
+        });
+        assert_eq!(report.queries.len(), qs.len());
+        println!(
+            "{}",
+            report.table(&format!("memdir lexical ranker, {split}"))
+        );
+        if verbose && split == "dev" {
+            println!("{}", report.misses());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fixture itself
+
+/// Frontmatter keys of a memory file, or why it is malformed.
+fn frontmatter(text: &str) -> Result<(BTreeMap<String, String>, usize), String> {
+    let mut lines = text.lines();
+    if lines.next() != Some("---") {
+        return Err("does not start with ---".into());
+    }
+    let mut keys = BTreeMap::new();
+    for line in lines.by_ref() {
+        if line == "---" {
+            let body = lines.filter(|l| !l.trim().is_empty()).count();
+            return Ok((keys, body));
+        }
+        let (k, v) = line.split_once(": ").ok_or(format!("bad line {line:?}"))?;
+        let v = v
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(v);
+        keys.insert(k.to_owned(), v.to_owned());
+    }
+    Err("frontmatter not closed".into())
+}
+
+/// Every problem found in the fixture (empty when well formed).
+fn fixture_problems() -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut bad = |p: String| problems.push(p);
+
+    // Directories: exactly the listed projects.
+    let mut dirs: Vec<String> = std::fs::read_dir(root())
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().into_string().unwrap())
+        .collect();
+    dirs.sort();
+    let mut listed: Vec<String> = PROJECTS.iter().map(|p| (*p).to_owned()).collect();
+    listed.sort();
+    if dirs != listed {
+        bad(format!("project directories {dirs:?} != {listed:?}"));
+    }
+
+    // Memories.
+    let mut files: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut total = 0;
+    for project in PROJECTS {
+        let names = md_files(project);
+        let memories: BTreeSet<String> = names
+            .iter()
+            .filter(|n| *n != "MEMORY.md")
+            .cloned()
+            .collect();
+        if memories.len() < 15 {
+            bad(format!("{project}: only {} memories", memories.len()));
+        }
+        total += memories.len();
+        for name in &memories {
+            let text = std::fs::read_to_string(root().join(project).join(name)).unwrap();
+            match frontmatter(&text) {
+                Err(e) => bad(format!("{project}/{name}: {e}")),
+                Ok((keys, body)) => {
+                    for key in ["name", "description", "type"] {
+                        if keys.get(key).is_none_or(|v| v.trim().is_empty()) {
+                            bad(format!("{project}/{name}: no {key}"));
+                        }
+                    }
+                    if keys
+                        .get("type")
+                        .and_then(|t| MemoryType::parse(t))
+                        .is_none()
+                    {
+                        bad(format!("{project}/{name}: bad type {:?}", keys.get("type")));
+                    }
+                    if !(3..=15).contains(&body) {
+                        bad(format!("{project}/{name}: body has {body} lines"));
+                    }
+                }
+            }
+        }
+        // The index: one `- [Title](file.md) — hook` line per memory, each file once.
+        let index =
+            std::fs::read_to_string(root().join(project).join("MEMORY.md")).unwrap_or_default();
+        let mut indexed = BTreeSet::new();
+        for line in index.lines() {
+            let target = line
+                .strip_prefix("- [")
+                .and_then(|l| l.split_once("]("))
+                .and_then(|(title, rest)| Some((title, rest.split_once(") — ")?)))
+                .filter(|(title, (_, hook))| !title.is_empty() && !hook.is_empty())
+                .map(|(_, (file, _))| file.to_owned());
+            match target {
+                None => bad(format!("{project}/MEMORY.md: bad line {line:?}")),
+                Some(file) => {
+                    if !memories.contains(&file) {
+                        bad(format!("{project}/MEMORY.md: links missing {file}"));
+                    }
+                    if !indexed.insert(file.clone()) {
+                        bad(format!("{project}/MEMORY.md: {file} twice"));
+                    }
+                }
+            }
+        }
+        if indexed != memories {
+            bad(format!("{project}: index and files differ"));
+        }
+        files.insert(project, memories);
+    }
+    if total < 160 {
+        bad(format!("only {total} memories"));
+    }
+
+    // Queries.
+    let mut ids = BTreeSet::new();
+    let mut all: Vec<(&str, Query)> = Vec::new();
+    for split in SPLITS {
+        let qs = match load_queries(&root().join(format!("queries_{split}.jsonl"))) {
+            Ok(qs) => qs,
+            Err(e) => {
+                bad(e);
+                continue;
+            }
+        };
+        let kinds: BTreeSet<&str> = qs.iter().map(|q| q.kind.as_str()).collect();
+        let projects: BTreeSet<&str> = qs.iter().map(|q| q.project.as_str()).collect();
+        if kinds != KINDS.into_iter().collect() {
+            bad(format!("{split}: kinds {kinds:?}"));
+        }
+        if projects != PROJECTS.into_iter().collect() {
+            bad(format!("{split}: projects {projects:?}"));
+        }
+        for q in qs {
+            if !ids.insert(q.id.clone()) {
+                bad(format!("duplicate id {}", q.id));
+            }
+            let Some(memories) = files.get(q.project.as_str()) else {
+                bad(format!("{}: unknown project {}", q.id, q.project));
+                continue;
+            };
+            if !KINDS.contains(&q.kind.as_str()) {
+                bad(format!("{}: unknown kind {}", q.id, q.kind));
+            }
+            if q.query.trim().is_empty() {
+                bad(format!("{}: empty query", q.id));
+            }
+            let labelled: Vec<&String> = q.must.iter().chain(&q.helpful).collect();
+            let unique: BTreeSet<&String> = labelled.iter().copied().collect();
+            if unique.len() != labelled.len() {
+                bad(format!("{}: a file labelled twice", q.id));
+            }
+            for f in labelled {
+                if !memories.contains(f) {
+                    bad(format!("{}: {f} is not a memory of {}", q.id, q.project));
+                }
+            }
+            if (q.kind == "none") != q.must.is_empty() {
+                bad(format!("{}: `none` iff no must-surface memory", q.id));
+            }
+            if q.kind == "none" && !q.helpful.is_empty() {
+                bad(format!("{}: a `none` query with helpful labels", q.id));
+            }
+            let words = q.words();
+            if q.kind == "short" && words > 3 {
+                bad(format!("{}: short query of {words} words", q.id));
+            }
+            if q.kind == "task" && !(10..=40).contains(&words) {
+                bad(format!("{}: task query of {words} words", q.id));
+            }
+            all.push((split, q));
+        }
+    }
+    let n = all.len();
+    let long = all.iter().filter(|(_, q)| q.words() >= 10).count();
+    let none = all.iter().filter(|(_, q)| q.kind == "none").count();
+    let dev = all.iter().filter(|(s, _)| *s == "dev").count();
+    if n < 120 {
+        bad(format!("only {n} queries"));
+    }
+    if long < 25 {
+        bad(format!("only {long} queries of 10+ words"));
+    }
+    if !(n / 10..=n / 5).contains(&none) {
+        bad(format!("{none} of {n} queries are `none`"));
+    }
+    if !(n * 2 / 5..=n * 3 / 5).contains(&dev) {
+        bad(format!("{dev} of {n} queries in dev"));
+    }
+
+    // The split rule: within (project, kind), in id order, the n-th query of the project with
+    // index p is in dev iff n + p is even.
+    all.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+    let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (split, q) in &all {
+        let Some(p) = PROJECTS.iter().position(|p| *p == q.project) else {
+            continue;
+        };
+        let k = seen.entry((q.project.clone(), q.kind.clone())).or_default();
+        let want = if (*k + p) % 2 == 0 { "dev" } else { "test" };
+        if *split != want {
+            bad(format!(
+                "{} is in {split}, the split rule puts it in {want}",
+                q.id
+            ));
+        }
+        *k += 1;
+    }
+    problems
+}
+
+#[test]
+fn fixture_is_well_formed() {
+    let problems = fixture_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn frontmatter_check_rejects_what_it_should() {
+    assert!(frontmatter("---\nname: a\n---\nx\n").is_ok());
+    assert!(frontmatter("name: a\n").is_err());
+    assert!(frontmatter("---\nname: a\n").is_err());
+    assert!(frontmatter("---\nname\n---\n").is_err());
+    assert_eq!(
+        frontmatter("---\ndescription: \"q: r\"\n---\n\nl1\nl2\n\nl3\n")
+            .unwrap()
+            .1,
+        3
+    );
+}
