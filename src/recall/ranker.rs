@@ -361,7 +361,7 @@ pub struct RankerIndex {
     /// Field lengths (in terms) by slot, read on the hot path.
     lens: Vec<[u32; FIELDS]>,
     free: Vec<u32>,
-    by_name: HashMap<String, u32>,
+    by_name: WordMap<Box<str>>,
     live: usize,
     /// Sum of every live document's field lengths.
     totals: [u64; FIELDS],
@@ -407,7 +407,7 @@ impl RankerIndex {
             docs: Vec::new(),
             lens: Vec::new(),
             free: Vec::new(),
-            by_name: HashMap::new(),
+            by_name: WordMap::default(),
             live: 0,
             totals: [0; FIELDS],
             terms: TermIds::default(),
@@ -536,7 +536,9 @@ impl RankerIndex {
         if let Some(l) = self.lens.get_mut(slot as usize) {
             *l = len;
         }
-        self.by_name.entry(doc.filename.to_owned()).or_insert(slot);
+        if !self.by_name.contains_key(doc.filename) {
+            self.by_name.insert(doc.filename.into(), slot);
+        }
         if let Some(d) = self.docs.get_mut(slot as usize) {
             *d = Some(Doc {
                 filename: doc.filename.to_owned(),
@@ -581,8 +583,8 @@ impl RankerIndex {
         let mut terms: Vec<QueryTerm<'_>> = Vec::new();
         let mut yardstick: Vec<f32> = Vec::new();
         let mut corrections = 0;
-        let mut seen: std::collections::HashSet<String, BuildHasherDefault<WordHasher>> =
-            std::collections::HashSet::default();
+        // (The map type the term dictionary already uses, so no other map code is compiled.)
+        let mut seen: WordMap<Box<str>> = WordMap::default();
         for_each_term_raw(query, |t, raw| {
             let mut text = t.to_owned();
             let mut postings = self.postings_of(t);
@@ -599,7 +601,7 @@ impl RankerIndex {
                     }
                 }
             }
-            if !seen.insert(text.clone()) {
+            if seen.insert(text.as_str().into(), 0).is_some() {
                 return;
             }
             let idf = self.idf(postings.len()) * weight;

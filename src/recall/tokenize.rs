@@ -300,9 +300,9 @@ fn emit_word(word: &mut String, raw: &mut String, f: &mut impl FnMut(&str, &str)
     }
 }
 
-/// The byte ranges of the parts of `ident`: runs of alphanumerics, split where the case turns
-/// (`camelCase` → `camel`, `Case`; `HTTPServer` → `HTTP`, `Server`), never between a letter and
-/// a digit.
+/// The byte ranges of the parts of `ident`: runs of alphanumerics, split where the (ASCII) case
+/// turns (`camelCase` → `camel`, `Case`; `HTTPServer` → `HTTP`, `Server`), never between a letter
+/// and a digit.
 fn split_parts(ident: &str, parts: &mut Vec<(usize, usize)>) {
     parts.clear();
     let mut start: Option<usize> = None;
@@ -317,10 +317,12 @@ fn split_parts(ident: &str, parts: &mut Vec<(usize, usize)>) {
             continue;
         }
         if let (Some(s), Some(p)) = (start, prev) {
-            let next_lower = chars.peek().is_some_and(|&(_, n)| n.is_lowercase());
-            // `camelCase`, `HTTPServer`, `base64Encode`; not `I2C`, `2FA`.
-            let turn = c.is_uppercase()
-                && (p.is_lowercase() || ((p.is_uppercase() || p.is_numeric()) && next_lower));
+            // `camelCase`, `HTTPServer`, `base64Encode`; not `I2C`, `2FA`. ASCII only (code
+            // identifiers; and no Unicode case tables in the module for it).
+            let next_lower = chars.peek().is_some_and(|&(_, n)| n.is_ascii_lowercase());
+            let turn = c.is_ascii_uppercase()
+                && (p.is_ascii_lowercase()
+                    || ((p.is_ascii_uppercase() || p.is_ascii_digit()) && next_lower));
             if turn {
                 parts.push((s, i));
                 start = Some(i);
