@@ -211,13 +211,13 @@ fn ranker_precision_and_recall_on_fixture() {
         all.precision(),
         all.recall()
     );
-    // Floors a little under the measured values, so a regression fails the test.
-    // Measured at the time of writing: dev 0.842 / 0.727, held-out 0.818 / 0.750.
-    assert!(dev.precision() >= 0.8 && dev.recall() >= 0.65, "{dev:?}");
-    assert!(
-        held.precision() >= 0.75 && held.recall() >= 0.65,
-        "{held:?}"
-    );
+    // Floors a little under the measured values, so a regression fails the test. The ranker is
+    // no longer tuned on this fixture (issue #13: it is tuned on the dev half of
+    // tests/fixtures/recall_eval), so both halves here are unseen data for it.
+    // Measured: old ranker (tuned here) dev 0.842 / 0.727, held-out 0.818 / 0.750;
+    // BM25F ranker dev 0.773 / 0.773, held-out 0.909 / 0.833.
+    assert!(dev.precision() >= 0.7 && dev.recall() >= 0.7, "{dev:?}");
+    assert!(held.precision() >= 0.8 && held.recall() >= 0.75, "{held:?}");
     // Unrelated queries get nothing (held-out: all but one of them).
     assert_eq!(dev.nothing_clean, dev.nothing_queries);
     assert!(held.nothing_clean + 1 >= held.nothing_queries);

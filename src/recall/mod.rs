@@ -1,7 +1,8 @@
 //! Recall: which memories help with the user's query, and how they are shown to the model.
 //!
 //! * [`selector`]: the request to the host's LLM and the strict parsing of its reply (pure).
-//! * [`ranker`]: the built-in lexical ranker (BM25F), used when there is no LLM, when it fails,
+//! * [`ranker`]: the built-in lexical ranker (incremental BM25F index, calibrated cut-off,
+//!   `explain`), used when there is no LLM, when it fails,
 //!   and to pre-filter a directory larger than the selector budget (pure).
 //! * [`find`]: `Memdir::find_relevant`, which sequences scan, selection, timeout, abort, fallback.
 //! * [`surface`]: the text a selected memory is shown with (caps, truncation note, header).
@@ -18,7 +19,7 @@ mod tokenize;
 
 pub use abort::AbortFlag;
 pub use find::{AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory};
-pub use ranker::{rank_memories, RankedMemory, RankerIndex, RankerParams};
+pub use ranker::{rank_memories, Explained, RankedMemory, RankerDoc, RankerIndex, RankerParams};
 pub use selector::{
     build_selector_request, parse_selector_reply, try_parse_selector_reply, SELECTOR_SCHEMA,
 };

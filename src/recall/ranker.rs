@@ -1,14 +1,17 @@
 //! The built-in lexical ranker (design §6): BM25F over a memory's filename, `name`,
-//! `description`, `type` and the head of its body.
+//! `description` and body, with a cut-off calibrated per query.
 //!
 //! It answers recall when no LLM is configured or the LLM fails, and pre-filters a directory
-//! larger than the selector budget. Because it may answer alone, it is built to be selective:
-//! a query that shares no meaningful word with a memory's filename, name or description gets
-//! nothing, and weak matches are dropped (see [`RankerParams`]).
+//! larger than the selector budget. Because it may answer alone, it abstains when nothing in the
+//! directory carries real evidence for the query (see [`RankerParams`] for the cut-off).
 //!
-//! Build a [`RankerIndex`] once and query it many times; [`rank_memories`] does both at once.
+//! The [`RankerIndex`] is incremental: documents live in slots, BM25 statistics (document count,
+//! total field lengths, document frequencies) are running totals, and every weight is computed
+//! at query time, so [`RankerIndex::upsert`] and [`RankerIndex::remove`] cost one document's
+//! terms and an index updated step by step ranks exactly like one built in one go.
+//! [`rank_memories`] builds and queries at once.
 
-use super::tokenize::{for_each_term, packed};
+use super::tokenize::{for_each_term, for_each_term_raw, is_stop_word, packed, stem_in_place};
 use crate::types::MemoryHeader;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -91,33 +94,43 @@ impl TermIds {
 
 /// Weights and thresholds of the ranker.
 ///
-/// The score of a memory for a query is BM25F: for each query term, the field-weighted,
-/// length-normalised term frequency is saturated with `k1` and multiplied by the term's inverse
-/// document frequency. The *normalised* score divides that by the best score a memory could get
-/// for the same terms, so it lies in `[0, 1)` whatever the directory's size.
+/// **Score.** BM25F: for each distinct query term, the memory's term frequencies in the four
+/// fields are length-normalised per field (`b`, `body_b`), weighted and summed into one
+/// pseudo-frequency, saturated with `k1`, and multiplied by the term's inverse document frequency
+/// over the whole index. The *raw* score is the sum over the query's terms.
+///
+/// **Calibration.** The raw score is divided by the best score a memory could get from the
+/// query's `evidence_terms` most informative terms (a word no memory contains counts as one as
+/// rare as possible, times `unknown_term_weight`). Only a few terms are in that yardstick, so a
+/// long query is not harder to satisfy than a short one, while a query whose informative words
+/// are absent from the directory (chit-chat) keeps every memory far below it.
+///
+/// **Cut-off.** A memory is returned when its calibrated score is at least `min_score` and its
+/// raw score at least `min_relative` of the best memory's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankerParams {
-    /// Weight of the filename's words (split on `_`, `-`, `.`, `/`).
+    /// Weight of the filename's words.
     pub filename_weight: f32,
     /// Weight of the `name` field.
     pub name_weight: f32,
     /// Weight of the `description` field.
     pub description_weight: f32,
-    /// Weight of the `type` field.
-    pub type_weight: f32,
-    /// Weight of the body head.
+    /// Weight of the body.
     pub body_weight: f32,
     /// BM25 term-frequency saturation.
     pub k1: f32,
-    /// BM25 length normalisation (0 = none, 1 = full), applied per field.
+    /// BM25 length normalisation of the filename, name and description (0 = none, 1 = full).
     pub b: f32,
-    /// How much a query word that no memory contains counts against every memory's normalised
-    /// score (1 = fully, as if some memory could have matched it; 0 = not at all). Natural
-    /// queries carry many such words ("add", "column", "please"), so this is below 1.
+    /// BM25 length normalisation of the body.
+    pub body_b: f32,
+    /// How many of the query's most informative terms make the yardstick of the calibrated score.
+    pub evidence_terms: usize,
+    /// How much a query term that no memory contains weighs in the yardstick (1 = as much as
+    /// the rarest term, 0 = nothing).
     pub unknown_term_weight: f32,
-    /// A memory needs at least this normalised score to be returned on its own.
+    /// A memory needs at least this calibrated score to be returned.
     pub min_score: f32,
-    /// … and at least this fraction of the best memory's score.
+    /// … and at least this fraction of the best memory's raw score.
     pub min_relative: f32,
 }
 
@@ -127,14 +140,30 @@ impl Default for RankerParams {
             filename_weight: 2.0,
             name_weight: 3.0,
             description_weight: 2.0,
-            type_weight: 0.5,
-            body_weight: 0.6,
+            body_weight: 1.0,
             k1: 1.2,
             b: 0.5,
+            body_b: 0.75,
+            evidence_terms: 3,
             unknown_term_weight: 0.5,
-            min_score: 0.3,
-            min_relative: 0.5,
+            min_score: 0.4,
+            min_relative: 0.6,
         }
+    }
+}
+
+impl RankerParams {
+    fn weights(&self) -> [f32; FIELDS] {
+        [
+            self.filename_weight,
+            self.name_weight,
+            self.description_weight,
+            self.body_weight,
+        ]
+    }
+
+    fn bs(&self) -> [f32; FIELDS] {
+        [self.b, self.b, self.b, self.body_b]
     }
 }
 
@@ -143,26 +172,167 @@ impl Default for RankerParams {
 pub struct RankedMemory {
     /// The memory's filename (relative to the memory directory).
     pub filename: String,
-    /// Its normalised score, in `[0, 1)`.
+    /// Its calibrated score (see [`RankerParams`]); at least `min_score` for a returned memory.
     pub score: f32,
 }
 
-const FIELDS: usize = 5;
-const FILENAME: usize = 0;
-const NAME: usize = 1;
-const DESCRIPTION: usize = 2;
+const FIELDS: usize = 4;
+
+/// The fields of a memory the ranker reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The filename (relative path), split like an identifier.
+    Filename,
+    /// The frontmatter `name`.
+    Name,
+    /// The frontmatter `description`.
+    Description,
+    /// The body after the frontmatter.
+    Body,
+}
+
+impl Field {
+    /// The four fields, in the order of [`FieldCounts`].
+    pub const ALL: [Field; FIELDS] = [
+        Field::Filename,
+        Field::Name,
+        Field::Description,
+        Field::Body,
+    ];
+
+    /// `filename`, `name`, `description` or `body`.
+    ///
+    /// ```
+    /// assert_eq!(memdir::recall::ranker::Field::Body.as_str(), "body");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Filename => "filename",
+            Field::Name => "name",
+            Field::Description => "description",
+            Field::Body => "body",
+        }
+    }
+}
+
+/// How often a term occurs in each field of one memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FieldCounts {
+    /// Occurrences in the filename.
+    pub filename: u32,
+    /// Occurrences in the `name`.
+    pub name: u32,
+    /// Occurrences in the `description`.
+    pub description: u32,
+    /// Occurrences in the body.
+    pub body: u32,
+}
+
+impl FieldCounts {
+    fn from_array(tf: [u16; FIELDS]) -> Self {
+        let [filename, name, description, body] = tf.map(u32::from);
+        FieldCounts {
+            filename,
+            name,
+            description,
+            body,
+        }
+    }
+
+    /// The count for one field.
+    ///
+    /// ```
+    /// use memdir::recall::ranker::{Field, FieldCounts};
+    /// let c = FieldCounts { body: 2, ..FieldCounts::default() };
+    /// assert_eq!((c.get(Field::Body), c.get(Field::Name)), (2, 0));
+    /// ```
+    pub fn get(&self, field: Field) -> u32 {
+        match field {
+            Field::Filename => self.filename,
+            Field::Name => self.name,
+            Field::Description => self.description,
+            Field::Body => self.body,
+        }
+    }
+}
+
+/// One query term a returned memory matched, and what it earned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchedTerm {
+    /// The term as indexed (lower-cased, stemmed; a whole identifier is kept as written).
+    pub term: String,
+    /// Its inverse document frequency over the index.
+    pub idf: f32,
+    /// Where it occurs in the memory.
+    pub counts: FieldCounts,
+    /// Its share of the memory's calibrated score.
+    pub score: f32,
+}
+
+/// Why the ranker returned a memory: its score and the terms it matched, per field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// The memory's filename.
+    pub filename: String,
+    /// Its calibrated score (the sum of the terms' scores).
+    pub score: f32,
+    /// Its raw BM25F score (what `min_relative` compares).
+    pub raw_score: f32,
+    /// The matched query terms, highest score first.
+    pub terms: Vec<MatchedTerm>,
+}
+
+/// The text of one memory as the ranker indexes it.
+///
+/// ```
+/// use memdir::recall::ranker::RankerDoc;
+/// let doc = RankerDoc { filename: "a.md", body: "Deploy with care.", ..RankerDoc::default() };
+/// assert_eq!(doc.name, "");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RankerDoc<'a> {
+    /// Filename relative to the memory directory; the document's key.
+    pub filename: &'a str,
+    /// The frontmatter `name`.
+    pub name: &'a str,
+    /// The frontmatter `description`.
+    pub description: &'a str,
+    /// The body (any length: a head or the whole file).
+    pub body: &'a str,
+    /// Modification time (ms since the epoch): among equal scores, newer memories rank first.
+    pub mtime_ms: f64,
+}
+
+impl<'a> From<&'a MemoryHeader> for RankerDoc<'a> {
+    fn from(h: &'a MemoryHeader) -> Self {
+        RankerDoc {
+            filename: &h.filename,
+            name: h.name.as_deref().unwrap_or_default(),
+            description: h.description.as_deref().unwrap_or_default(),
+            body: &h.body_head,
+            mtime_ms: h.mtime_ms,
+        }
+    }
+}
 
 /// One memory's entry in a term's posting list.
 #[derive(Clone, Copy, Debug)]
 struct Posting {
-    doc: u32,
-    /// Field-weighted, length-normalised term frequency (BM25F pseudo-frequency).
-    weight: f32,
-    /// The term occurs in the filename, name or description (not only the body or type).
-    strong: bool,
+    slot: u32,
+    /// Occurrences per field (saturating).
+    tf: [u16; FIELDS],
 }
 
-/// An inverted index over memory headers, reusable across queries.
+/// A stored document.
+#[derive(Clone, Debug)]
+struct Doc {
+    filename: String,
+    mtime_ms: f64,
+    /// Its distinct term ids (to remove it).
+    terms: Vec<u32>,
+}
+
+/// An incremental inverted index over memories, reusable across queries.
 ///
 /// ```
 /// use memdir::recall::RankerIndex;
@@ -171,235 +341,525 @@ struct Posting {
 ///     filename: f.into(), file_path: format!("/m/{f}"), mtime_ms: 0.0,
 ///     description: Some(d.into()), memory_type: None, name: None, body_head: String::new(),
 /// };
-/// let index = RankerIndex::build(&[
+/// let mut index = RankerIndex::build(&[
 ///     header("deploy_checklist.md", "Steps to deploy the API to staging"),
 ///     header("user_role.md", "Senior Go developer, new to React"),
 /// ]);
 /// let hits = index.rank("how do we deploy to staging?", 5);
 /// assert_eq!(hits[0].filename, "deploy_checklist.md");
 /// assert!(index.rank("what's the weather in Paris", 5).is_empty());
+/// index.upsert((&header("weather.md", "The weather in Paris, for the travel app")).into());
+/// assert_eq!(index.rank("what's the weather in Paris", 5)[0].filename, "weather.md");
+/// assert!(index.remove("weather.md"));
+/// assert!(index.rank("what's the weather in Paris", 5).is_empty());
 /// ```
 #[derive(Clone, Debug)]
 pub struct RankerIndex {
     params: RankerParams,
-    filenames: Vec<String>,
+    /// Documents by slot (`None`: free).
+    docs: Vec<Option<Doc>>,
+    /// Field lengths (in terms) by slot, read on the hot path.
+    lens: Vec<[u32; FIELDS]>,
+    free: Vec<u32>,
+    by_name: WordMap<Box<str>>,
+    live: usize,
+    /// Sum of every live document's field lengths.
+    totals: [u64; FIELDS],
     terms: TermIds,
+    term_text: Vec<Box<str>>,
     postings: Vec<Vec<Posting>>,
+    /// Per term id: the generation of the last document indexed with it, and where that
+    /// document's counts for it are (scratch of [`RankerIndex::fill`]).
+    marks: Vec<(u32, u32)>,
+    generation: u32,
+}
+
+/// Most query words read as typos in one query (each costs a few hundred look-ups).
+const MAX_CORRECTIONS: usize = 12;
+
+/// How much a term reached by correcting a typo counts, relative to the term typed right.
+const TYPO_WEIGHT: f32 = 0.8;
+
+/// What a word no memory contains may have been meant as.
+enum Correction<'i> {
+    None,
+    StopWord,
+    Term(String, &'i [Posting]),
+}
+
+/// A query term, resolved against the index.
+struct QueryTerm<'i> {
+    text: String,
+    postings: &'i [Posting],
+    idf: f32,
 }
 
 impl RankerIndex {
+    /// An empty index with the given parameters.
+    ///
+    /// ```
+    /// use memdir::recall::{RankerIndex, RankerParams};
+    /// assert!(RankerIndex::new(RankerParams::default()).is_empty());
+    /// ```
+    pub fn new(params: RankerParams) -> Self {
+        RankerIndex {
+            params,
+            docs: Vec::new(),
+            lens: Vec::new(),
+            free: Vec::new(),
+            by_name: WordMap::default(),
+            live: 0,
+            totals: [0; FIELDS],
+            terms: TermIds::default(),
+            term_text: Vec::new(),
+            postings: Vec::new(),
+            marks: Vec::new(),
+            generation: 0,
+        }
+    }
+
     /// Index `headers` with the default [`RankerParams`].
     pub fn build(headers: &[MemoryHeader]) -> Self {
         RankerIndex::build_with(headers, RankerParams::default())
     }
 
-    /// Index `headers` with the given parameters.
+    /// Index `headers` with the given parameters. Header `i` is in slot `i` (what
+    /// [`RankerIndex::prefilter`] returns). Filenames are the keys of [`RankerIndex::upsert`] and
+    /// [`RankerIndex::remove`]; if one repeats, every copy is indexed and the key names the first.
     pub fn build_with(headers: &[MemoryHeader], params: RankerParams) -> Self {
-        let mut terms = TermIds::default();
-        // Per term id: 1 + the last document it occurred in (0: none yet), and where that
-        // document's counts for it are in `counts`.
-        let mut last_doc: Vec<u32> = Vec::new();
-        let mut slot_of: Vec<usize> = Vec::new();
-        // Per document (in order, from `doc_starts`): each distinct term once, with its count
-        // in every field, in order of first occurrence.
-        let mut counts: Vec<(u32, [u32; FIELDS])> = Vec::new();
-        let mut doc_starts: Vec<usize> = Vec::with_capacity(headers.len() + 1);
-        let mut lengths: Vec<[u32; FIELDS]> = Vec::with_capacity(headers.len());
-        let mut totals = [0f64; FIELDS];
-        for (doc, header) in headers.iter().enumerate() {
-            let doc_mark = doc as u32 + 1;
-            doc_starts.push(counts.len());
-            let mut len = [0u32; FIELDS];
-            let type_text = header.memory_type.map(|t| t.as_str()).unwrap_or_default();
-            let texts: [&str; FIELDS] = [
-                &header.filename,
-                header.name.as_deref().unwrap_or_default(),
-                header.description.as_deref().unwrap_or_default(),
-                type_text,
-                &header.body_head,
-            ];
-            for (field, text) in texts.iter().enumerate() {
-                for_each_term(text, |term| {
-                    let id = match terms.get(term) {
-                        Some(id) => id as usize,
-                        None => {
-                            let id = last_doc.len();
-                            terms.insert(term, id as u32);
-                            last_doc.push(0);
-                            slot_of.push(0);
-                            id
-                        }
-                    };
-                    if let (Some(last), Some(slot)) = (last_doc.get_mut(id), slot_of.get_mut(id)) {
-                        if *last != doc_mark {
-                            *last = doc_mark;
-                            *slot = counts.len();
-                            counts.push((id as u32, [0; FIELDS]));
-                        }
-                        if let Some(n) = counts.get_mut(*slot).and_then(|c| c.1.get_mut(field)) {
-                            *n += 1;
-                        }
-                    }
-                    if let Some(l) = len.get_mut(field) {
-                        *l += 1;
-                    }
-                });
-            }
-            for (total, l) in totals.iter_mut().zip(len) {
-                *total += f64::from(l);
-            }
-            lengths.push(len);
+        let mut index = RankerIndex::new(params);
+        index.docs.reserve(headers.len());
+        index.lens.reserve(headers.len());
+        let mut scratch = Vec::new();
+        for header in headers {
+            let slot = index.docs.len() as u32;
+            index.docs.push(None);
+            index.lens.push([0; FIELDS]);
+            index.fill(slot, header.into(), &mut scratch);
         }
-        doc_starts.push(counts.len());
-        let n = headers.len().max(1) as f64;
-        let avg: Vec<f32> = totals.iter().map(|t| (t / n).max(1.0) as f32).collect();
-        let weights = [
-            params.filename_weight,
-            params.name_weight,
-            params.description_weight,
-            params.type_weight,
-            params.body_weight,
-        ];
-        let mut postings: Vec<Vec<Posting>> = vec![Vec::new(); last_doc.len()];
-        for (doc, (bounds, len)) in doc_starts.windows(2).zip(&lengths).enumerate() {
-            let doc_counts = match *bounds {
-                [start, end] => counts.get(start..end).unwrap_or_default(),
-                _ => &[],
-            };
-            for &(term, tf) in doc_counts {
-                let tf = tf.map(|count| count as f32);
-                let mut weight = 0f32;
-                for f in 0..FIELDS {
-                    if tf[f] > 0.0 {
-                        let norm = 1.0 - params.b + params.b * len[f] as f32 / avg[f];
-                        weight += weights[f] * tf[f] / norm;
-                    }
-                }
-                let strong = tf[FILENAME] + tf[NAME] + tf[DESCRIPTION] > 0.0;
-                if let Some(list) = postings.get_mut(term as usize) {
-                    list.push(Posting {
-                        doc: doc as u32,
-                        weight,
-                        strong,
-                    });
+        index
+    }
+
+    /// Add a memory, or replace the one with the same filename. Costs the memory's own terms.
+    pub fn upsert(&mut self, doc: RankerDoc<'_>) {
+        self.remove(doc.filename);
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None => {
+                self.docs.push(None);
+                self.lens.push([0; FIELDS]);
+                (self.docs.len() - 1) as u32
+            }
+        };
+        self.fill(slot, doc, &mut Vec::new());
+    }
+
+    /// Remove the memory with this filename; false if the index has none.
+    pub fn remove(&mut self, filename: &str) -> bool {
+        let Some(slot) = self.by_name.remove(filename) else {
+            return false;
+        };
+        let Some(doc) = self.docs.get_mut(slot as usize).and_then(Option::take) else {
+            return false;
+        };
+        for term in &doc.terms {
+            if let Some(list) = self.postings.get_mut(*term as usize) {
+                if let Some(at) = list.iter().position(|p| p.slot == slot) {
+                    list.swap_remove(at);
                 }
             }
         }
-        RankerIndex {
-            params,
-            filenames: headers.iter().map(|h| h.filename.clone()).collect(),
-            terms,
-            postings,
+        if let Some(len) = self.lens.get_mut(slot as usize) {
+            for (total, l) in self.totals.iter_mut().zip(*len) {
+                *total -= u64::from(l);
+            }
+            *len = [0; FIELDS];
         }
+        self.live -= 1;
+        self.free.push(slot);
+        true
+    }
+
+    /// Index `doc` into the free slot `slot`. `counts` is scratch space for the document's
+    /// distinct terms and their counts per field.
+    fn fill(&mut self, slot: u32, doc: RankerDoc<'_>, counts: &mut Vec<(u32, [u16; FIELDS])>) {
+        counts.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped around: forget every mark so none is mistaken for this document's.
+            self.marks.iter_mut().for_each(|m| *m = (0, 0));
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let mut len = [0u32; FIELDS];
+        let texts = [doc.filename, doc.name, doc.description, doc.body];
+        for (field, text) in texts.iter().enumerate() {
+            for_each_term(text, |term| {
+                let id = match self.terms.get(term) {
+                    Some(id) => id,
+                    None => {
+                        let id = self.term_text.len() as u32;
+                        self.terms.insert(term, id);
+                        self.term_text.push(term.into());
+                        self.postings.push(Vec::new());
+                        self.marks.push((0, 0));
+                        id
+                    }
+                };
+                // The term's mark says whether this document has it already, and where its
+                // counts are.
+                if let Some(mark) = self.marks.get_mut(id as usize) {
+                    if mark.0 != generation {
+                        *mark = (generation, counts.len() as u32);
+                        counts.push((id, [0; FIELDS]));
+                    }
+                    if let Some(n) = counts
+                        .get_mut(mark.1 as usize)
+                        .and_then(|c| c.1.get_mut(field))
+                    {
+                        *n = n.saturating_add(1);
+                    }
+                }
+                if let Some(l) = len.get_mut(field) {
+                    *l += 1;
+                }
+            });
+        }
+        for &(id, tf) in counts.iter() {
+            if let Some(list) = self.postings.get_mut(id as usize) {
+                list.push(Posting { slot, tf });
+            }
+        }
+        for (total, l) in self.totals.iter_mut().zip(len) {
+            *total += u64::from(l);
+        }
+        if let Some(l) = self.lens.get_mut(slot as usize) {
+            *l = len;
+        }
+        if !self.by_name.contains_key(doc.filename) {
+            self.by_name.insert(doc.filename.into(), slot);
+        }
+        if let Some(d) = self.docs.get_mut(slot as usize) {
+            *d = Some(Doc {
+                filename: doc.filename.to_owned(),
+                mtime_ms: doc.mtime_ms,
+                terms: counts.iter().map(|c| c.0).collect(),
+            });
+        }
+        self.live += 1;
     }
 
     /// How many memories the index holds.
     pub fn len(&self) -> usize {
-        self.filenames.len()
+        self.live
     }
 
     /// True when the index holds no memory.
     pub fn is_empty(&self) -> bool {
-        self.filenames.is_empty()
+        self.live == 0
     }
 
-    /// The query's distinct terms, each with its posting list (None if no memory has it) and
-    /// its inverse document frequency.
-    fn query_terms(&self, query: &str) -> Vec<(Option<&[Posting]>, f32)> {
-        let mut seen: Vec<String> = Vec::new();
-        for_each_term(query, |t| {
-            if !seen.iter().any(|s| s == t) {
-                seen.push(t.to_owned());
+    /// The parameters the index ranks with.
+    pub fn params(&self) -> &RankerParams {
+        &self.params
+    }
+
+    /// Change the parameters (they only act at query time, so nothing is re-indexed).
+    pub fn set_params(&mut self, params: RankerParams) {
+        self.params = params;
+    }
+
+    /// Inverse document frequency of a term in `df` of the live memories.
+    fn idf(&self, df: usize) -> f32 {
+        let n = self.live as f32;
+        let df = df as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// The query's distinct terms, and the yardstick of the calibrated score. A word no memory
+    /// contains is read as the indexed word one typo away from it, if there is one (see
+    /// [`RankerIndex::correct`]).
+    fn query_terms(&self, query: &str) -> (Vec<QueryTerm<'_>>, f32) {
+        let mut terms: Vec<QueryTerm<'_>> = Vec::new();
+        let mut yardstick: Vec<f32> = Vec::new();
+        let mut corrections = 0;
+        // (The map type the term dictionary already uses, so no other map code is compiled.)
+        let mut seen: WordMap<Box<str>> = WordMap::default();
+        for_each_term_raw(query, |t, raw| {
+            let mut text = t.to_owned();
+            let mut postings = self.postings_of(t);
+            let mut weight = 1.0;
+            if postings.is_empty() && corrections < MAX_CORRECTIONS {
+                corrections += 1;
+                match self.correct(raw) {
+                    Correction::None => {}
+                    Correction::StopWord => return,
+                    Correction::Term(term, list) => {
+                        text = term;
+                        postings = list;
+                        weight = TYPO_WEIGHT;
+                    }
+                }
             }
+            if seen.insert(text.as_str().into(), 0).is_some() {
+                return;
+            }
+            let idf = self.idf(postings.len()) * weight;
+            // A corrected word is not sure to be the term it was read as: it weighs in the
+            // yardstick at least as much as an unknown word would.
+            let unknown = self.idf(1) * self.params.unknown_term_weight;
+            yardstick.push(match (postings.is_empty(), weight < 1.0) {
+                (true, _) => unknown,
+                (false, true) => idf.max(unknown),
+                (false, false) => idf,
+            });
+            terms.push(QueryTerm {
+                text,
+                postings,
+                idf,
+            });
         });
-        let n = self.filenames.len() as f32;
-        seen.iter()
-            .map(|t| {
-                let list = self
-                    .terms
-                    .get(t)
-                    .and_then(|id| self.postings.get(id as usize))
-                    .map(Vec::as_slice);
-                // A word no memory has is priced as if exactly one memory had it.
-                let df = list.map_or(1, <[Posting]>::len) as f32;
-                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                (list, idf)
-            })
-            .collect()
+        crate::sort::sort_by(&mut yardstick, |a, b| b.total_cmp(a));
+        let best: f32 = yardstick.iter().take(self.params.evidence_terms).sum();
+        (terms, best * (self.params.k1 + 1.0))
     }
 
-    /// Normalised scores of every memory, and whether each matched a term strongly.
-    fn scores(&self, query: &str) -> (Vec<f32>, Vec<bool>) {
-        let k1 = self.params.k1;
-        let mut scores = vec![0f32; self.filenames.len()];
-        let mut strong = vec![false; self.filenames.len()];
-        let query_terms = self.query_terms(query);
-        let unknown = self.params.unknown_term_weight;
-        let best: f32 = query_terms
-            .iter()
-            .map(|(list, idf)| idf * (k1 + 1.0) * if list.is_some() { 1.0 } else { unknown })
-            .sum();
-        if best <= 0.0 {
-            return (scores, strong);
+    /// The postings of a term (empty if no memory has it).
+    fn postings_of(&self, term: &str) -> &[Posting] {
+        self.terms
+            .get(term)
+            .and_then(|id| self.postings.get(id as usize))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// The indexed term one edit (a letter deleted, inserted, replaced, or two swapped) away
+    /// from the query word `raw` (lower-case ASCII letters, 4 to 16 of them), stemmed like any
+    /// word; the one most memories contain if several are. `StopWord` when the word is one typo
+    /// away from a stop word (`befor`).
+    fn correct(&self, raw: &str) -> Correction<'_> {
+        let bytes = raw.as_bytes();
+        if !(4..=16).contains(&bytes.len()) || !bytes.iter().all(u8::is_ascii_lowercase) {
+            return Correction::None;
         }
-        for (list, idf) in &query_terms {
-            for p in list.unwrap_or_default() {
-                let i = p.doc as usize;
-                if let (Some(score), Some(flag)) = (scores.get_mut(i), strong.get_mut(i)) {
-                    *score += idf * p.weight * (k1 + 1.0) / (p.weight + k1) / best;
-                    *flag |= p.strong;
+        let mut best: Option<(String, &[Posting])> = None;
+        let mut stop = false;
+        let mut variant = String::with_capacity(bytes.len() + 1);
+        let mut try_variant = |v: &mut String| {
+            if is_stop_word(v) {
+                stop = true;
+                return;
+            }
+            stem_in_place(v);
+            let list = self.postings_of(v);
+            let better = match &best {
+                _ if list.is_empty() => false,
+                None => true,
+                Some((text, l)) => list.len() > l.len() || (list.len() == l.len() && *v < *text),
+            };
+            if better {
+                best = Some((v.clone(), list));
+            }
+        };
+        let letters = b'a'..=b'z';
+        for i in 0..=bytes.len() {
+            let (head, tail) = (
+                bytes.get(..i).unwrap_or_default(),
+                bytes.get(i..).unwrap_or_default(),
+            );
+            let rest = tail.get(1..).unwrap_or_default();
+            let mut build = |mid: &[u8], after: &[u8], v: &mut String| {
+                v.clear();
+                for &b in head.iter().chain(mid).chain(after) {
+                    v.push(char::from(b));
+                }
+                try_variant(v);
+            };
+            for c in letters.clone() {
+                build(&[c], tail, &mut variant); // insertion
+            }
+            if let Some(&here) = tail.first() {
+                build(&[], rest, &mut variant); // deletion
+                for c in letters.clone().filter(|&c| c != here) {
+                    build(&[c], rest, &mut variant); // substitution
+                }
+                if let (Some(&next), Some(after)) = (rest.first(), rest.get(1..)) {
+                    if next != here {
+                        build(&[next, here], after, &mut variant); // transposition
+                    }
                 }
             }
         }
-        (scores, strong)
+        match best {
+            _ if stop => Correction::StopWord,
+            Some((term, list)) => Correction::Term(term, list),
+            None => Correction::None,
+        }
     }
 
-    /// The memories relevant to `query`, best first, at most `limit`. Only memories with a
-    /// strong match (a query word in the filename, name or description), a normalised score of at
-    /// least [`RankerParams::min_score`] and at least [`RankerParams::min_relative`] of the best
-    /// score are returned; ties keep index order (a scan's newest-first order).
-    pub fn rank(&self, query: &str, limit: usize) -> Vec<RankedMemory> {
-        let (scores, strong) = self.scores(query);
-        let mut hits: Vec<(usize, f32)> = scores
+    /// Per-query constants of the field normalisation: `(weight, 1 - b, b / average length)`.
+    fn field_norms(&self) -> [(f32, f32, f32); FIELDS] {
+        let n = self.live.max(1) as f64;
+        let weights = self.params.weights();
+        let bs = self.params.bs();
+        let mut out = [(0.0, 1.0, 0.0); FIELDS];
+        for (f, slot) in out.iter_mut().enumerate() {
+            let total = self.totals.get(f).copied().unwrap_or(0) as f64;
+            let avg = (total / n).max(1.0) as f32;
+            let (w, b) = (
+                weights.get(f).copied().unwrap_or(0.0),
+                bs.get(f).copied().unwrap_or(0.0),
+            );
+            *slot = (w, 1.0 - b, b / avg);
+        }
+        out
+    }
+
+    /// BM25F saturated term weight (without the idf) of one posting.
+    #[inline]
+    fn saturated(&self, norms: &[(f32, f32, f32); FIELDS], p: &Posting) -> f32 {
+        let len = self.lens.get(p.slot as usize).copied().unwrap_or_default();
+        let mut pseudo = 0f32;
+        for ((&(w, one_minus_b, b_per_avg), tf), l) in norms.iter().zip(p.tf).zip(len) {
+            if tf > 0 {
+                pseudo += w * f32::from(tf) / (one_minus_b + b_per_avg * l as f32);
+            }
+        }
+        let k1 = self.params.k1;
+        pseudo * (k1 + 1.0) / (pseudo + k1)
+    }
+
+    /// Raw scores by slot, and the yardstick.
+    fn scores(&self, terms: &[QueryTerm<'_>]) -> Vec<f32> {
+        let norms = self.field_norms();
+        let mut scores = vec![0f32; self.docs.len()];
+        for t in terms {
+            for p in t.postings {
+                if let Some(s) = scores.get_mut(p.slot as usize) {
+                    *s += t.idf * self.saturated(&norms, p);
+                }
+            }
+        }
+        scores
+    }
+
+    /// Order of two slots with the given scores: higher score, then newer, then filename, then
+    /// slot (a total order that does not depend on how the index was built).
+    fn order(&self, a: (u32, f32), b: (u32, f32)) -> std::cmp::Ordering {
+        let doc = |s: u32| self.docs.get(s as usize).and_then(Option::as_ref);
+        b.1.total_cmp(&a.1)
+            .then_with(|| match (doc(a.0), doc(b.0)) {
+                (Some(x), Some(y)) => y
+                    .mtime_ms
+                    .total_cmp(&x.mtime_ms)
+                    .then_with(|| x.filename.cmp(&y.filename))
+                    .then(a.0.cmp(&b.0)),
+                _ => a.0.cmp(&b.0),
+            })
+    }
+
+    /// The memories relevant to `query`, best first, at most `limit`, each with its score and
+    /// the terms it matched per field. A memory is returned when its calibrated score reaches
+    /// [`RankerParams::min_score`] and its raw score [`RankerParams::min_relative`] of the best
+    /// one's; equal scores rank newer memories first.
+    ///
+    /// ```
+    /// use memdir::recall::RankerIndex;
+    /// use memdir::MemoryHeader;
+    /// let h = MemoryHeader {
+    ///     filename: "feedback_no_mocks.md".into(), file_path: "/m/feedback_no_mocks.md".into(),
+    ///     mtime_ms: 0.0, description: Some("Integration tests hit a real database".into()),
+    ///     memory_type: None, name: Some("No mocks".into()), body_head: "Mocks hid a bug.".into(),
+    /// };
+    /// let index = RankerIndex::build(&[h]);
+    /// let why = index.explain("write integration tests without mocks", 5);
+    /// assert_eq!(why[0].filename, "feedback_no_mocks.md");
+    /// let mocks = why[0].terms.iter().find(|t| t.term == "mock").unwrap();
+    /// assert_eq!((mocks.counts.filename, mocks.counts.name, mocks.counts.body), (1, 1, 1));
+    /// ```
+    pub fn explain(&self, query: &str, limit: usize) -> Vec<Explained> {
+        if limit == 0 || self.live == 0 {
+            return Vec::new();
+        }
+        let (terms, yardstick) = self.query_terms(query);
+        if yardstick <= 0.0 {
+            return Vec::new();
+        }
+        let scores = self.scores(&terms);
+        let top = scores.iter().copied().fold(0f32, f32::max);
+        let floor = (self.params.min_score * yardstick)
+            .max(self.params.min_relative * top)
+            .max(f32::MIN_POSITIVE);
+        let mut hits: Vec<(u32, f32)> = scores
             .iter()
-            .zip(&strong)
             .enumerate()
-            .filter(|(_, (&s, &st))| st && s >= self.params.min_score)
-            .map(|(i, (&s, _))| (i, s))
+            .filter(|(_, &s)| s >= floor)
+            .map(|(i, &s)| (i as u32, s))
             .collect();
-        sort_best_first(&mut hits);
-        let top = hits.first().map_or(0.0, |h| h.1);
+        crate::sort::sort_by(&mut hits, |&a, &b| self.order(a, b));
+        hits.truncate(limit);
+        let norms = self.field_norms();
         hits.into_iter()
-            .take_while(|h| h.1 >= top * self.params.min_relative)
-            .take(limit)
-            .filter_map(|(i, score)| {
-                self.filenames.get(i).map(|f| RankedMemory {
-                    filename: f.clone(),
-                    score,
+            .filter_map(|(slot, raw)| {
+                let doc = self.docs.get(slot as usize)?.as_ref()?;
+                let mut matched: Vec<MatchedTerm> = terms
+                    .iter()
+                    .filter_map(|t| {
+                        let p = t.postings.iter().find(|p| p.slot == slot)?;
+                        Some(MatchedTerm {
+                            term: t.text.clone(),
+                            idf: t.idf,
+                            counts: FieldCounts::from_array(p.tf),
+                            score: t.idf * self.saturated(&norms, p) / yardstick,
+                        })
+                    })
+                    .collect();
+                crate::sort::sort_by(&mut matched, |a, b| b.score.total_cmp(&a.score));
+                Some(Explained {
+                    filename: doc.filename.clone(),
+                    score: raw / yardstick,
+                    raw_score: raw,
+                    terms: matched,
                 })
             })
             .collect()
     }
 
-    /// Positions (into the indexed headers) of the `budget` memories most worth showing an LLM
-    /// for `query`: every memory that matches anything, best first, then the rest in index
-    /// order. No threshold: this narrows a large directory, it does not decide relevance.
-    pub fn prefilter(&self, query: &str, budget: usize) -> Vec<usize> {
-        let (scores, _) = self.scores(query);
-        let mut order: Vec<(usize, f32)> = scores.iter().copied().enumerate().collect();
-        sort_best_first(&mut order);
-        order.truncate(budget);
-        order.into_iter().map(|(i, _)| i).collect()
+    /// The memories relevant to `query`, best first, at most `limit` (see
+    /// [`RankerIndex::explain`], which also says why).
+    pub fn rank(&self, query: &str, limit: usize) -> Vec<RankedMemory> {
+        self.explain(query, limit)
+            .into_iter()
+            .map(|e| RankedMemory {
+                filename: e.filename,
+                score: e.score,
+            })
+            .collect()
     }
-}
 
-/// Sort `(position, score)` pairs by score, highest first, then by position (the order is total:
-/// positions are distinct).
-fn sort_best_first(items: &mut [(usize, f32)]) {
-    fn best_first(a: &(usize, f32), b: &(usize, f32)) -> std::cmp::Ordering {
-        b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+    /// Slots of the `budget` memories most worth showing an LLM for `query`: every memory that
+    /// matches anything, best first, then the rest, newest first. No threshold: this narrows a
+    /// large directory, it does not decide relevance. For an index from
+    /// [`RankerIndex::build`], slot `i` is header `i`.
+    pub fn prefilter(&self, query: &str, budget: usize) -> Vec<usize> {
+        let (terms, _) = self.query_terms(query);
+        let scores = self.scores(&terms);
+        let all: Vec<(u32, f32)> = scores
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.docs.get(*i).is_some_and(Option::is_some))
+            .map(|(i, &s)| (i as u32, s))
+            .collect();
+        // Matching memories first (usually few), then as many others as the budget leaves.
+        let (mut order, mut rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|&(_, s)| s > 0.0);
+        crate::sort::sort_by(&mut order, |&a, &b| self.order(a, b));
+        order.truncate(budget);
+        if order.len() < budget {
+            crate::sort::sort_by(&mut rest, |&a, &b| self.order(a, b));
+            order.extend(rest.into_iter().take(budget - order.len()));
+        }
+        order.into_iter().map(|(i, _)| i as usize).collect()
     }
-    crate::sort::sort_by(items, best_first);
 }
 
 /// Build an index over `headers` and rank them for `query` (see [`RankerIndex::rank`]).
@@ -430,8 +890,9 @@ mod tests {
         }
     }
 
+    /// Four memories, newest first.
     fn corpus() -> Vec<MemoryHeader> {
-        vec![
+        let mut headers = vec![
             header(
                 "ci_flaky_tests.md",
                 "Flaky CI tests",
@@ -453,10 +914,14 @@ mod tests {
             header(
                 "db_migrations.md",
                 "Database migrations",
-                "Run migrations with the migrate tool, never by hand",
-                "Postgres 15.",
+                "Run migrations with the migrate tool, never by hand; schema_version tracks them",
+                "Postgres 15. The `schema_version` table is owned by src/db/migrate.rs.",
             ),
-        ]
+        ];
+        for (i, h) in headers.iter_mut().enumerate() {
+            h.mtime_ms = 1000.0 - i as f64;
+        }
+        headers
     }
 
     #[test]
@@ -464,11 +929,16 @@ mod tests {
         let index = RankerIndex::build(&corpus());
         let hits = index.rank("the tests are flaky on CI again", 5);
         assert_eq!(hits[0].filename, "ci_flaky_tests.md");
-        assert!(hits[0].score > 0.2 && hits[0].score < 1.0);
         let hits = index.rank("when is the next release being tagged?", 5);
         assert_eq!(hits[0].filename, "release_process.md");
         let hits = index.rank("add a database migration for the users table", 5);
         assert_eq!(hits[0].filename, "db_migrations.md");
+        // Identifiers meet their parts and other spellings.
+        assert_eq!(
+            index.rank("schemaVersion", 5)[0].filename,
+            "db_migrations.md"
+        );
+        assert_eq!(index.rank("migrate.rs", 5)[0].filename, "db_migrations.md");
     }
 
     #[test]
@@ -480,11 +950,82 @@ mod tests {
             "",
             "🙂",
             "tell me a joke",
+            "thanks, that's great!",
         ] {
             assert!(index.rank(q, 5).is_empty(), "{q}");
         }
-        // A word only in a body (not in filename, name or description) is not enough alone.
-        assert!(index.rank("warm", 5).is_empty());
+    }
+
+    #[test]
+    fn the_body_counts() {
+        let index = RankerIndex::build(&corpus());
+        // A word only in a body is enough (it was not, before BM25F counted the body).
+        let hits = index.rank("warm", 5);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].filename, "ci_flaky_tests.md");
+        let why = index.explain("warm", 5);
+        assert_eq!(why[0].terms[0].counts.get(Field::Body), 1);
+        assert_eq!(why[0].terms[0].counts.get(Field::Description), 0);
+    }
+
+    #[test]
+    fn typos_are_read_as_the_indexed_word_one_edit_away() {
+        let index = RankerIndex::build(&corpus());
+        // Deleted, swapped, inserted and replaced letters.
+        for q in [
+            "databse migratons",
+            "relaese proccess",
+            "flakky integraton tests",
+        ] {
+            let hits = index.explain(q, 5);
+            assert!(!hits.is_empty(), "{q}");
+            assert!(hits[0].terms.iter().all(|t| t.idf > 0.0), "{q}");
+        }
+        assert_eq!(index.rank("databse", 5)[0].filename, "db_migrations.md");
+        assert_eq!(index.rank("relaese", 5)[0].filename, "release_process.md");
+        let why = index.explain("databse", 5);
+        assert_eq!(why[0].terms[0].term, "databas");
+        // A word one typo from a stop word is a stop word; a word far from every term matches
+        // nothing; short words are not corrected.
+        assert!(index.rank("befor thn", 5).is_empty());
+        assert!(index.rank("xylophone", 5).is_empty());
+        assert!(index.rank("tst", 5).is_empty());
+        assert!(!index.rank("tsts", 5).is_empty());
+        assert!(!index.rank("tests", 5).is_empty());
+    }
+
+    #[test]
+    fn long_queries_do_not_collapse() {
+        let index = RankerIndex::build(&corpus());
+        let short = "flaky integration tests";
+        let long = "hey, so before I go on with the refactor of the billing screens and the \
+                    onboarding copy, the flaky integration tests keep failing on every push";
+        for q in [short, long] {
+            let hits = index.rank(q, 5);
+            assert_eq!(
+                hits.first().map(|h| h.filename.as_str()),
+                Some("ci_flaky_tests.md"),
+                "{q}"
+            );
+        }
+    }
+
+    #[test]
+    fn explain_says_which_terms_matched_where() {
+        let index = RankerIndex::build(&corpus());
+        let why = index.explain("postgres migrations", 5);
+        assert_eq!(why.len(), 1);
+        let e = &why[0];
+        assert_eq!(e.filename, "db_migrations.md");
+        let terms: Vec<&str> = e.terms.iter().map(|t| t.term.as_str()).collect();
+        assert_eq!(terms, ["migrat", "postgr"]);
+        let m = e.terms[0].counts;
+        assert_eq!((m.filename, m.name, m.description, m.body), (1, 1, 2, 1));
+        assert_eq!(e.terms[1].counts.get(Field::Body), 1);
+        let sum: f32 = e.terms.iter().map(|t| t.score).sum();
+        assert!((sum - e.score).abs() < 1e-4, "{sum} vs {}", e.score);
+        assert!(e.raw_score > e.score);
+        assert_eq!(index.rank("postgres migrations", 5)[0].score, e.score);
     }
 
     #[test]
@@ -497,5 +1038,121 @@ mod tests {
             RankerIndex::build(&[]).prefilter("x", 3),
             Vec::<usize>::new()
         );
+    }
+
+    /// Everything the index answers for `queries`, by filename and exact score bits.
+    fn answers(index: &RankerIndex, queries: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        for q in queries {
+            for e in index.explain(q, 10) {
+                out.push(format!(
+                    "{q}|{}|{:x}|{:?}",
+                    e.filename,
+                    e.score.to_bits(),
+                    e.terms
+                ));
+            }
+            let names: Vec<String> = index
+                .prefilter(q, 6)
+                .into_iter()
+                .map(|slot| index.docs[slot].as_ref().unwrap().filename.clone())
+                .collect();
+            out.push(format!("{q}|prefilter|{names:?}"));
+        }
+        out
+    }
+
+    #[test]
+    fn incremental_updates_rank_like_a_fresh_build() {
+        let words = [
+            "deploy",
+            "staging",
+            "redis",
+            "cache",
+            "token",
+            "oauth",
+            "flaky",
+            "tests",
+            "invoice",
+            "worker",
+            "migration",
+            "schema",
+            "react",
+            "bundle",
+            "lint",
+            "yaml",
+            "docker",
+            "go",
+        ];
+        struct Xs(u64);
+        impl Xs {
+            fn below(&mut self, n: usize) -> usize {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                (self.0 % n as u64) as usize
+            }
+        }
+        let mut rng = Xs(0x2545_f491_4f6c_dd1d);
+        let text = |rng: &mut Xs, n: usize| {
+            (0..n)
+                .map(|_| words[rng.below(words.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let make = |i: usize, version: usize, rng: &mut Xs| {
+            let mut h = header(
+                &format!("m_{i}.md"),
+                &text(rng, 2),
+                &text(rng, 6),
+                &text(rng, 10 + 7 * version),
+            );
+            h.mtime_ms = (i % 7) as f64; // many equal times: ties must break the same way
+            h
+        };
+        let queries = [
+            "deploy the redis cache to staging",
+            "flaky invoice worker tests",
+            "oauth token",
+            "react bundle lint yaml docker go schema migration",
+            "nothing here",
+        ];
+        // The final state: 40 memories, some in a second version.
+        let mut finals: Vec<MemoryHeader> = (0..40).map(|i| make(i, 0, &mut rng)).collect();
+        let mut index = RankerIndex::new(RankerParams::default());
+        // Add 50 in a scrambled order, replace some, remove the 10 extra ones.
+        let extra: Vec<MemoryHeader> = (40..50).map(|i| make(i, 0, &mut rng)).collect();
+        let mut order: Vec<usize> = (0..50).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        for &i in &order {
+            let h = finals.get(i).or_else(|| extra.get(i - 40)).unwrap();
+            index.upsert(h.into());
+        }
+        for i in (0..40).step_by(3) {
+            finals[i] = make(i, 1, &mut rng);
+            index.upsert((&finals[i]).into());
+        }
+        for h in &extra {
+            assert!(index.remove(&h.filename));
+        }
+        assert!(!index.remove("m_45.md"));
+        assert_eq!(index.len(), 40);
+        let fresh = RankerIndex::build(&finals);
+        let got = answers(&index, &queries);
+        assert_eq!(got, answers(&fresh, &queries));
+        assert!(
+            got.iter().filter(|l| !l.contains("prefilter")).count() > 5,
+            "{got:?}"
+        );
+        // Removing everything leaves an index that answers nothing.
+        for h in &finals {
+            assert!(index.remove(&h.filename));
+        }
+        assert!(index.is_empty());
+        assert!(index.rank("deploy redis", 5).is_empty());
+        assert!(index.postings.iter().all(Vec::is_empty));
+        assert_eq!(index.totals, [0; FIELDS]);
     }
 }

@@ -16,6 +16,11 @@ const STOP_WORDS: &[&str] = &[
     "those", "through", "to", "too", "under", "until", "up", "us", "use", "used", "uses", "using",
     "ve", "very", "want", "was", "we", "were", "what", "when", "where", "which", "while", "who",
     "whom", "why", "will", "with", "would", "yes", "yet", "you", "your", "yours",
+    // Contractions split at the apostrophe (`don't` → `don`, `t`) and chit-chat.
+    "aren", "couldn", "didn", "doesn", "don", "hasn", "haven", "isn", "shouldn", "wasn", "weren",
+    "won", "wouldn", "anything", "awesome", "cool", "fine", "good", "gonna", "great", "hello",
+    "know", "maybe", "nice", "perfect", "really", "sure", "tell", "think", "wanna", "worked",
+    "works",
 ];
 
 /// A word of at most 8 bytes as a number (big-endian). Words hold no NUL byte, so different
@@ -137,8 +142,17 @@ fn inflection_stem(w: &mut String) {
         | [.., b's' | b'c', b'h', b'e', b's']
         | [.., b'x' | b'z', b'e', b's'] => (2, false, false),
         [.., x, b's'] if len > 3 && !matches!(x, b's' | b'u' | b'i') => (1, false, false),
-        [.., b'i', b'n', b'g'] if len >= 6 => (3, false, true),
-        [.., b'e', b'd'] if len >= 5 => (2, false, true),
+        // `string`, `spring` keep their `ing`: what is left must hold a vowel.
+        [stem @ .., b'i', b'n', b'g'] if len >= 6 && has_vowel(stem) => (3, false, true),
+        // `speed`, `proceed` and `embed` keep their `ed`.
+        [.., x, b'e', b'd']
+            if len >= 5
+                && *x != b'e'
+                && has_vowel(b.get(..len - 2).unwrap_or_default())
+                && b != b"embed" =>
+        {
+            (2, false, true)
+        }
         _ => return,
     };
     crate::jsstr::truncate_ascii(w, len - cut);
@@ -148,6 +162,12 @@ fn inflection_stem(w: &mut String) {
     if undouble_after {
         undouble(w);
     }
+}
+
+/// True if `stem` holds an ASCII vowel (or `y`).
+fn has_vowel(stem: &[u8]) -> bool {
+    stem.iter()
+        .any(|b| matches!(b, b'a' | b'e' | b'i' | b'o' | b'u' | b'y'))
 }
 
 /// `runn` -> `run`, `stopp` -> `stop`; keeps `ll`, `ss`, `zz` (`install`, `pass`).
@@ -160,55 +180,161 @@ fn undouble(stem: &mut String) {
     }
 }
 
-/// Call `f` with the stem of every non-stop word of `text`. Words are maximal runs of
-/// alphanumeric characters, so `_`, `-`, `.`, `/` and punctuation separate them; they are
-/// lower-cased before the stop-word test. Single characters are skipped.
+/// Characters that join the parts of one identifier: `snake_case`, `kebab-case`, dotted names,
+/// paths, `std::io`, `user@host`.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '_' | '-' | '.' | '/' | '\\' | ':' | '@')
+}
+
+/// Reusable buffers of [`for_each_term`].
+#[derive(Default)]
+struct Scratch {
+    /// `(start, end)` byte ranges of the current identifier's parts.
+    parts: Vec<(usize, usize)>,
+    word: String,
+    raw: String,
+}
+
+/// Call `f` with every term of `text`, in order. Text is cut into identifiers: maximal runs of
+/// alphanumeric characters and joiners (`_ - . / \ : @`), trimmed of joiners at both ends. An
+/// identifier made of one word (`Deploy`, `ECONNREFUSED`, `E0502`, `404`) gives that word,
+/// lower-cased, unless it is a stop word, then stemmed (see [`stem_in_place`]). An identifier of
+/// several parts (`camelCase`, `HTTPServer`, `snake_case`, `kebab-case`, `src/auth/token.ts`,
+/// `foo.bar.baz`, `v1.2.3`) gives the whole identifier lower-cased with `_` and `-` removed (so
+/// `snake_case`, `snakeCase` and `snake-case` meet), for a path also its last segment, and then
+/// each part as a word. Single characters are skipped; letters and digits are never split apart
+/// (`TS2345`, `oauth2`, `base64` stay whole).
 pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
-    let mut word = String::new();
-    let mut flush = |word: &mut String| {
-        if word.chars().nth(1).is_some() && !is_stop_word(word) {
-            stem_in_place(word);
-            f(word);
-        }
-        word.clear();
-    };
+    for_each_term_raw(text, |term, _| f(term));
+}
+
+/// [`for_each_term`], also giving each term's word before stemming (for a whole identifier,
+/// the term itself).
+pub(crate) fn for_each_term_raw(text: &str, mut f: impl FnMut(&str, &str)) {
+    let mut scratch = Scratch::default();
+    let mut start: Option<usize> = None;
     let bytes = text.as_bytes();
     let mut pos = 0;
     while let Some(&b) = bytes.get(pos) {
-        let word_char = if b.is_ascii_alphanumeric() {
-            // A whole ASCII run at once, lower-cased in place.
-            let run = bytes
-                .get(pos..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric())
-                .count();
-            let start = word.len();
-            word.push_str(text.get(pos..pos + run).unwrap_or_default());
-            if let Some(added) = word.get_mut(start..) {
-                added.make_ascii_lowercase();
-            }
-            pos += run;
-            true
-        } else if b.is_ascii() {
-            pos += 1;
-            false
+        // ASCII is classified byte by byte; other characters are decoded.
+        let (inside, width) = if b.is_ascii() {
+            (b.is_ascii_alphanumeric() || is_joiner(char::from(b)), 1)
         } else {
-            let Some(c) = text.get(pos..).and_then(|rest| rest.chars().next()) else {
-                break;
-            };
-            pos += c.len_utf8();
-            if c.is_alphanumeric() {
-                crate::case::push_lowercase(&mut word, c);
+            match text.get(pos..).and_then(|rest| rest.chars().next()) {
+                Some(c) => (c.is_alphanumeric(), c.len_utf8()),
+                None => break,
             }
-            c.is_alphanumeric()
         };
-        if !word_char && !word.is_empty() {
-            flush(&mut word);
+        match (inside, start) {
+            (true, None) => start = Some(pos),
+            (false, Some(s)) => {
+                identifier(text.get(s..pos).unwrap_or_default(), &mut scratch, &mut f);
+                start = None;
+            }
+            _ => {}
+        }
+        pos += width;
+    }
+    if let Some(s) = start {
+        identifier(text.get(s..).unwrap_or_default(), &mut scratch, &mut f);
+    }
+}
+
+/// Emit the terms of one identifier (see [`for_each_term`]).
+fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str, &str)) {
+    let ident = raw.trim_matches(is_joiner);
+    if ident.is_empty() {
+        return;
+    }
+    // The common case: one lower-case ASCII word.
+    if ident
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    {
+        scratch.word.clear();
+        scratch.word.push_str(ident);
+        emit_word(&mut scratch.word, &mut scratch.raw, f);
+        return;
+    }
+    split_parts(ident, &mut scratch.parts);
+    let word = &mut scratch.word;
+    if scratch.parts.len() > 1 {
+        whole(ident, word);
+        if word.chars().nth(1).is_some() {
+            f(word, word);
+        }
+        let segment = ident
+            .rfind(['/', '\\'])
+            .and_then(|cut| ident.get(cut + 1..))
+            .unwrap_or_default();
+        if segment.contains(|c: char| !c.is_alphanumeric()) {
+            whole(segment, word);
+            f(word, word);
         }
     }
-    if !word.is_empty() {
-        flush(&mut word);
+    for &(s, e) in &scratch.parts {
+        word.clear();
+        for c in ident.get(s..e).unwrap_or_default().chars() {
+            crate::case::push_lowercase(word, c);
+        }
+        emit_word(word, &mut scratch.raw, f);
+    }
+}
+
+/// `text` lower-cased without `_` and `-`, into `out`.
+fn whole(text: &str, out: &mut String) {
+    out.clear();
+    for c in text.chars().filter(|&c| c != '_' && c != '-') {
+        crate::case::push_lowercase(out, c);
+    }
+}
+
+/// A lower-cased word: skipped if a single character or a stop word, else stemmed and emitted
+/// (with a copy of the word before stemming, kept in `raw`).
+fn emit_word(word: &mut String, raw: &mut String, f: &mut impl FnMut(&str, &str)) {
+    if word.chars().nth(1).is_some() && !is_stop_word(word) {
+        raw.clear();
+        raw.push_str(word);
+        stem_in_place(word);
+        f(word, raw);
+    }
+}
+
+/// The byte ranges of the parts of `ident`: runs of alphanumerics, split where the (ASCII) case
+/// turns (`camelCase` → `camel`, `Case`; `HTTPServer` → `HTTP`, `Server`), never between a letter
+/// and a digit.
+fn split_parts(ident: &str, parts: &mut Vec<(usize, usize)>) {
+    parts.clear();
+    let mut start: Option<usize> = None;
+    let mut chars = ident.char_indices().peekable();
+    let mut prev: Option<char> = None;
+    while let Some((i, c)) = chars.next() {
+        if !c.is_alphanumeric() {
+            if let Some(s) = start.take() {
+                parts.push((s, i));
+            }
+            prev = None;
+            continue;
+        }
+        if let (Some(s), Some(p)) = (start, prev) {
+            // `camelCase`, `HTTPServer`, `base64Encode`; not `I2C`, `2FA`. ASCII only (code
+            // identifiers; and no Unicode case tables in the module for it).
+            let next_lower = chars.peek().is_some_and(|&(_, n)| n.is_ascii_lowercase());
+            let turn = c.is_ascii_uppercase()
+                && (p.is_ascii_lowercase()
+                    || ((p.is_ascii_uppercase() || p.is_ascii_digit()) && next_lower));
+            if turn {
+                parts.push((s, i));
+                start = Some(i);
+            }
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+        prev = Some(c);
+    }
+    if let Some(s) = start {
+        parts.push((s, ident.len()));
     }
 }
 
@@ -274,9 +400,78 @@ mod tests {
     fn splitting_and_stop_words() {
         assert_eq!(
             terms("How do I run the feedback_testing-policy.md/API?"),
-            ["run", "feedback", "test", "policy", "api"]
+            [
+                "run",
+                "feedbacktestingpolicy.md/api",
+                "feedback",
+                "test",
+                "policy",
+                "api"
+            ]
         );
         assert_eq!(terms("Ünïcode ÉTÉ"), ["ünïcod", "été"]);
         assert!(terms("the a of to I").is_empty());
+        assert!(terms("hello! don't you think so? thanks, that's great").is_empty());
+        assert!(terms("... -- / :: _").is_empty());
+    }
+
+    #[test]
+    fn identifiers_give_the_whole_and_its_parts() {
+        let cases: &[(&str, &[&str])] = &[
+            ("getUserName", &["getusername", "user", "nam"]),
+            ("HTTPServer", &["httpserver", "http", "server"]),
+            (
+                "snake_case_words",
+                &["snakecasewords", "snak", "cas", "word"],
+            ),
+            ("kebab-case", &["kebabcase", "kebab", "cas"]),
+            (
+                "`src/auth/token.ts`,",
+                &[
+                    "src/auth/token.ts",
+                    "token.ts",
+                    "src",
+                    "auth",
+                    "token",
+                    "ts",
+                ],
+            ),
+            ("foo.bar.baz", &["foo.bar.baz", "foo", "bar", "baz"]),
+            ("std::io::Error", &["std::io::error", "std", "io", "error"]),
+            ("error[E0502]:", &["error", "e0502"]),
+            ("ECONNREFUSED", &["econnrefus"]),
+            ("TS2345", &["ts2345"]),
+            ("HTTP 404s", &["http", "404"]),
+            ("v1.2.3", &["v1.2.3", "v1"]),
+            ("Node 18.04.", &["nod", "18.04", "18", "04"]),
+            ("base64Encode", &["base64encode", "base64", "encod"]),
+            ("--no-verify", &["noverify", "verify"]),
+            ("I2C and 2FA", &["i2c", "2fa"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(terms(text), *want, "{text}");
+        }
+        // The conventions meet on the whole identifier.
+        let whole = |t: &str| terms(t)[0].clone();
+        assert_eq!(whole("snakeCase"), whole("snake_case"));
+        assert_eq!(whole("snake-case"), whole("SnakeCase"));
+    }
+
+    #[test]
+    fn stemming_is_conservative() {
+        for (word, want) in [
+            ("string", "string"),
+            ("spring", "spring"),
+            ("speed", "speed"),
+            ("embed", "embed"),
+            ("embedded", "embed"),
+            ("embedding", "embed"),
+            ("logging", "log"),
+            ("fixed", "fix"),
+            ("redis", "redis"),
+            ("https", "http"),
+        ] {
+            assert_eq!(stem(word), want, "{word}");
+        }
     }
 }
