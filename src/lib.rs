@@ -58,7 +58,8 @@ pub use host::{
 pub use index_entry::{format_index_entry, parse_index_entry, IndexEntry};
 pub use manifest::format_manifest;
 pub use mem_fs::MemFs;
-pub use memdir::{Memdir, MemdirConfig, WriteMode};
+pub use memdir::{Memdir, MemdirConfig};
 pub use paths::sanitize_path;
 pub use size::format_file_size;
+pub use store::{Store, WriteMode};
 pub use types::{MemoryHeader, MemoryType};

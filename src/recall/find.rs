@@ -1,4 +1,5 @@
-//! [`Recaller::find_relevant`] (reference §6.1): which memories help with a query.
+//! Recall over a store: [`Recaller::find_relevant`] (reference §6.1), which memories help with a
+//! query, and [`surface_memories`], reading the chosen ones for the model.
 //!
 //! Sequence: scan; drop memories already surfaced this session; ask the host's LLM (raced
 //! against the configured timeout and the caller's abort), pre-filtering with the ranker when
@@ -9,6 +10,7 @@
 use super::abort::AbortFlag;
 use super::ranker::RankerIndex;
 use super::selector::{build_selector_request, try_parse_selector_reply};
+use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
 use crate::future::{race, Either};
 use crate::host::{Clock, FieldValue, FileSystem, Llm, NoLlm, Telemetry};
@@ -301,4 +303,43 @@ fn positions<'a>(
     filenames
         .filter_map(|f| candidates.iter().position(|h| h.filename == f))
         .collect()
+}
+
+/// Read and surface the memories at `paths` (absolute path and mtime from the scan, as
+/// [`Recaller::find_relevant`] returns them), concurrently, in order. A file that cannot
+/// be read, or lies outside `store`'s directory, is left out. Ages are measured from the host
+/// clock's now.
+///
+/// ```
+/// use memdir::recall::surface_memories;
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let fs = MemFs::new();
+/// fs.insert_file("/m/a.md", "body\n");
+/// fs.insert_file("/elsewhere.md", "secret\n");
+/// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let paths = [("/m/a.md".to_owned(), 0.0), ("/elsewhere.md".to_owned(), 0.0)];
+/// let shown = block_on(surface_memories(&store, &paths));
+/// assert_eq!(shown.len(), 1);
+/// assert_eq!(shown[0].content, "body\n");
+/// ```
+pub async fn surface_memories<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &Store<F, C, T>,
+    paths: &[(String, f64)],
+) -> Vec<SurfacedMemory> {
+    let now = store.clock().now_ms();
+    let reads = paths
+        .iter()
+        .map(|(path, mtime)| async move {
+            // Only memory files: a path from anywhere else (a model's say-so) is left out.
+            if !crate::paths::normalize(path).starts_with(store.dir()) {
+                return None;
+            }
+            let text = store.fs().read_file(path).await.ok()?;
+            Some(surface_text(path, &text, *mtime, now))
+        })
+        .collect();
+    crate::future::join_some(reads).await
 }

@@ -17,13 +17,15 @@ pub mod surface;
 mod tokenize;
 
 pub use abort::AbortFlag;
-pub use find::{AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory, Recaller};
+pub use find::{
+    surface_memories, AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory, Recaller,
+};
 pub use ranker::{rank_memories, RankedMemory, RankerIndex, RankerParams};
 pub use selector::{
     build_selector_request, parse_selector_reply, try_parse_selector_reply, SELECTOR_SCHEMA,
 };
 pub use session::{should_recall, SessionBudget};
-pub use surface::{render_surfaced, surface_memories, surface_text, SurfacedMemory};
+pub use surface::{render_surfaced, surface_text, SurfacedMemory};
 
 /// Recall tuning (a [`Recaller`]'s).
 ///

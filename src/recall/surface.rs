@@ -1,8 +1,7 @@
 //! Surfacing (reference §6.3, §19): the text a recalled memory is shown to the model with — the
-//! first 200 lines within 4,096 UTF-8 bytes, a truncation note, and an age header.
+//! first 200 lines within 4,096 UTF-8 bytes, a truncation note, and an age header. Pure; reading
+//! the files from a store is [`super::find::surface_memories`].
 
-use crate::host::{Clock, FileSystem, Telemetry};
-use crate::store::Store;
 use crate::types::{MAX_SURFACED_BYTES, MAX_SURFACED_LINES};
 use serde::Serialize;
 
@@ -108,43 +107,4 @@ pub fn render_surfaced(memory: &SurfacedMemory) -> String {
         "<system-reminder>\n{}\n\n{}\n</system-reminder>",
         memory.header, memory.content
     )
-}
-
-/// Read and surface the memories at `paths` (absolute path and mtime from the scan, as
-/// [`super::Recaller::find_relevant`] returns them), concurrently, in order. A file that cannot
-/// be read, or lies outside `store`'s directory, is left out. Ages are measured from the host
-/// clock's now.
-///
-/// ```
-/// use memdir::recall::surface_memories;
-/// use memdir::store::{Store, StoreConfig, WriteMode};
-/// use memdir::{future::block_on, MemFs, NoTelemetry};
-/// # struct Clock0;
-/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
-/// let fs = MemFs::new();
-/// fs.insert_file("/m/a.md", "body\n");
-/// fs.insert_file("/elsewhere.md", "secret\n");
-/// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
-/// let paths = [("/m/a.md".to_owned(), 0.0), ("/elsewhere.md".to_owned(), 0.0)];
-/// let shown = block_on(surface_memories(&store, &paths));
-/// assert_eq!(shown.len(), 1);
-/// assert_eq!(shown[0].content, "body\n");
-/// ```
-pub async fn surface_memories<F: FileSystem, C: Clock, T: Telemetry>(
-    store: &Store<F, C, T>,
-    paths: &[(String, f64)],
-) -> Vec<SurfacedMemory> {
-    let now = store.clock().now_ms();
-    let reads = paths
-        .iter()
-        .map(|(path, mtime)| async move {
-            // Only memory files: a path from anywhere else (a model's say-so) is left out.
-            if !crate::paths::normalize(path).starts_with(store.dir()) {
-                return None;
-            }
-            let text = store.fs().read_file(path).await.ok()?;
-            Some(surface_text(path, &text, *mtime, now))
-        })
-        .collect();
-    crate::future::join_some(reads).await
 }

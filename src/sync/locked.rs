@@ -29,11 +29,13 @@ pub type SharedStoreSync<F, X, C, M> = StoreSync<Rc<Store<F, C, M>>, F, X, C, M>
 ///     }
 /// }
 /// let config = SyncConfig::new("https://h.example", "acme/app", "/m/team/");
-/// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let fs = MemFs::new();
+/// // The sync clones the store's host objects: here a shared reference to the filesystem.
+/// let store = Store::new(&fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
 /// let sync = StoreSync::for_store(&store, Empty, config.clone(), SyncState::default());
 /// assert!(!block_on(sync.pull()).unwrap().server_has_content);
 /// // In read-only mode a pull is a refused write.
-/// let ro = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::ReadOnly, StoreConfig::default());
+/// let ro = Store::new(&fs, Clock0, NoTelemetry, "/m/", WriteMode::ReadOnly, StoreConfig::default());
 /// let sync = StoreSync::for_store(&ro, Empty, config, SyncState::default());
 /// assert_eq!(block_on(sync.pull()).unwrap_err().code, Code::WriteForbidden);
 /// ```
