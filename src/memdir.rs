@@ -78,6 +78,8 @@ pub struct Memdir<F: FileSystem, C: Clock, L: Llm = NoLlm, T: Telemetry = NoTele
     /// Shared so that a team sync bound to this memdir takes the same lock.
     store: Rc<Store<F, C, T>>,
     llm: Option<L>,
+    /// As opened; the store keeps its own copy of the directory, write mode and store tuning
+    /// (neither changes after opening). The prompt and recall settings are read from here.
     config: MemdirConfig,
 }
 

@@ -194,7 +194,19 @@ impl MemoryToolOutcome {
 
 /// Run one memory-tool command and return the tool result text (in `confirm` mode, for a
 /// write, a note that it awaits approval). Errors are for the model too: their messages say
-/// what was wrong without echoing file contents.
+/// what was wrong without echoing file contents. `store` is a [`Store`] or a [`crate::Memdir`].
+///
+/// ```
+/// use memdir::memory_tool::{handle_memory_command, MemoryToolCommand};
+/// use memdir::{future::block_on, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
+/// let create = MemoryToolCommand::Create { path: "/memories/a.md".into(), file_text: "hi\n".into() };
+/// block_on(handle_memory_command(&m, create)).unwrap();
+/// let view = MemoryToolCommand::View { path: "/memories/a.md".into(), view_range: None };
+/// assert!(block_on(handle_memory_command(m.store(), view)).unwrap().contains("hi"));
+/// ```
 pub async fn handle_memory_command<F: FileSystem, C: Clock, T: Telemetry>(
     store: &impl AsRef<Store<F, C, T>>,
     command: MemoryToolCommand,

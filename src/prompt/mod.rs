@@ -57,7 +57,8 @@ pub use types_section::{scope_label, types_section};
 use crate::str_map::StrMap;
 use serde::{Deserialize, Serialize};
 
-/// How [`load_prompt`] builds the memory prompt (part of [`crate::MemdirConfig`]). Deserializes from a camelCase JS option bag; every field is optional.
+/// How [`load_prompt`] builds the memory prompt (part of [`crate::MemdirConfig`]).
+/// Deserializes from a camelCase JS option bag; every field is optional.
 ///
 /// ```
 /// use memdir::prompt::{PromptConfig, PromptMode};

@@ -197,17 +197,19 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Run `work` — writes into this directory made by something other than the store, such as
-    /// a team-sync pull — as a write of this memdir: refused in `off` and `read-only` mode, and
+    /// a team-sync pull — as a write of this store: refused in `off` and `read-only` mode, and
     /// under the directory lock, so it never interleaves with a save's read-modify-write of an
     /// index.
     ///
     /// ```
-    /// use memdir::{future::block_on, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, Code, MemFs, NoTelemetry};
     /// # struct Clock0;
     /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _ms: u32) {} }
-    /// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
-    /// let out = block_on(m.with_write_lock(async { 42 })).unwrap();
-    /// assert_eq!(out, 42);
+    /// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// assert_eq!(block_on(store.with_write_lock(async { 42 })).unwrap(), 42);
+    /// let ro = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::ReadOnly, StoreConfig::default());
+    /// assert_eq!(block_on(ro.with_write_lock(async { 42 })).unwrap_err().code, Code::WriteForbidden);
     /// ```
     pub async fn with_write_lock<R>(
         &self,
