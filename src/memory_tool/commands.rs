@@ -6,8 +6,7 @@ use super::{MemoryToolCommand, MemoryToolOutcome, MAX_TOOL_FILE_BYTES};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::size::format_file_size;
-use crate::store::WriteMode;
-use crate::store::{Scope, TEAM_DIR};
+use crate::store::{Scope, WriteMode, TEAM_DIR};
 
 /// Most files a directory delete removes.
 const MAX_DELETE_FILES: usize = 10_000;
