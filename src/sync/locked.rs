@@ -117,3 +117,71 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::HostError;
+    use crate::future::block_on;
+    use crate::host::{FileSystem, NoTelemetry};
+    use crate::store::{StoreConfig, WriteMode, LOCK_FILE_NAME};
+    use crate::sync::{HttpRequest, HttpResponse};
+    use crate::MemFs;
+    use std::cell::RefCell;
+
+    #[derive(Clone)]
+    struct Clock0;
+    impl Clock for Clock0 {
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+        async fn sleep(&self, _ms: u32) {}
+    }
+
+    /// A server with nothing, which notes whether the store's lock file exists at each request.
+    struct Probe<'a> {
+        fs: &'a MemFs,
+        locked: RefCell<Vec<bool>>,
+    }
+    impl Transport for Probe<'_> {
+        async fn send(&self, _: HttpRequest) -> std::result::Result<HttpResponse, HostError> {
+            let held = self
+                .fs
+                .read_file(&format!("/m/{LOCK_FILE_NAME}"))
+                .await
+                .is_ok();
+            self.locked.borrow_mut().push(held);
+            Ok(HttpResponse {
+                status: 404,
+                headers: Vec::new(),
+                body: String::new(),
+            })
+        }
+    }
+
+    #[test]
+    fn pulls_hold_the_store_lock() {
+        let fs = MemFs::new();
+        let store = Store::new(
+            &fs,
+            Clock0,
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        let probe = Probe {
+            fs: &fs,
+            locked: RefCell::new(Vec::new()),
+        };
+        let config = SyncConfig::new("https://h.example", "acme/app", "/m/team/");
+        let sync = StoreSync::for_store(&store, &probe, config, SyncState::default());
+        assert!(block_on(sync.start()).is_ok());
+        assert!(block_on(sync.pull()).is_ok());
+        let during_pulls = probe.locked.take();
+        assert!(!during_pulls.is_empty());
+        assert!(during_pulls.iter().all(|&held| held), "{during_pulls:?}");
+        // Released afterwards.
+        assert!(block_on(fs.read_file(&format!("/m/{LOCK_FILE_NAME}"))).is_err());
+    }
+}
