@@ -6,6 +6,11 @@
 //! ranking) plus async orchestration over host traits ([`FileSystem`], [`Llm`], [`Telemetry`],
 //! [`Clock`]). On wasm32, `src/wasm/` adapts JS host objects to those traits.
 //!
+//! Layers, bottom to top (`tests/layers.rs` checks that no import runs up or in a circle): the
+//! pure modules; [`store`] (one directory: reads, writes, the lock); the features that borrow a
+//! [`Store`] (`recall::find`, `prompt::load`, [`lint`], [`memory_tool`], [`extract`],
+//! [`consolidate`], [`sync`]); the [`Memdir`] façade; the JS boundary.
+//!
 //! ```
 //! use memdir::{truncate_entrypoint, TruncateOptions};
 //! let t = truncate_entrypoint("- [A](a.md) — hook\n", &TruncateOptions::default());
@@ -58,7 +63,8 @@ pub use host::{
 pub use index_entry::{format_index_entry, parse_index_entry, IndexEntry};
 pub use manifest::format_manifest;
 pub use mem_fs::MemFs;
-pub use memdir::{Memdir, MemdirConfig, WriteMode};
+pub use memdir::{Memdir, MemdirConfig};
 pub use paths::sanitize_path;
 pub use size::format_file_size;
+pub use store::{Store, WriteMode};
 pub use types::{MemoryHeader, MemoryType};

@@ -1,54 +1,31 @@
-//! `Memdir`: one memory directory over host traits. The methods live next to what they do
-//! (`store/` for reads and writes, `recall/` for recall and surfacing); this file holds the state.
-// OWNER: store helper (the struct); recall helper adds an `impl` block in `recall/`.
+//! `Memdir`: the façade at the top of the core. It bundles a [`Store`] (the directory, its host
+//! objects, write mode and lock) with the feature settings (prompt, recall) and the optional LLM,
+//! and forwards each method in one line to the feature that does the work: `store/` for reads
+//! and writes, `recall/`, `prompt/`, `lint/`, `memory_tool/`, `extract/`, `consolidate/`,
+//! `sync/`. Nothing below this file knows about `Memdir`.
 
-use crate::entrypoint::TruncateOptions;
+use crate::consolidate::{
+    ApplyReport, Changeset, ConsolidateOptions, ConsolidateOutcome, ConsolidationLease,
+    Consolidator, LockFile,
+};
+use crate::error::Result;
+use crate::extract::{
+    ConversationMessage, ExtractContext, ExtractOptions, ExtractOutcome, Extractor,
+};
 use crate::host::{Clock, FileSystem, Llm, NoLlm, NoTelemetry, Telemetry};
-use std::cell::Cell;
+use crate::lint::{LintOptions, LintReport};
+use crate::memory_tool::{MemoryTool, MemoryToolCommand, MemoryToolOutcome};
+use crate::prompt::PromptConfig;
+use crate::recall::{FindOptions, Recall, RecallConfig, Recaller, SurfacedMemory};
+use crate::store::{
+    IndexView, ListedMemory, LocalDate, MemoryChanges, Proposal, SaveInput, SaveOutcome, Scope,
+    Store,
+};
+use crate::sync::{SharedStoreSync, StoreSync, SyncConfig, SyncState, Transport};
+use crate::types::MemoryHeader;
+use std::rc::Rc;
 
-/// How much the library may write (enforced on every write path).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WriteMode {
-    /// Memory disabled: no reads for the prompt, no writes.
-    Off,
-    /// Reads only; every write is refused.
-    ReadOnly,
-    /// Writes become proposals the host approves.
-    Confirm,
-    /// Writes go through.
-    #[default]
-    Auto,
-}
-
-/// Default time a writer waits for the directory lock, in milliseconds.
-pub const DEFAULT_LOCK_TIMEOUT_MS: u32 = 10_000;
-/// Default age after which a lock file is considered abandoned, in milliseconds.
-pub const DEFAULT_LOCK_STALE_MS: u32 = 30_000;
-
-/// Tuning of the read/write paths (`store/`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StoreConfig {
-    /// Caps applied to `MEMORY.md` when it is read for the model and measured after a write.
-    pub index_caps: TruncateOptions,
-    /// How long a writer waits for the directory lock before failing with `LOCK_TIMEOUT`.
-    pub lock_timeout_ms: u32,
-    /// A lock file whose acquisition time is older than this is broken (its holder died).
-    pub lock_stale_ms: u32,
-    /// Refuse secrets in private memory and the daily log too (team memory is always checked).
-    pub guard_private_secrets: bool,
-}
-
-impl Default for StoreConfig {
-    fn default() -> Self {
-        StoreConfig {
-            index_caps: TruncateOptions::default(),
-            lock_timeout_ms: DEFAULT_LOCK_TIMEOUT_MS,
-            lock_stale_ms: DEFAULT_LOCK_STALE_MS,
-            guard_private_secrets: false,
-        }
-    }
-}
+pub use crate::store::{StoreConfig, WriteMode, DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS};
 
 /// Configuration of a [`Memdir`].
 #[derive(Clone, Debug, PartialEq)]
@@ -58,9 +35,9 @@ pub struct MemdirConfig {
     /// Write policy.
     pub write_mode: WriteMode,
     /// What the memory prompt looks like (mode, tool names, overrides …).
-    pub prompt: crate::prompt::PromptConfig,
+    pub prompt: PromptConfig,
     /// Recall tuning (timeout, selector budget, fallback …).
-    pub recall: crate::recall::RecallConfig,
+    pub recall: RecallConfig,
     /// Read/write tuning: index caps, lock timeout and staleness.
     pub store: StoreConfig,
 }
@@ -80,62 +57,306 @@ impl MemdirConfig {
         MemdirConfig {
             dir: format!("{trimmed}/"),
             write_mode: WriteMode::default(),
-            prompt: crate::prompt::PromptConfig::default(),
-            recall: crate::recall::RecallConfig::default(),
+            prompt: PromptConfig::default(),
+            recall: RecallConfig::default(),
             store: StoreConfig::default(),
         }
     }
 }
 
 /// A memory directory over a host filesystem, LLM, telemetry sink and clock.
+///
+/// ```
+/// use memdir::{future::block_on, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
+/// assert_eq!(m.dir(), "/m/");
+/// assert!(block_on(m.scan()).unwrap().is_empty());
+/// ```
 pub struct Memdir<F: FileSystem, C: Clock, L: Llm = NoLlm, T: Telemetry = NoTelemetry> {
-    pub(crate) fs: F,
-    pub(crate) clock: C,
-    pub(crate) llm: Option<L>,
-    pub(crate) telemetry: T,
-    pub(crate) config: MemdirConfig,
-    /// Counter behind temp-file names and lock-holder ids.
-    pub(crate) id_counter: Cell<u64>,
-    /// True while a write of this instance holds the directory lock (in-process exclusion).
-    pub(crate) writing: Cell<bool>,
+    /// Shared so that a team sync bound to this memdir takes the same lock.
+    store: Rc<Store<F, C, T>>,
+    llm: Option<L>,
+    /// As opened; the store keeps its own copy of the directory, write mode and store tuning
+    /// (neither changes after opening). The prompt and recall settings are read from here.
+    config: MemdirConfig,
 }
 
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// A memdir over `fs` rooted at `config.dir`.
     pub fn new(fs: F, clock: C, llm: Option<L>, telemetry: T, config: MemdirConfig) -> Self {
-        Memdir {
+        let store = Store::new(
             fs,
             clock,
-            llm,
             telemetry,
+            config.dir.clone(),
+            config.write_mode,
+            config.store,
+        );
+        Memdir {
+            store: Rc::new(store),
+            llm,
             config,
-            id_counter: Cell::new(0),
-            writing: Cell::new(false),
         }
+    }
+
+    /// The store: the directory with its host objects, write mode and lock.
+    pub fn store(&self) -> &Store<F, C, T> {
+        &self.store
+    }
+
+    /// The store, shared (for a [`StoreSync`] whose pulls take this memdir's lock).
+    pub fn shared_store(&self) -> Rc<Store<F, C, T>> {
+        Rc::clone(&self.store)
+    }
+
+    /// The host LLM, if any.
+    pub fn llm(&self) -> Option<&L> {
+        self.llm.as_ref()
     }
 
     /// The memory directory (ends with `/`).
     pub fn dir(&self) -> &str {
-        &self.config.dir
+        self.store.dir()
     }
 
     /// The host filesystem.
     pub fn fs(&self) -> &F {
-        &self.fs
+        self.store.fs()
     }
 
     /// The host clock.
     pub fn clock(&self) -> &C {
-        &self.clock
+        self.store.clock()
     }
 
     /// The host telemetry sink.
     pub fn telemetry(&self) -> &T {
-        &self.telemetry
+        self.store.telemetry()
     }
 
     /// The configuration.
     pub fn config(&self) -> &MemdirConfig {
         &self.config
+    }
+
+    fn recaller(&self) -> Recaller<'_, F, C, T, L> {
+        Recaller::new(&self.store, self.llm.as_ref(), &self.config.recall)
+    }
+
+    fn consolidator(&self) -> Consolidator<'_, F, C, T, L> {
+        Consolidator::new(
+            &self.store,
+            self.llm.as_ref(),
+            self.config.prompt.skip_index,
+        )
+    }
+
+    /// See [`Store::scan`].
+    pub async fn scan(&self) -> Result<Vec<MemoryHeader>> {
+        self.store.scan().await
+    }
+
+    /// See [`Store::manifest`].
+    pub async fn manifest(&self) -> Result<String> {
+        self.store.manifest().await
+    }
+
+    /// See [`Store::read_index`].
+    pub async fn read_index(&self) -> Result<IndexView> {
+        self.store.read_index().await
+    }
+
+    /// See [`Store::read_index_of`].
+    pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
+        self.store.read_index_of(scope).await
+    }
+
+    /// See [`Store::save`].
+    pub async fn save(&self, input: SaveInput) -> Result<SaveOutcome> {
+        self.store.save(input).await
+    }
+
+    /// See [`Store::apply_proposal`].
+    pub async fn apply_proposal(&self, proposal: Proposal) -> Result<SaveOutcome> {
+        self.store.apply_proposal(proposal).await
+    }
+
+    /// See [`Store::update`].
+    pub async fn update(&self, file: &str, changes: MemoryChanges) -> Result<SaveOutcome> {
+        self.store.update(file, changes).await
+    }
+
+    /// See [`Store::delete`].
+    pub async fn delete(&self, file: &str) -> Result<SaveOutcome> {
+        self.store.delete(file).await
+    }
+
+    /// See [`Store::list`].
+    pub async fn list(&self) -> Result<Vec<ListedMemory>> {
+        self.store.list().await
+    }
+
+    /// See [`Store::append_log`].
+    pub async fn append_log(&self, text: &str, date: LocalDate) -> Result<String> {
+        self.store.append_log(text, date).await
+    }
+
+    /// See [`Store::with_write_lock`].
+    pub async fn with_write_lock<R>(
+        &self,
+        work: impl std::future::Future<Output = R>,
+    ) -> Result<R> {
+        self.store.with_write_lock(work).await
+    }
+
+    /// See [`Recaller::find_relevant`].
+    pub async fn find_relevant(&self, query: &str, options: FindOptions) -> Result<Recall> {
+        self.recaller().find_relevant(query, options).await
+    }
+
+    /// See [`Recaller::find_relevant_in`].
+    pub async fn find_relevant_in(
+        &self,
+        headers: Vec<MemoryHeader>,
+        query: &str,
+        options: &FindOptions,
+    ) -> Recall {
+        self.recaller()
+            .find_relevant_in(headers, query, options)
+            .await
+    }
+
+    /// See [`crate::recall::surface_memories`].
+    pub async fn surface(&self, paths: &[(String, f64)]) -> Vec<SurfacedMemory> {
+        crate::recall::surface_memories(&self.store, paths).await
+    }
+
+    /// See [`crate::prompt::load_prompt`].
+    ///
+    /// ```
+    /// use memdir::{Memdir, MemdirConfig, MemFs, NoLlm, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let memdir = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
+    /// let prompt = memdir::future::block_on(memdir.load_prompt()).unwrap().unwrap();
+    /// assert!(prompt.starts_with("# auto memory\n"));
+    /// ```
+    pub async fn load_prompt(&self) -> Result<Option<String>> {
+        crate::prompt::load_prompt(&self.store, &self.config.prompt).await
+    }
+
+    /// See [`crate::lint::lint_store`].
+    pub async fn lint(&self, options: &LintOptions) -> Result<LintReport> {
+        crate::lint::lint_store(&self.store, options).await
+    }
+
+    /// See [`MemoryTool::run`].
+    pub async fn memory_command(&self, command: MemoryToolCommand) -> Result<MemoryToolOutcome> {
+        MemoryTool::new(&self.store).run(command).await
+    }
+
+    /// See [`MemoryTool::apply`].
+    pub async fn apply_memory_command(&self, command: MemoryToolCommand) -> Result<String> {
+        MemoryTool::new(&self.store).apply(command).await
+    }
+
+    /// One-off extraction from `messages` with no state kept (no cursor, no throttle): the
+    /// same as a fresh [`Extractor`] with `every_n = 1`.
+    pub async fn extract(
+        &self,
+        messages: &[ConversationMessage],
+        options: &ExtractOptions,
+    ) -> Result<ExtractOutcome> {
+        Extractor::new(1).run(self, messages, options).await
+    }
+
+    /// See [`Consolidator::consolidate`].
+    pub async fn consolidate(&self, options: &ConsolidateOptions) -> Result<ConsolidateOutcome> {
+        self.consolidator().consolidate(options).await
+    }
+
+    /// See [`Consolidator::apply_changeset`].
+    pub async fn apply_changeset(&self, changeset: &Changeset) -> Result<ApplyReport> {
+        self.consolidator().apply_changeset(changeset).await
+    }
+
+    /// See [`Consolidator::undo_changeset`].
+    pub async fn undo_changeset(&self) -> Result<usize> {
+        self.consolidator().undo_changeset().await
+    }
+
+    /// See [`Consolidator::read_consolidation_lock`].
+    pub async fn read_consolidation_lock(&self) -> Result<Option<LockFile>> {
+        self.consolidator().read_consolidation_lock().await
+    }
+
+    /// See [`Consolidator::last_consolidated_at`].
+    pub async fn last_consolidated_at(&self) -> Result<f64> {
+        self.consolidator().last_consolidated_at().await
+    }
+
+    /// See [`Consolidator::try_acquire_consolidation_lock`].
+    pub async fn try_acquire_consolidation_lock(
+        &self,
+        holder: &str,
+    ) -> Result<Option<ConsolidationLease>> {
+        self.consolidator()
+            .try_acquire_consolidation_lock(holder)
+            .await
+    }
+
+    /// See [`Consolidator::release_consolidation_lock`].
+    pub async fn release_consolidation_lock(&self, lease: &ConsolidationLease) -> Result<()> {
+        self.consolidator().release_consolidation_lock(lease).await
+    }
+
+    /// See [`Consolidator::rollback_consolidation_lock`].
+    pub async fn rollback_consolidation_lock(&self, prior: f64) -> Result<()> {
+        self.consolidator().rollback_consolidation_lock(prior).await
+    }
+
+    /// See [`Consolidator::record_consolidation`].
+    pub async fn record_consolidation(&self) -> Result<()> {
+        self.consolidator().record_consolidation().await
+    }
+
+    /// Team sync of `<dir>team/` whose pulls are writes of this memdir (its lock and write
+    /// mode); see [`StoreSync`].
+    pub fn team_sync<X: Transport>(
+        &self,
+        transport: X,
+        config: SyncConfig,
+        state: SyncState,
+    ) -> SharedStoreSync<F, X, C, T>
+    where
+        F: Clone,
+        C: Clone,
+        T: Clone,
+    {
+        StoreSync::for_store(self.shared_store(), transport, config, state)
+    }
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> AsRef<Store<F, C, T>> for Memdir<F, C, L, T> {
+    fn as_ref(&self) -> &Store<F, C, T> {
+        &self.store
+    }
+}
+
+impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry> From<&'a Memdir<F, C, L, T>>
+    for ExtractContext<'a, F, C, T, L>
+{
+    fn from(memdir: &'a Memdir<F, C, L, T>) -> Self {
+        ExtractContext::new(&memdir.store, memdir.llm.as_ref(), &memdir.config.prompt)
+    }
+}
+
+impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry> From<&'a Rc<Memdir<F, C, L, T>>>
+    for ExtractContext<'a, F, C, T, L>
+{
+    fn from(memdir: &'a Rc<Memdir<F, C, L, T>>) -> Self {
+        ExtractContext::from(&**memdir)
     }
 }

@@ -10,10 +10,10 @@
 //! an undo, since hosts cannot remove directories.
 
 use super::changeset::{check_changeset, check_changeset_file, Changeset};
+use super::Consolidator;
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, Llm, Telemetry};
 use crate::json::{parse, Json};
-use crate::memdir::Memdir;
 use crate::store::IndexWarning;
 use crate::store::Scope;
 use crate::types::ENTRYPOINT_NAME;
@@ -115,26 +115,26 @@ fn conflict(file: &str) -> Error {
     )
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry, L: Llm> Consolidator<'_, F, C, T, L> {
     fn undo_journal_path(&self) -> String {
-        format!("{}{UNDO_JOURNAL_NAME}", self.config.dir)
+        format!("{}{UNDO_JOURNAL_NAME}", self.store.dir())
     }
 
     fn changeset_entry_path(&self, file: &str) -> String {
-        format!("{}{file}", self.config.dir)
+        format!("{}{file}", self.store.dir())
     }
 
     /// Write a changeset (see the module docs). This is the host's approval, so it runs in
     /// `confirm` mode as in `auto`; `off` and `read-only` refuse it with `WRITE_FORBIDDEN`.
     pub async fn apply_changeset(&self, changeset: &Changeset) -> Result<ApplyReport> {
-        self.check_writable()?;
+        self.store.check_writable()?;
         check_changeset(changeset)?;
-        let lock = self.lock_dir().await?;
+        let lock = self.store.lock_dir().await?;
         let result = self.apply_changeset_locked(changeset).await;
-        self.unlock_dir(lock).await;
+        self.store.unlock_dir(lock).await;
         if let Ok(report) = &result {
             let n = |v: usize| FieldValue::Num(v as f64);
-            self.telemetry.emit(
+            self.store.telemetry().emit(
                 "memdir_changeset_applied",
                 &[
                     ("created", n(report.created)),
@@ -180,13 +180,15 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         for entry in &entries {
             let path = self.changeset_entry_path(&entry.file);
             // No entry — a delete included — may reach outside through a symlink.
-            self.check_containment(Scope::Private, &entry.file, &path)
+            self.store
+                .check_containment(Scope::Private, &entry.file, &path)
                 .await?;
-            if self.read_optional(&path).await? != entry.before {
+            if self.store.read_optional(&path).await? != entry.before {
                 return Err(conflict(&entry.file));
             }
         }
-        self.write_atomic(&self.undo_journal_path(), &journal_text(&entries))
+        self.store
+            .write_atomic(&self.undo_journal_path(), &journal_text(&entries))
             .await?;
         for (done, entry) in entries.iter().enumerate() {
             if let Err(e) = self
@@ -198,7 +200,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                         .put_changeset_file(&undone.file, undone.before.as_deref())
                         .await;
                 }
-                let _ = self.fs.remove(&self.undo_journal_path()).await;
+                let _ = self.store.fs().remove(&self.undo_journal_path()).await;
                 return Err(e);
             }
         }
@@ -210,7 +212,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             index_warning: cs
                 .index
                 .as_ref()
-                .and_then(|i| self.measure_index(Scope::Private, &i.after)),
+                .and_then(|i| self.store.measure_index(Scope::Private, &i.after)),
         })
     }
 
@@ -219,10 +221,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let path = self.changeset_entry_path(file);
         match text {
             Some(text) => {
-                self.ensure_parent(&path).await?;
-                self.write_atomic(&path, text).await
+                self.store.ensure_parent(&path).await?;
+                self.store.write_atomic(&path, text).await
             }
-            None => match self.fs.remove(&path).await {
+            None => match self.store.fs().remove(&path).await {
                 Ok(()) => Ok(()),
                 Err(e) if e.is_not_found() => Ok(()),
                 Err(e) => Err(Error::fs("remove", &path, e)),
@@ -234,12 +236,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// journal, `ALREADY_EXISTS` when a file changed since. Refused in `off` and `read-only`.
     /// Returns how many files were restored.
     pub async fn undo_changeset(&self) -> Result<usize> {
-        self.check_writable()?;
-        let lock = self.lock_dir().await?;
+        self.store.check_writable()?;
+        let lock = self.store.lock_dir().await?;
         let result = self.undo_changeset_locked().await;
-        self.unlock_dir(lock).await;
+        self.store.unlock_dir(lock).await;
         if let Ok(restored) = result {
-            self.telemetry.emit(
+            self.store.telemetry().emit(
                 "memdir_changeset_undone",
                 &[("restored", FieldValue::Num(restored as f64))],
             );
@@ -250,6 +252,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     async fn undo_changeset_locked(&self) -> Result<usize> {
         let journal_path = self.undo_journal_path();
         let text = self
+            .store
             .read_optional(&journal_path)
             .await?
             .ok_or_else(|| Error::new(Code::NotFound, "there is no changeset to undo"))?;
@@ -260,9 +263,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 check_changeset_file(&entry.file)?;
             }
             let path = self.changeset_entry_path(&entry.file);
-            self.check_containment(Scope::Private, &entry.file, &path)
+            self.store
+                .check_containment(Scope::Private, &entry.file, &path)
                 .await?;
-            if self.read_optional(&path).await? != entry.after {
+            if self.store.read_optional(&path).await? != entry.after {
                 return Err(conflict(&entry.file));
             }
         }
@@ -281,7 +285,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 return Err(e);
             }
         }
-        self.fs
+        self.store
+            .fs()
             .remove(&journal_path)
             .await
             .map_err(|e| Error::fs("remove", &journal_path, e))?;

@@ -56,7 +56,7 @@ pub struct IndexChange {
 }
 
 /// A reviewable set of changes to the private memory directory (`team/` and `logs/` are never
-/// touched). [`crate::Memdir::apply_changeset`] writes it only if every `before` still matches.
+/// touched). [`super::Consolidator::apply_changeset`] writes it only if every `before` still matches.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Changeset {

@@ -9,9 +9,9 @@
 //! is only a pid) is read by its mtime instead, and a holder is considered alive until the lock
 //! is [`HOLDER_STALE_MS`] old, since liveness cannot be checked.
 
+use super::Consolidator;
 use crate::error::{Error, Result};
 use crate::host::{Clock, FileSystem, Llm, Telemetry};
-use crate::memdir::Memdir;
 
 /// The lock file's name inside the memory directory.
 pub const CONSOLIDATE_LOCK_NAME: &str = ".consolidate-lock";
@@ -97,18 +97,18 @@ pub struct ConsolidationLease {
     pub prior: f64,
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry, L: Llm> Consolidator<'_, F, C, T, L> {
     fn consolidate_lock_path(&self) -> String {
-        format!("{}{CONSOLIDATE_LOCK_NAME}", self.config.dir)
+        format!("{}{CONSOLIDATE_LOCK_NAME}", self.store.dir())
     }
 
     /// The lock file, `None` when there is none.
     pub async fn read_consolidation_lock(&self) -> Result<Option<LockFile>> {
         let path = self.consolidate_lock_path();
-        let Some(text) = self.read_optional(&path).await? else {
+        let Some(text) = self.store.read_optional(&path).await? else {
             return Ok(None);
         };
-        let mtime_ms = match self.fs.stat(&path).await {
+        let mtime_ms = match self.store.fs().stat(&path).await {
             Ok(st) => st.mtime_ms,
             Err(e) if e.is_not_found() => return Ok(None),
             Err(e) => return Err(Error::fs("stat", &path, e)),
@@ -133,8 +133,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         &self,
         holder: &str,
     ) -> Result<Option<ConsolidationLease>> {
-        self.check_writable()?;
-        let now = self.clock.now_ms();
+        self.store.check_writable()?;
+        let now = self.store.clock().now_ms();
         let existing = self.read_consolidation_lock().await?;
         if existing
             .as_ref()
@@ -143,9 +143,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             return Ok(None);
         }
         let prior = existing.map_or(0.0, |lock| lock.time_ms());
-        self.mkdir_all(&self.config.dir).await?;
+        self.store.mkdir_all(self.store.dir()).await?;
         let path = self.consolidate_lock_path();
-        self.write_atomic(&path, &format_lock_body(holder, now))
+        self.store
+            .write_atomic(&path, &format_lock_body(holder, now))
             .await?;
         let again = self.read_consolidation_lock().await?;
         if again.map(|lock| lock.body.holder).as_deref() != Some(holder) {
@@ -161,11 +162,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// After a successful run: clear the holder and keep the acquisition time as the last
     /// consolidation.
     pub async fn release_consolidation_lock(&self, lease: &ConsolidationLease) -> Result<()> {
-        self.write_atomic(
-            &self.consolidate_lock_path(),
-            &format_lock_body("", lease.acquired_at),
-        )
-        .await
+        self.store
+            .write_atomic(
+                &self.consolidate_lock_path(),
+                &format_lock_body("", lease.acquired_at),
+            )
+            .await
     }
 
     /// After a failed (or discarded) run: put the last-consolidated time back to `prior`,
@@ -173,21 +175,24 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     pub async fn rollback_consolidation_lock(&self, prior: f64) -> Result<()> {
         let path = self.consolidate_lock_path();
         if prior <= 0.0 {
-            return match self.fs.remove(&path).await {
+            return match self.store.fs().remove(&path).await {
                 Ok(()) => Ok(()),
                 Err(e) if e.is_not_found() => Ok(()),
                 Err(e) => Err(Error::fs("remove", &path, e)),
             };
         }
-        self.write_atomic(&path, &format_lock_body("", prior)).await
+        self.store
+            .write_atomic(&path, &format_lock_body("", prior))
+            .await
     }
 
     /// Stamp "consolidated now" without a run (a manual consolidation the host did itself).
     pub async fn record_consolidation(&self) -> Result<()> {
-        self.check_writable()?;
-        self.mkdir_all(&self.config.dir).await?;
-        let now = self.clock.now_ms();
-        self.write_atomic(&self.consolidate_lock_path(), &format_lock_body("", now))
+        self.store.check_writable()?;
+        self.store.mkdir_all(self.store.dir()).await?;
+        let now = self.store.clock().now_ms();
+        self.store
+            .write_atomic(&self.consolidate_lock_path(), &format_lock_body("", now))
             .await
     }
 }

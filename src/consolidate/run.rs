@@ -1,4 +1,4 @@
-//! `Memdir::consolidate`: gates, lock, the model's proposal as a changeset.
+//! `Consolidator::consolidate`: gates, lock, the model's proposal as a changeset.
 
 use super::apply::ApplyReport;
 use super::changeset::{build_changeset, Changeset, CurrentFile};
@@ -7,15 +7,16 @@ use super::lock::ConsolidationLease;
 use super::prompt::{
     build_consolidation_request_prompt, consolidate_response_schema, directory_message, ShownFile,
 };
+use super::Consolidator;
 use crate::error::{Code, Error, Result};
 use crate::extract::ask;
 use crate::host::Telemetry;
 use crate::host::{Clock, FieldValue, FileSystem, Llm, LlmMessage, LlmPurpose, LlmRequest, Role};
-use crate::memdir::{Memdir, WriteMode};
+use crate::store::WriteMode;
 use crate::store::{Scope, TEAM_DIR};
 use serde::Serialize;
 
-/// How [`Memdir::consolidate`] runs.
+/// How [`Consolidator::consolidate`] runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConsolidateOptions {
     /// The time and session thresholds.
@@ -92,7 +93,7 @@ pub enum ConsolidateOutcome {
         /// The changes, for the host to show, apply or drop.
         changeset: Box<Changeset>,
         /// The last consolidation before this one (pass it to
-        /// [`Memdir::rollback_consolidation_lock`] when the changeset is dropped).
+        /// [`Consolidator::rollback_consolidation_lock`] when the changeset is dropped).
         previous_consolidated_at: f64,
         /// Sessions reviewed.
         sessions_reviewed: usize,
@@ -101,16 +102,16 @@ pub enum ConsolidateOutcome {
     },
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry, L: Llm> Consolidator<'_, F, C, T, L> {
     /// Consolidate the private memory: check the gates (unless `force`), take the
     /// `.consolidate-lock`, show the model the index and the files, and turn its reply into a
     /// [`Changeset`]. Nothing is written to memory here (unless `auto_apply` in `auto` mode):
-    /// the host shows the changeset and calls [`Memdir::apply_changeset`]. Refused with
+    /// the host shows the changeset and calls [`Consolidator::apply_changeset`]. Refused with
     /// `WRITE_FORBIDDEN` in `off` and `read-only` mode. On failure the lock is rolled back so
     /// the next turn may try again; on success its time becomes the last consolidation.
     pub async fn consolidate(&self, options: &ConsolidateOptions) -> Result<ConsolidateOutcome> {
-        self.check_writable()?;
-        let now = self.clock.now_ms();
+        self.store.check_writable()?;
+        let now = self.store.clock().now_ms();
         let last_at = self.last_consolidated_at().await?;
         let mut sessions = Vec::new();
         let mut hours_since = (now - last_at) / 3_600_000.0;
@@ -141,13 +142,16 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 }
             }
         }
-        let holder = options.holder.clone().unwrap_or_else(|| self.next_id());
+        let holder = options
+            .holder
+            .clone()
+            .unwrap_or_else(|| self.store.next_id());
         let Some(lease) = self.try_acquire_consolidation_lock(&holder).await? else {
             return Ok(ConsolidateOutcome::Skipped {
                 skip: ConsolidateSkip::Locked,
             });
         };
-        self.telemetry.emit(
+        self.store.telemetry().emit(
             "memdir_consolidate_fired",
             &[
                 ("hours_since", FieldValue::Num(hours_since.round())),
@@ -161,7 +165,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             }
             Err(e) => {
                 let _ = self.rollback_consolidation_lock(lease.prior).await;
-                self.telemetry.emit(
+                self.store.telemetry().emit(
                     "memdir_consolidate_failed",
                     &[("code", FieldValue::Str(e.code.as_str().to_owned()))],
                 );
@@ -179,7 +183,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     ) -> Result<ConsolidateOutcome> {
         self.release_consolidation_lock(&lease).await?;
         let n = |v: usize| FieldValue::Num(v as f64);
-        self.telemetry.emit(
+        self.store.telemetry().emit(
             "memdir_consolidate_completed",
             &[
                 ("create", n(changeset.create.len())),
@@ -191,7 +195,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             ],
         );
         let applied = if options.auto_apply
-            && self.config.write_mode == WriteMode::Auto
+            && self.store.write_mode() == WriteMode::Auto
             && !changeset.is_empty()
         {
             Some(self.apply_changeset(&changeset).await?)
@@ -213,15 +217,17 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     ) -> Result<Box<Changeset>> {
         let llm = self
             .llm
-            .as_ref()
             .ok_or_else(|| Error::new(Code::Unsupported, "consolidation needs an LLM callback"))?;
-        let index = self.read_optional(&self.index_path(Scope::Private)).await?;
+        let index = self
+            .store
+            .read_optional(&self.store.index_path(Scope::Private))
+            .await?;
         let mut shown = Vec::new();
-        for header in self.scan().await? {
+        for header in self.store.scan().await? {
             if header.filename.starts_with(TEAM_DIR) {
                 continue;
             }
-            if let Ok(text) = self.fs.read_file(&header.file_path).await {
+            if let Ok(text) = self.store.fs().read_file(&header.file_path).await {
                 shown.push(ShownFile {
                     file: CurrentFile {
                         file: header.filename,
@@ -232,11 +238,11 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 });
             }
         }
-        let skip_index = self.config.prompt.skip_index;
+        let skip_index = self.skip_index;
         let message = directory_message(index.as_deref(), &mut shown);
         let request = LlmRequest {
             purpose: LlmPurpose::Consolidate,
-            system: build_consolidation_request_prompt(&self.config.dir, skip_index, sessions),
+            system: build_consolidation_request_prompt(self.store.dir(), skip_index, sessions),
             messages: vec![LlmMessage {
                 role: Role::User,
                 content: message,
@@ -244,7 +250,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             max_tokens: options.max_tokens,
             response_schema: Some(consolidate_response_schema()),
         };
-        let reply = ask(self, llm, &request, options.timeout_ms).await?;
+        let reply = ask(self.store.clock(), llm, &request, options.timeout_ms).await?;
         let files: Vec<CurrentFile> = shown.into_iter().map(|s| s.file).collect();
         build_changeset(&reply, &files, index.as_deref(), skip_index).map(Box::new)
     }

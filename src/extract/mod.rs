@@ -33,7 +33,7 @@ pub use ops::{
     ParsedReply, RejectedOperation, ValidatedOperation, MAX_OPERATIONS, MAX_REPLY_BYTES,
 };
 pub(crate) use run::ask;
-pub use run::{ExtractOptions, ExtractOutcome, ExtractStatus, SkipReason};
+pub use run::{ExtractContext, ExtractOptions, ExtractOutcome, ExtractStatus, SkipReason};
 pub use schedule::{wrote_memories_directly, Cursor, Extractor};
 
 use crate::host::Role;

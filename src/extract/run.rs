@@ -1,4 +1,5 @@
-//! The async side of extraction: one run over a [`Memdir`], and the coalescing loop.
+//! The async side of extraction: one run over an [`ExtractContext`] (a store, the LLM and the
+//! prompt settings), and the coalescing loop.
 
 use super::ops::{parse_operations, validate_operations, OperationKind, RejectedOperation};
 use super::schedule::{wrote_memories_directly, Extractor};
@@ -7,9 +8,10 @@ use crate::error::{Code, Error, Result};
 use crate::future::{race, Either};
 use crate::host::Telemetry;
 use crate::host::{Clock, FieldValue, FileSystem, Llm, LlmMessage, LlmPurpose, LlmRequest, Role};
-use crate::memdir::Memdir;
-use crate::prompt::{build_extract_prompt, operations_schema, PromptMode, EXTRACT_OP_FIELDS};
-use crate::store::{IndexWarning, MemoryChanges, Proposal, SaveInput, SaveOutcome};
+use crate::prompt::{
+    build_extract_prompt, operations_schema, PromptConfig, PromptMode, EXTRACT_OP_FIELDS,
+};
+use crate::store::{IndexWarning, MemoryChanges, Proposal, SaveInput, SaveOutcome, Store};
 use serde::Serialize;
 
 /// Tuning of an extraction run.
@@ -78,7 +80,7 @@ pub struct ExtractOutcome {
     pub updated: Vec<String>,
     /// Memories deleted.
     pub deleted: Vec<String>,
-    /// In `confirm` mode: the writes awaiting approval ([`Memdir::apply_proposal`]).
+    /// In `confirm` mode: the writes awaiting approval ([`Store::apply_proposal`]).
     pub proposals: Vec<Proposal>,
     /// Operations not applied, with reasons.
     pub rejected: Vec<RejectedOperation>,
@@ -138,21 +140,62 @@ fn request_messages(messages: &[ConversationMessage]) -> Vec<LlmMessage> {
     out
 }
 
+/// What an extraction run works on: a borrowed [`Store`], the host's LLM, and the prompt
+/// settings (mode, tool names, `skip_index`). A `&Memdir` converts into one.
+///
+/// ```
+/// use memdir::extract::{ExtractContext, ExtractOptions, Extractor};
+/// use memdir::prompt::PromptConfig;
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, Code, MemFs, NoLlm, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::ReadOnly, StoreConfig::default());
+/// let prompt = PromptConfig::default();
+/// let context = ExtractContext::new(&store, None::<&NoLlm>, &prompt);
+/// let err = block_on(Extractor::new(1).run(context, &[], &ExtractOptions::default())).unwrap_err();
+/// assert_eq!(err.code, Code::WriteForbidden);
+/// ```
+pub struct ExtractContext<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> {
+    store: &'a Store<F, C, T>,
+    llm: Option<&'a L>,
+    prompt: &'a PromptConfig,
+}
+
+impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> ExtractContext<'a, F, C, T, L> {
+    /// Extraction into `store` with `llm`, under the prompt settings `prompt`.
+    pub fn new(store: &'a Store<F, C, T>, llm: Option<&'a L>, prompt: &'a PromptConfig) -> Self {
+        ExtractContext { store, llm, prompt }
+    }
+}
+
+impl<F: FileSystem, C: Clock, T: Telemetry, L: Llm> Clone for ExtractContext<'_, F, C, T, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F: FileSystem, C: Clock, T: Telemetry, L: Llm> Copy for ExtractContext<'_, F, C, T, L> {}
+
 impl Extractor {
     /// Extract from `messages` (the whole conversation so far) into `memdir`. Refused with
     /// `WRITE_FORBIDDEN` in `off` and `read-only` mode. When a run is already in flight this
     /// call stashes `messages` and returns [`ExtractStatus::Coalesced`]; the run in flight then
     /// processes the latest stash in one trailing run (which skips the throttle) and reports it
     /// under `trailing`. On failure the cursor does not move.
-    pub async fn run<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
+    pub async fn run<'a, F: FileSystem + 'a, C: Clock + 'a, T: Telemetry + 'a, L: Llm + 'a>(
         &self,
-        memdir: &Memdir<F, C, L, T>,
+        target: impl Into<ExtractContext<'a, F, C, T, L>>,
         messages: &[ConversationMessage],
         options: &ExtractOptions,
     ) -> Result<ExtractOutcome> {
-        memdir.check_writable()?;
+        let memdir = target.into();
+        memdir.store.check_writable()?;
         if !self.begin(messages) {
-            memdir.telemetry.emit("memdir_extract_coalesced", &[]);
+            memdir
+                .store
+                .telemetry()
+                .emit("memdir_extract_coalesced", &[]);
             return Ok(ExtractOutcome::with_status(ExtractStatus::Coalesced, 0));
         }
         let mut guard = InFlight {
@@ -180,23 +223,23 @@ impl Extractor {
         Ok(*outcome)
     }
 
-    async fn run_once<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
+    async fn run_once<F: FileSystem, C: Clock, T: Telemetry, L: Llm>(
         &self,
-        memdir: &Memdir<F, C, L, T>,
+        memdir: ExtractContext<'_, F, C, T, L>,
         messages: &[ConversationMessage],
         options: &ExtractOptions,
         is_trailing: bool,
     ) -> Result<Box<ExtractOutcome>> {
-        memdir.check_writable()?;
+        memdir.store.check_writable()?;
         let new = self.new_messages(messages);
         let count = new.len();
         if count == 0 {
             return Ok(skipped(SkipReason::NoNewMessages, 0));
         }
-        let tools = &memdir.config.prompt.tool_names;
-        if wrote_memories_directly(new, &memdir.config.dir, &[&tools.write, &tools.edit]) {
+        let tools = &memdir.prompt.tool_names;
+        if wrote_memories_directly(new, memdir.store.dir(), &[&tools.write, &tools.edit]) {
             self.advance_cursor(messages);
-            memdir.telemetry.emit(
+            memdir.store.telemetry().emit(
                 "memdir_extract_skipped_direct_write",
                 &[("message_count", FieldValue::Num(count as f64))],
             );
@@ -205,21 +248,25 @@ impl Extractor {
         if !is_trailing && !self.tick_throttle() {
             return Ok(skipped(SkipReason::Throttled, count));
         }
-        let started = memdir.clock.now_ms();
+        let started = memdir.store.clock().now_ms();
         match extract_now(memdir, new, options).await {
             Ok(outcome) => {
                 self.advance_cursor(messages);
-                emit_outcome(memdir, &outcome, memdir.clock.now_ms() - started);
+                emit_outcome(
+                    memdir.store,
+                    &outcome,
+                    memdir.store.clock().now_ms() - started,
+                );
                 Ok(outcome)
             }
             Err(e) => {
-                memdir.telemetry.emit(
+                memdir.store.telemetry().emit(
                     "memdir_extract_error",
                     &[
                         ("code", FieldValue::Str(e.code.as_str().to_owned())),
                         (
                             "duration_ms",
-                            FieldValue::Num(memdir.clock.now_ms() - started),
+                            FieldValue::Num(memdir.store.clock().now_ms() - started),
                         ),
                     ],
                 );
@@ -236,13 +283,13 @@ fn skipped(reason: SkipReason, count: usize) -> Box<ExtractOutcome> {
     ))
 }
 
-fn emit_outcome<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
-    memdir: &Memdir<F, C, L, T>,
+fn emit_outcome<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &Store<F, C, T>,
     outcome: &ExtractOutcome,
     duration_ms: f64,
 ) {
     let n = |v: usize| FieldValue::Num(v as f64);
-    memdir.telemetry.emit(
+    store.telemetry().emit(
         "memdir_extract",
         &[
             ("message_count", n(outcome.message_count)),
@@ -257,18 +304,17 @@ fn emit_outcome<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
 }
 
 /// Ask the model and apply its operations (the gates have passed).
-async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
-    memdir: &Memdir<F, C, L, T>,
+async fn extract_now<F: FileSystem, C: Clock, T: Telemetry, L: Llm>(
+    memdir: ExtractContext<'_, F, C, T, L>,
     new: &[ConversationMessage],
     options: &ExtractOptions,
 ) -> Result<Box<ExtractOutcome>> {
     let llm = memdir
         .llm
-        .as_ref()
         .ok_or_else(|| Error::new(Code::Unsupported, "extraction needs an LLM callback"))?;
-    let combined = memdir.config.prompt.effective_mode() == PromptMode::Combined;
-    let skip_index = memdir.config.prompt.skip_index;
-    let manifest = memdir.manifest().await?;
+    let combined = memdir.prompt.effective_mode() == PromptMode::Combined;
+    let skip_index = memdir.prompt.skip_index;
+    let manifest = memdir.store.manifest().await?;
     let request = LlmRequest {
         purpose: LlmPurpose::Extract,
         system: build_extract_prompt(new.len(), &manifest, combined, skip_index),
@@ -276,7 +322,7 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
         max_tokens: options.max_tokens,
         response_schema: Some(operations_schema(EXTRACT_OP_FIELDS, "")),
     };
-    let reply = ask(memdir, llm, &request, options.timeout_ms).await?;
+    let reply = ask(memdir.store.clock(), llm, &request, options.timeout_ms).await?;
     let parsed = parse_operations(&reply)?;
     let (valid, rejected) = validate_operations(parsed.operations, combined);
     let mut outcome = Box::new(ExtractOutcome::with_status(
@@ -289,6 +335,7 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
         let result = match op.kind {
             OperationKind::Create => {
                 memdir
+                    .store
                     .save(SaveInput {
                         name: op.name.unwrap_or_default(),
                         description: op.description.unwrap_or_default(),
@@ -312,9 +359,9 @@ async fn extract_now<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
                     body: op.body,
                     skip_index,
                 };
-                memdir.update(&op.root_file, changes).await
+                memdir.store.update(&op.root_file, changes).await
             }
-            OperationKind::Delete => memdir.delete(&op.root_file).await,
+            OperationKind::Delete => memdir.store.delete(&op.root_file).await,
         };
         match result {
             Ok(SaveOutcome::Saved(saved)) => {
@@ -355,13 +402,13 @@ fn store_reason(code: Code) -> &'static str {
 }
 
 /// One model call, bounded by `timeout_ms`.
-pub(crate) async fn ask<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
-    memdir: &Memdir<F, C, L, T>,
+pub(crate) async fn ask<C: Clock, L: Llm>(
+    clock: &C,
     llm: &L,
     request: &LlmRequest,
     timeout_ms: u32,
 ) -> Result<String> {
-    match race(llm.complete(request), memdir.clock.sleep(timeout_ms)).await {
+    match race(llm.complete(request), clock.sleep(timeout_ms)).await {
         Either::Left(Ok(text)) => Ok(text),
         Either::Left(Err(cause)) => {
             Err(Error::host(Code::HostLlm, "the LLM callback failed", cause))
@@ -370,17 +417,5 @@ pub(crate) async fn ask<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
             Code::Timeout,
             format!("the LLM did not answer within {timeout_ms} ms"),
         )),
-    }
-}
-
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
-    /// One-off extraction from `messages` with no state kept (no cursor, no throttle): the
-    /// same as a fresh [`Extractor`] with `every_n = 1`.
-    pub async fn extract(
-        &self,
-        messages: &[ConversationMessage],
-        options: &ExtractOptions,
-    ) -> Result<ExtractOutcome> {
-        Extractor::new(1).run(self, messages, options).await
     }
 }

@@ -36,9 +36,8 @@ pub use similarity::{jaccard, similar_pairs, tokens};
 
 use crate::entrypoint::TruncateOptions;
 use crate::error::Result;
-use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Llm, Telemetry};
-use crate::memdir::Memdir;
-use crate::store::{Scope, LOGS_DIR, TEAM_DIR};
+use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
+use crate::store::{Scope, Store, LOGS_DIR, TEAM_DIR};
 use crate::types::ENTRYPOINT_NAME;
 use serde::Serialize;
 
@@ -182,87 +181,108 @@ fn lint_owned(
     }
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
-    /// Lint the memory directory (see the module docs). Reads only; allowed in every mode.
-    /// Unreadable files and directories are skipped; a failure to read an index other than
-    /// "missing" is an error.
-    pub async fn lint(&self, options: &LintOptions) -> Result<LintReport> {
-        let files = self.lint_collect().await;
-        let index = self.read_optional(&self.index_path(Scope::Private)).await?;
-        let team_index = self.read_optional(&self.index_path(Scope::Team)).await?;
-        let report = lint_owned(
-            files,
-            index.as_deref(),
-            team_index.as_deref(),
-            options,
-            self.clock.now_ms(),
-        );
-        let count = |s: Severity| {
-            FieldValue::Num(report.findings.iter().filter(|f| f.severity == s).count() as f64)
-        };
-        self.telemetry.emit(
-            "memdir_lint",
-            &[
-                (
-                    "files_checked",
-                    FieldValue::Num(report.files_checked as f64),
-                ),
-                ("errors", count(Severity::Error)),
-                ("warnings", count(Severity::Warning)),
-                ("infos", count(Severity::Info)),
-            ],
-        );
-        Ok(report)
-    }
+/// Lint `store`'s memory directory (see the module docs). Reads only; allowed in every
+/// mode. Unreadable files and directories are skipped; a failure to read an index other
+/// than "missing" is an error.
+///
+/// ```
+/// use memdir::lint::{lint_store, LintOptions};
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let fs = MemFs::new();
+/// fs.insert_file("/m/a.md", "no frontmatter\n");
+/// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::ReadOnly, StoreConfig::default());
+/// let report = block_on(lint_store(&store, &LintOptions::default())).unwrap();
+/// assert_eq!(report.files_checked, 1);
+/// assert!(!report.findings.is_empty());
+/// ```
+pub async fn lint_store<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &Store<F, C, T>,
+    options: &LintOptions,
+) -> Result<LintReport> {
+    let files = collect(store).await;
+    let index = store
+        .read_optional(&store.index_path(Scope::Private))
+        .await?;
+    let team_index = store.read_optional(&store.index_path(Scope::Team)).await?;
+    let report = lint_owned(
+        files,
+        index.as_deref(),
+        team_index.as_deref(),
+        options,
+        store.clock().now_ms(),
+    );
+    let count = |s: Severity| {
+        FieldValue::Num(report.findings.iter().filter(|f| f.severity == s).count() as f64)
+    };
+    store.telemetry().emit(
+        "memdir_lint",
+        &[
+            (
+                "files_checked",
+                FieldValue::Num(report.files_checked as f64),
+            ),
+            ("errors", count(Severity::Error)),
+            ("warnings", count(Severity::Warning)),
+            ("infos", count(Severity::Info)),
+        ],
+    );
+    Ok(report)
+}
 
-    async fn lint_collect(&self) -> Vec<LintFile> {
-        let mut out = Vec::new();
-        let mut queue = vec![(String::new(), 0usize)];
-        while let Some((rel_dir, depth)) = queue.pop() {
-            let abs_dir = format!("{}{rel_dir}", self.config.dir);
-            let Ok(entries) = self.fs.read_dir(&abs_dir).await else {
+async fn collect<F: FileSystem, C: Clock, T: Telemetry>(store: &Store<F, C, T>) -> Vec<LintFile> {
+    let mut out = Vec::new();
+    let mut queue = vec![(String::new(), 0usize)];
+    while let Some((rel_dir, depth)) = queue.pop() {
+        let abs_dir = format!("{}{rel_dir}", store.dir());
+        let Ok(entries) = store.fs().read_dir(&abs_dir).await else {
+            continue;
+        };
+        for entry in entries {
+            let name = entry.name;
+            if name.is_empty() || name.contains('/') || name == "." || name == ".." {
                 continue;
+            }
+            let rel = format!("{rel_dir}{name}");
+            let abs = format!("{abs_dir}{name}");
+            let kind = match entry.kind {
+                EntryKind::Symlink => match store.fs().stat(&abs).await {
+                    Ok(st) if st.kind == EntryKind::File => EntryKind::File,
+                    _ => continue,
+                },
+                kind => kind,
             };
-            for entry in entries {
-                let name = entry.name;
-                if name.is_empty() || name.contains('/') || name == "." || name == ".." {
-                    continue;
+            match kind {
+                EntryKind::Dir if depth < MAX_LINT_DEPTH && format!("{rel}/") != LOGS_DIR => {
+                    queue.push((format!("{rel}/"), depth + 1));
                 }
-                let rel = format!("{rel_dir}{name}");
-                let abs = format!("{abs_dir}{name}");
-                let kind = match entry.kind {
-                    EntryKind::Symlink => match self.fs.stat(&abs).await {
-                        Ok(st) if st.kind == EntryKind::File => EntryKind::File,
-                        _ => continue,
-                    },
-                    kind => kind,
-                };
-                match kind {
-                    EntryKind::Dir if depth < MAX_LINT_DEPTH && format!("{rel}/") != LOGS_DIR => {
-                        queue.push((format!("{rel}/"), depth + 1));
+                EntryKind::File if name.ends_with(".md") && name != ENTRYPOINT_NAME => {
+                    if out.len() >= MAX_LINT_FILES {
+                        return out;
                     }
-                    EntryKind::File if name.ends_with(".md") && name != ENTRYPOINT_NAME => {
-                        if out.len() >= MAX_LINT_FILES {
-                            return out;
-                        }
-                        if let Some(file) = self.lint_read(&abs, rel).await {
-                            out.push(file);
-                        }
+                    if let Some(file) = read_file(store, &abs, rel).await {
+                        out.push(file);
                     }
-                    _ => {}
                 }
+                _ => {}
             }
         }
-        out
     }
+    out
+}
 
-    async fn lint_read(&self, abs: &str, rel: String) -> Option<LintFile> {
-        let st = self.fs.stat(abs).await.ok()?;
-        let text = self.fs.read_file(abs).await.ok()?;
-        Some(LintFile {
-            file: rel,
-            text,
-            mtime_ms: st.mtime_ms,
-        })
-    }
+async fn read_file<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &Store<F, C, T>,
+    abs: &str,
+    rel: String,
+) -> Option<LintFile> {
+    let st = store.fs().stat(abs).await.ok()?;
+    let text = store.fs().read_file(abs).await.ok()?;
+    Some(LintFile {
+        file: rel,
+        text,
+        mtime_ms: st.mtime_ms,
+    })
 }

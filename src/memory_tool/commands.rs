@@ -1,12 +1,12 @@
-//! The memory tool's commands over a [`Memdir`].
+//! The memory tool's commands over a [`crate::store::Store`].
 
 use super::path::{is_reserved_name, resolve_tool_path, tool_path};
+use super::MemoryTool;
 use super::{MemoryToolCommand, MemoryToolOutcome, MAX_TOOL_FILE_BYTES};
 use crate::error::{Code, Error, Result};
-use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Llm, Telemetry};
-use crate::memdir::{Memdir, WriteMode};
+use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::size::format_file_size;
-use crate::store::{Scope, TEAM_DIR};
+use crate::store::{Scope, WriteMode, TEAM_DIR};
 
 /// Most files a directory delete removes.
 const MAX_DELETE_FILES: usize = 10_000;
@@ -89,18 +89,18 @@ fn numbered(tool: &str, text: &str, range: Option<[i64; 2]>) -> Result<String> {
     Ok(out)
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
     /// Run one memory-tool command (see the module docs): `view` reads; writes are refused in
     /// `off`/`read-only`, proposed in `confirm`, carried out in `auto`.
-    pub async fn memory_command(&self, command: MemoryToolCommand) -> Result<MemoryToolOutcome> {
-        if self.config.write_mode == WriteMode::Off {
+    pub async fn run(&self, command: MemoryToolCommand) -> Result<MemoryToolOutcome> {
+        if self.store.write_mode() == WriteMode::Off {
             return Err(Error::new(Code::WriteForbidden, "memory is off"));
         }
         if command.writes() {
-            self.check_writable()?;
-            self.check_tool_paths(&command)?;
-            if self.confirms_writes() {
-                self.emit_tool(&command, "proposed");
+            self.store.check_writable()?;
+            self.check_paths(&command)?;
+            if self.store.confirms_writes() {
+                self.emit(&command, "proposed");
                 return Ok(MemoryToolOutcome::Proposed {
                     text: format!(
                         "The {} was proposed to the user and is waiting for approval; it has \
@@ -111,34 +111,34 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 });
             }
         }
-        self.apply_memory_command(command)
+        self.apply(command)
             .await
             .map(|text| MemoryToolOutcome::Done { text })
     }
 
     /// Carry out a memory-tool command, also one proposed in `confirm` mode (this is the host's
     /// approval); still refused in `off` and `read-only`.
-    pub async fn apply_memory_command(&self, command: MemoryToolCommand) -> Result<String> {
+    pub async fn apply(&self, command: MemoryToolCommand) -> Result<String> {
         if command.writes() {
-            self.check_writable()?;
-        } else if self.config.write_mode == WriteMode::Off {
+            self.store.check_writable()?;
+        } else if self.store.write_mode() == WriteMode::Off {
             return Err(Error::new(Code::WriteForbidden, "memory is off"));
         }
-        self.check_tool_paths(&command)?;
+        self.check_paths(&command)?;
         let result = if command.writes() {
-            let lock = self.lock_dir().await?;
-            let result = self.tool_write(&command).await;
-            self.unlock_dir(lock).await;
+            let lock = self.store.lock_dir().await?;
+            let result = self.write(&command).await;
+            self.store.unlock_dir(lock).await;
             result
         } else {
-            self.tool_view(&command).await
+            self.view(&command).await
         };
-        self.emit_tool(&command, if result.is_ok() { "ok" } else { "error" });
+        self.emit(&command, if result.is_ok() { "ok" } else { "error" });
         result
     }
 
-    fn emit_tool(&self, command: &MemoryToolCommand, status: &str) {
-        self.telemetry.emit(
+    fn emit(&self, command: &MemoryToolCommand, status: &str) {
+        self.store.telemetry().emit(
             "memdir_memory_tool",
             &[
                 ("command", FieldValue::Str(command.name().to_owned())),
@@ -147,7 +147,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         );
     }
 
-    fn check_tool_paths(&self, command: &MemoryToolCommand) -> Result<()> {
+    fn check_paths(&self, command: &MemoryToolCommand) -> Result<()> {
         match command {
             MemoryToolCommand::Rename { old_path, new_path } => {
                 for p in [old_path, new_path] {
@@ -174,15 +174,15 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
 
     /// The absolute path of a tool path, checked not to leave the directory through a symlink:
     /// the deepest existing ancestor must resolve inside the directory, and when the parent
-    /// exists, the target itself too (see [`Memdir::check_inside`]).
-    async fn tool_abs(&self, path: &str) -> Result<(String, String)> {
+    /// exists, the target itself too (see `Store::check_inside`).
+    async fn abs(&self, path: &str) -> Result<(String, String)> {
         let rel = resolve_tool_path(path)?;
         if rel.is_empty() {
-            return Ok((rel, self.config.dir.clone()));
+            return Ok((rel, self.store.dir().to_owned()));
         }
-        let abs = format!("{}{rel}", self.config.dir);
-        if self.tool_parent_exists(&abs).await? {
-            self.check_inside(&self.config.dir, &abs).await?;
+        let abs = format!("{}{rel}", self.store.dir());
+        if self.parent_exists(&abs).await? {
+            self.store.check_inside(self.store.dir(), &abs).await?;
         }
         Ok((rel, abs))
     }
@@ -190,12 +190,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// With `realpath`: walk up from the parent of `abs` to the first ancestor that exists and
     /// refuse if it resolves outside the memory directory. True when the parent itself exists
     /// (always true without `realpath`, where only the lexical checks apply).
-    async fn tool_parent_exists(&self, abs: &str) -> Result<bool> {
-        if !self.fs.capabilities().realpath {
+    async fn parent_exists(&self, abs: &str) -> Result<bool> {
+        if !self.store.fs().capabilities().realpath {
             return Ok(true);
         }
-        let root = self.config.dir.trim_end_matches('/');
-        let real_root = match self.fs.realpath(root).await {
+        let root = self.store.dir().trim_end_matches('/');
+        let real_root = match self.store.fs().realpath(root).await {
             Ok(real) => real,
             Err(e) if e.is_not_found() => return Ok(false),
             Err(e) => return Err(Error::host(Code::PathUnverifiable, root, e)),
@@ -203,14 +203,14 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let mut probe = parent_of(abs);
         let mut first = true;
         while probe.len() > root.len() {
-            match self.fs.realpath(probe).await {
+            match self.store.fs().realpath(probe).await {
                 Ok(real) => {
                     if !within(&real_root, &real) {
                         return Err(Error::new(
                             Code::PathSymlinkEscape,
                             format!(
                                 "{} leads outside the memory directory",
-                                tool_path(abs.get(self.config.dir.len()..).unwrap_or(""))
+                                tool_path(abs.get(self.store.dir().len()..).unwrap_or(""))
                             ),
                         ));
                     }
@@ -226,31 +226,32 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         Ok(first)
     }
 
-    async fn tool_view(&self, command: &MemoryToolCommand) -> Result<String> {
+    async fn view(&self, command: &MemoryToolCommand) -> Result<String> {
         let MemoryToolCommand::View { path, view_range } = command else {
             return Err(invalid("not a view"));
         };
-        let (rel, abs) = self.tool_abs(path).await?;
-        let st = self.tool_stat(&rel, abs.trim_end_matches('/')).await?;
+        let (rel, abs) = self.abs(path).await?;
+        let st = self.stat(&rel, abs.trim_end_matches('/')).await?;
         if st.kind == EntryKind::Dir {
-            return self.tool_list(&rel).await;
+            return self.list(&rel).await;
         }
         let text = self
-            .fs
+            .store
+            .fs()
             .read_file(&abs)
             .await
             .map_err(|e| Error::fs("read", &abs, e))?;
         numbered(&tool_path(&rel), &text, *view_range)
     }
 
-    async fn tool_list(&self, rel: &str) -> Result<String> {
+    async fn list(&self, rel: &str) -> Result<String> {
         let shown = tool_path(rel);
         let mut out = format!("{shown}, two levels deep (hidden entries left out):\n");
         let mut queue = vec![(rel.to_owned(), 0usize)];
         let mut lines = Vec::new();
         while let Some((dir_rel, depth)) = queue.pop() {
-            let abs = format!("{}{dir_rel}", self.config.dir);
-            let Ok(entries) = self.fs.read_dir(abs.trim_end_matches('/')).await else {
+            let abs = format!("{}{dir_rel}", self.store.dir());
+            let Ok(entries) = self.store.fs().read_dir(abs.trim_end_matches('/')).await else {
                 continue;
             };
             for entry in entries {
@@ -262,8 +263,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 } else {
                     format!("{dir_rel}/{}", entry.name)
                 };
-                let child_abs = format!("{}{child}", self.config.dir);
-                match self.fs.stat(&child_abs).await {
+                let child_abs = format!("{}{child}", self.store.dir());
+                match self.store.fs().stat(&child_abs).await {
                     Ok(st) if st.kind == EntryKind::Dir => {
                         lines.push(format!("dir\t{}/", tool_path(&child)));
                         if depth + 1 < 2 {
@@ -293,13 +294,16 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 
     /// Read a file the command needs to exist.
-    async fn tool_read_existing(&self, rel: &str, abs: &str) -> Result<String> {
-        self.read_optional(abs).await?.ok_or_else(|| missing(rel))
+    async fn read_existing(&self, rel: &str, abs: &str) -> Result<String> {
+        self.store
+            .read_optional(abs)
+            .await?
+            .ok_or_else(|| missing(rel))
     }
 
     /// Metadata of a path the command needs to exist.
-    async fn tool_stat(&self, rel: &str, abs: &str) -> Result<FileStat> {
-        self.fs.stat(abs).await.map_err(|e| {
+    async fn stat(&self, rel: &str, abs: &str) -> Result<FileStat> {
+        self.store.fs().stat(abs).await.map_err(|e| {
             if e.is_not_found() {
                 missing(rel)
             } else {
@@ -309,7 +313,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 
     /// Write `text` to a tool file, after the size and (for team paths) secret checks.
-    async fn tool_put(&self, rel: &str, abs: &str, text: &str) -> Result<()> {
+    async fn put(&self, rel: &str, abs: &str, text: &str) -> Result<()> {
         if text.len() > MAX_TOOL_FILE_BYTES {
             return Err(invalid(format!(
                 "{} would be {} bytes; the limit is {MAX_TOOL_FILE_BYTES}",
@@ -318,19 +322,21 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             )));
         }
         let scope = scope_of(rel);
-        self.guard_secrets(scope, text)?;
-        self.check_containment(scope, store_rel(rel), abs).await?;
-        self.ensure_parent(abs).await?;
-        self.write_atomic(abs, text).await
+        self.store.guard_secrets(scope, text)?;
+        self.store
+            .check_containment(scope, store_rel(rel), abs)
+            .await?;
+        self.store.ensure_parent(abs).await?;
+        self.store.write_atomic(abs, text).await
     }
 
-    async fn tool_write(&self, command: &MemoryToolCommand) -> Result<String> {
+    async fn write(&self, command: &MemoryToolCommand) -> Result<String> {
         match command {
             MemoryToolCommand::View { .. } => Err(invalid("view does not write")),
             MemoryToolCommand::Create { path, file_text } => {
-                let (rel, abs) = self.tool_abs(path).await?;
-                let existed = self.path_exists(&abs).await?;
-                self.tool_put(&rel, &abs, file_text).await?;
+                let (rel, abs) = self.abs(path).await?;
+                let existed = self.store.path_exists(&abs).await?;
+                self.put(&rel, &abs, file_text).await?;
                 let verb = if existed { "Overwrote" } else { "Created" };
                 Ok(format!("{verb} {}.", tool_path(&rel)))
             }
@@ -339,8 +345,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 old_str,
                 new_str,
             } => {
-                let (rel, abs) = self.tool_abs(path).await?;
-                let text = self.tool_read_existing(&rel, &abs).await?;
+                let (rel, abs) = self.abs(path).await?;
+                let text = self.read_existing(&rel, &abs).await?;
                 if old_str.is_empty() {
                     return Err(invalid("old_str must not be empty"));
                 }
@@ -352,7 +358,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                     )));
                 }
                 let updated = text.replacen(old_str.as_str(), new_str, 1);
-                self.tool_put(&rel, &abs, &updated).await?;
+                self.put(&rel, &abs, &updated).await?;
                 Ok(format!("Edited {}.", tool_path(&rel)))
             }
             MemoryToolCommand::Insert {
@@ -360,8 +366,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 insert_line,
                 insert_text,
             } => {
-                let (rel, abs) = self.tool_abs(path).await?;
-                let text = self.tool_read_existing(&rel, &abs).await?;
+                let (rel, abs) = self.abs(path).await?;
+                let text = self.read_existing(&rel, &abs).await?;
                 let total = file_lines(&text).len();
                 let after = usize::try_from(*insert_line)
                     .ok()
@@ -373,26 +379,28 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                         ))
                     })?;
                 let updated = insert_after(&text, after, insert_text);
-                self.tool_put(&rel, &abs, &updated).await?;
+                self.put(&rel, &abs, &updated).await?;
                 Ok(format!(
                     "Inserted text into {} after line {after}.",
                     tool_path(&rel)
                 ))
             }
             MemoryToolCommand::Delete { path } => {
-                let (rel, abs) = self.tool_abs(path).await?;
-                let st = self.tool_stat(&rel, &abs).await?;
+                let (rel, abs) = self.abs(path).await?;
+                let st = self.stat(&rel, &abs).await?;
                 if st.kind != EntryKind::Dir {
-                    self.fs
+                    self.store
+                        .fs()
                         .remove(&abs)
                         .await
                         .map_err(|e| Error::fs("remove", &abs, e))?;
                     return Ok(format!("Deleted {}.", tool_path(&rel)));
                 }
-                let files = self.tool_files_below(&rel).await;
+                let files = self.files_below(&rel).await;
                 for file in &files {
-                    let file_abs = format!("{}{file}", self.config.dir);
-                    self.fs
+                    let file_abs = format!("{}{file}", self.store.dir());
+                    self.store
+                        .fs()
                         .remove(&file_abs)
                         .await
                         .map_err(|e| Error::fs("remove", &file_abs, e))?;
@@ -404,28 +412,31 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 ))
             }
             MemoryToolCommand::Rename { old_path, new_path } => {
-                let (old_rel, old_abs) = self.tool_abs(old_path).await?;
-                let (new_rel, new_abs) = self.tool_abs(new_path).await?;
-                let text = self.tool_read_existing(&old_rel, &old_abs).await?;
-                if self.path_exists(&new_abs).await? {
+                let (old_rel, old_abs) = self.abs(old_path).await?;
+                let (new_rel, new_abs) = self.abs(new_path).await?;
+                let text = self.read_existing(&old_rel, &old_abs).await?;
+                if self.store.path_exists(&new_abs).await? {
                     return Err(Error::new(
                         Code::AlreadyExists,
                         format!("{} already exists", tool_path(&new_rel)),
                     ));
                 }
                 let scope = scope_of(&new_rel);
-                self.guard_secrets(scope, &text)?;
-                self.check_containment(scope, store_rel(&new_rel), &new_abs)
+                self.store.guard_secrets(scope, &text)?;
+                self.store
+                    .check_containment(scope, store_rel(&new_rel), &new_abs)
                     .await?;
-                self.ensure_parent(&new_abs).await?;
-                if self.fs.capabilities().rename {
-                    self.fs
+                self.store.ensure_parent(&new_abs).await?;
+                if self.store.fs().capabilities().rename {
+                    self.store
+                        .fs()
                         .rename(&old_abs, &new_abs)
                         .await
                         .map_err(|e| Error::fs("rename", &old_abs, e))?;
                 } else {
-                    self.write_atomic(&new_abs, &text).await?;
-                    self.fs
+                    self.store.write_atomic(&new_abs, &text).await?;
+                    self.store
+                        .fs()
                         .remove(&old_abs)
                         .await
                         .map_err(|e| Error::fs("remove", &old_abs, e))?;
@@ -441,12 +452,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
 
     /// Regular files below a directory (relative to the memory directory), the library's own
     /// files left out; symlinked directories are not entered.
-    async fn tool_files_below(&self, rel: &str) -> Vec<String> {
+    async fn files_below(&self, rel: &str) -> Vec<String> {
         let mut out = Vec::new();
         let mut queue = vec![rel.to_owned()];
         while let Some(dir) = queue.pop() {
-            let abs = format!("{}{dir}", self.config.dir);
-            let Ok(entries) = self.fs.read_dir(&abs).await else {
+            let abs = format!("{}{dir}", self.store.dir());
+            let Ok(entries) = self.store.fs().read_dir(&abs).await else {
                 continue;
             };
             for entry in entries {

@@ -6,7 +6,7 @@
 //! in any disguise is refused with a path error code). Writes take the directory lock, are
 //! atomic, refuse to follow a symlink out of the directory, obey the write mode (`off` and
 //! `read-only` refuse with `WRITE_FORBIDDEN`, `confirm` turns them into
-//! [`MemoryToolOutcome::Proposed`], carried out later by [`Memdir::apply_memory_command`]), and
+//! [`MemoryToolOutcome::Proposed`], carried out later by [`MemoryTool::apply`]), and
 //! content bound for `team/` goes through the secret guard. The tool writes files as the model
 //! gives them; it does not maintain `MEMORY.md` (the model does, as with the reference's tools).
 //! `view` is refused in `off` mode too (memory is disabled there).
@@ -25,8 +25,8 @@ mod path;
 pub use path::{resolve_tool_path, tool_path, MEMORIES_ROOT};
 
 use crate::error::Result;
-use crate::host::{Clock, FileSystem, Llm, Telemetry};
-use crate::memdir::Memdir;
+use crate::host::{Clock, FileSystem, Telemetry};
+use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
 /// The tool's type string in the Messages API.
@@ -178,7 +178,7 @@ pub enum MemoryToolOutcome {
     Proposed {
         /// The tool result telling the model the change awaits approval.
         text: String,
-        /// The command to pass to [`Memdir::apply_memory_command`] once approved.
+        /// The command to pass to [`MemoryTool::apply`] once approved.
         command: MemoryToolCommand,
     },
 }
@@ -194,10 +194,49 @@ impl MemoryToolOutcome {
 
 /// Run one memory-tool command and return the tool result text (in `confirm` mode, for a
 /// write, a note that it awaits approval). Errors are for the model too: their messages say
-/// what was wrong without echoing file contents.
-pub async fn handle_memory_command<F: FileSystem, C: Clock, L: Llm, T: Telemetry>(
-    memdir: &Memdir<F, C, L, T>,
+/// what was wrong without echoing file contents. `store` is a [`Store`] or a [`crate::Memdir`].
+///
+/// ```
+/// use memdir::memory_tool::{handle_memory_command, MemoryToolCommand};
+/// use memdir::{future::block_on, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
+/// let create = MemoryToolCommand::Create { path: "/memories/a.md".into(), file_text: "hi\n".into() };
+/// block_on(handle_memory_command(&m, create)).unwrap();
+/// let view = MemoryToolCommand::View { path: "/memories/a.md".into(), view_range: None };
+/// assert!(block_on(handle_memory_command(m.store(), view)).unwrap().contains("hi"));
+/// ```
+pub async fn handle_memory_command<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &impl AsRef<Store<F, C, T>>,
     command: MemoryToolCommand,
 ) -> Result<String> {
-    Ok(memdir.memory_command(command).await?.text().to_owned())
+    let tool = MemoryTool::new(store.as_ref());
+    Ok(tool.run(command).await?.text().to_owned())
+}
+
+/// The memory tool over a borrowed [`Store`]: [`MemoryTool::run`] answers the model's command,
+/// [`MemoryTool::apply`] carries out one the host approved.
+///
+/// ```
+/// use memdir::memory_tool::{MemoryTool, MemoryToolCommand};
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let create = MemoryToolCommand::Create { path: "/memories/a.md".into(), file_text: "hi\n".into() };
+/// block_on(MemoryTool::new(&store).run(create)).unwrap();
+/// use memdir::FileSystem;
+/// assert_eq!(block_on(store.fs().read_file("/m/a.md")).unwrap(), "hi\n");
+/// ```
+pub struct MemoryTool<'a, F: FileSystem, C: Clock, T: Telemetry> {
+    store: &'a Store<F, C, T>,
+}
+
+impl<'a, F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'a, F, C, T> {
+    /// The memory tool over `store` (its directory, write mode and lock).
+    pub fn new(store: &'a Store<F, C, T>) -> Self {
+        MemoryTool { store }
+    }
 }

@@ -1,12 +1,13 @@
-//! [`crate::Memdir::load_prompt`] (reference §8.6, §3.3, §3.4): the memory prompt for the
+//! [`load_prompt`] (reference §8.6, §3.3, §3.4): the memory prompt for the
 //! configured mode, with the directory ensured and telemetry emitted.
 
 use super::build::build_memory_prompt;
 use super::options::{default_team_dir, with_trailing_slash, PromptMode, AUTO_MEMORY_DISPLAY_NAME};
+use super::PromptConfig;
 use crate::entrypoint::truncate_entrypoint;
-use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
 use crate::jsstr::js_trim;
-use crate::memdir::{Memdir, WriteMode};
+use crate::store::{Store, WriteMode};
 use crate::types::ENTRYPOINT_NAME;
 
 /// Event emitted when memory is off (reference `tengu_memdir_disabled`).
@@ -17,109 +18,114 @@ pub const EVENT_TEAM_DISABLED: &str = "team_memdir_disabled";
 /// Event emitted per directory whose prompt was loaded (reference `tengu_memdir_loaded`).
 pub const EVENT_LOADED: &str = "memdir_loaded";
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
-    /// The memory section of the system prompt for the configured mode, or `None` when the
-    /// write mode is [`WriteMode::Off`] (then `memdir_disabled` is emitted).
-    ///
-    /// Unless the write mode is [`WriteMode::ReadOnly`], the memory directory (and in combined
-    /// mode the team directory) is created first; a failure there never fails the prompt, whose
-    /// text says the directory exists. Then `memdir_loaded` is emitted with `memory_type`
-    /// (`auto`, `team`) and the counts of the directory's top-level files and subdirectories
-    /// (left out when the listing fails). Agent mode instead reads `<dir>MEMORY.md` (a read error
-    /// counts as empty), truncates it with `store.index_caps` and embeds it; its event has
-    /// `memory_type` `agent` (or `auto` under that display name), `content_length`,
-    /// `line_count`, `was_truncated` and `was_byte_truncated`, and is emitted only when the index
-    /// has content, as in the reference. Always `Ok`.
-    ///
-    /// ```
-    /// use memdir::{Memdir, MemdirConfig, MemFs, NoLlm, NoTelemetry};
-    /// # struct Clock0;
-    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
-    /// let config = MemdirConfig::new("/m/");
-    /// let memdir = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, config);
-    /// let prompt = memdir::future::block_on(memdir.load_prompt()).unwrap().unwrap();
-    /// assert!(prompt.starts_with("# auto memory\n"));
-    /// ```
-    pub async fn load_prompt(&self) -> crate::Result<Option<String>> {
-        let config = &self.config.prompt;
-        let mode = config.effective_mode();
-        if self.config.write_mode == WriteMode::Off {
-            self.telemetry.emit(
-                EVENT_DISABLED,
-                &[("disabled_by_setting", FieldValue::Bool(true))],
-            );
-            if config.team || mode == PromptMode::Combined {
-                self.telemetry.emit(EVENT_TEAM_DISABLED, &[]);
-            }
-            return Ok(None);
+/// The memory section of the system prompt for the configured mode, or `None` when the
+/// write mode is [`WriteMode::Off`] (then `memdir_disabled` is emitted).
+///
+/// Unless the write mode is [`WriteMode::ReadOnly`], the memory directory (and in combined
+/// mode the team directory) is created first; a failure there never fails the prompt, whose
+/// text says the directory exists. Then `memdir_loaded` is emitted with `memory_type`
+/// (`auto`, `team`) and the counts of the directory's top-level files and subdirectories
+/// (left out when the listing fails). Agent mode instead reads `<dir>MEMORY.md` (a read error
+/// counts as empty), truncates it with `store.index_caps` and embeds it; its event has
+/// `memory_type` `agent` (or `auto` under that display name), `content_length`,
+/// `line_count`, `was_truncated` and `was_byte_truncated`, and is emitted only when the index
+/// has content, as in the reference. Always `Ok`.
+///
+/// ```
+/// use memdir::prompt::{load_prompt, PromptConfig};
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let prompt = block_on(load_prompt(&store, &PromptConfig::default())).unwrap().unwrap();
+/// assert!(prompt.starts_with("# auto memory\n"));
+/// ```
+pub async fn load_prompt<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &Store<F, C, T>,
+    config: &PromptConfig,
+) -> crate::Result<Option<String>> {
+    let mode = config.effective_mode();
+    if store.write_mode() == WriteMode::Off {
+        store.telemetry().emit(
+            EVENT_DISABLED,
+            &[("disabled_by_setting", FieldValue::Bool(true))],
+        );
+        if config.team || mode == PromptMode::Combined {
+            store.telemetry().emit(EVENT_TEAM_DISABLED, &[]);
         }
-        let dir = self.config.dir.as_str();
-        let team_dir = config
-            .team_dir
-            .clone()
-            .unwrap_or_else(|| default_team_dir(dir));
-        let may_create = self.config.write_mode != WriteMode::ReadOnly;
-        if may_create {
-            self.ensure_dir(dir).await;
-            if mode == PromptMode::Combined {
-                self.ensure_dir(&team_dir).await;
-            }
-        }
-        let mut options = config.options(dir);
-        match mode {
-            PromptMode::Agent => {
-                let path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
-                let raw = self.fs.read_file(&path).await.unwrap_or_default();
-                if !js_trim(&raw).is_empty() {
-                    let index = truncate_entrypoint(&raw, &self.config.store.index_caps);
-                    let memory_type = if options.display_name() == AUTO_MEMORY_DISPLAY_NAME {
-                        "auto"
-                    } else {
-                        "agent"
-                    };
-                    self.telemetry.emit(
-                        EVENT_LOADED,
-                        &[
-                            ("memory_type", FieldValue::Str(memory_type.to_owned())),
-                            ("content_length", count(index.byte_count)),
-                            ("line_count", count(index.line_count)),
-                            ("was_truncated", FieldValue::Bool(index.was_line_truncated)),
-                            (
-                                "was_byte_truncated",
-                                FieldValue::Bool(index.was_byte_truncated),
-                            ),
-                        ],
-                    );
-                    options.agent_index = Some(index.content);
-                }
-            }
-            PromptMode::Combined => {
-                self.emit_loaded("auto", dir).await;
-                self.emit_loaded("team", &team_dir).await;
-            }
-            PromptMode::Individual | PromptMode::DailyLog => self.emit_loaded("auto", dir).await,
-        }
-        Ok(Some(build_memory_prompt(&options)))
+        return Ok(None);
     }
+    let dir = store.dir();
+    let team_dir = config
+        .team_dir
+        .clone()
+        .unwrap_or_else(|| default_team_dir(dir));
+    let may_create = store.write_mode() != WriteMode::ReadOnly;
+    if may_create {
+        ensure_dir(store, dir).await;
+        if mode == PromptMode::Combined {
+            ensure_dir(store, &team_dir).await;
+        }
+    }
+    let mut options = config.options(dir);
+    match mode {
+        PromptMode::Agent => {
+            let path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
+            let raw = store.fs().read_file(&path).await.unwrap_or_default();
+            if !js_trim(&raw).is_empty() {
+                let index = truncate_entrypoint(&raw, &store.config().index_caps);
+                let memory_type = if options.display_name() == AUTO_MEMORY_DISPLAY_NAME {
+                    "auto"
+                } else {
+                    "agent"
+                };
+                store.telemetry().emit(
+                    EVENT_LOADED,
+                    &[
+                        ("memory_type", FieldValue::Str(memory_type.to_owned())),
+                        ("content_length", count(index.byte_count)),
+                        ("line_count", count(index.line_count)),
+                        ("was_truncated", FieldValue::Bool(index.was_line_truncated)),
+                        (
+                            "was_byte_truncated",
+                            FieldValue::Bool(index.was_byte_truncated),
+                        ),
+                    ],
+                );
+                options.agent_index = Some(index.content);
+            }
+        }
+        PromptMode::Combined => {
+            emit_loaded(store, "auto", dir).await;
+            emit_loaded(store, "team", &team_dir).await;
+        }
+        PromptMode::Individual | PromptMode::DailyLog => emit_loaded(store, "auto", dir).await,
+    }
+    Ok(Some(build_memory_prompt(&options)))
+}
 
-    /// Create `dir` and its parents; failures are swallowed (reference `ensureMemoryDirExists`).
-    async fn ensure_dir(&self, dir: &str) {
-        // The prompt goes on whatever happens: it tells the model the directory exists, and a
-        // failed create resurfaces as a clear error on the first write.
-        let _ignored = self.fs.mkdir(dir).await;
-    }
+/// Create `dir` and its parents; failures are swallowed (reference `ensureMemoryDirExists`).
+async fn ensure_dir<F: FileSystem, C: Clock, T: Telemetry>(store: &Store<F, C, T>, dir: &str) {
+    // The prompt goes on whatever happens: it tells the model the directory exists, and a
+    // failed create resurfaces as a clear error on the first write.
+    let _ignored = store.fs().mkdir(dir).await;
+}
 
-    /// Emit `memdir_loaded` for `dir` with its top-level file and subdirectory counts.
-    async fn emit_loaded(&self, memory_type: &str, dir: &str) {
-        let mut fields = vec![("memory_type", FieldValue::Str(memory_type.to_owned()))];
-        if let Ok(entries) = self.fs.read_dir(dir).await {
-            let files = entries.iter().filter(|e| e.kind == EntryKind::File).count();
-            let dirs = entries.iter().filter(|e| e.kind == EntryKind::Dir).count();
-            fields.push(("total_file_count", count(files)));
-            fields.push(("total_subdir_count", count(dirs)));
-        }
-        self.telemetry.emit(EVENT_LOADED, &fields);
+/// Emit `memdir_loaded` for `dir` with its top-level file and subdirectory counts.
+async fn emit_loaded<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &Store<F, C, T>,
+    memory_type: &str,
+    dir: &str,
+) {
+    let mut fields = vec![("memory_type", FieldValue::Str(memory_type.to_owned()))];
+    if let Ok(entries) = store.fs().read_dir(dir).await {
+        let files = entries.iter().filter(|e| e.kind == EntryKind::File).count();
+        let dirs = entries.iter().filter(|e| e.kind == EntryKind::Dir).count();
+        fields.push(("total_file_count", count(files)));
+        fields.push(("total_subdir_count", count(dirs)));
     }
+    store.telemetry().emit(EVENT_LOADED, &fields);
 }
 
 /// A count as a telemetry number.

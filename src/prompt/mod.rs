@@ -45,7 +45,7 @@ pub use intro::{
     combined_intro, dir_exists_guidance, dirs_exist_guidance, individual_intro,
     memory_scope_section, BUILD_UP_PARAGRAPH, REMEMBER_FORGET_PARAGRAPH,
 };
-pub use load::{EVENT_DISABLED, EVENT_LOADED, EVENT_TEAM_DISABLED};
+pub use load::{load_prompt, EVENT_DISABLED, EVENT_LOADED, EVENT_TEAM_DISABLED};
 pub use options::{
     default_team_dir, AgentScope, PromptMode, PromptOptions, SearchForm, ToolNames,
     AGENT_MEMORY_DISPLAY_NAME, AUTO_MEMORY_DISPLAY_NAME, COMBINED_DISPLAY_NAME,
@@ -57,8 +57,8 @@ pub use types_section::{scope_label, types_section};
 use crate::str_map::StrMap;
 use serde::{Deserialize, Serialize};
 
-/// How [`crate::Memdir::load_prompt`] builds the memory prompt (part of
-/// [`crate::MemdirConfig`]). Deserializes from a camelCase JS option bag; every field is optional.
+/// How [`load_prompt`] builds the memory prompt (part of [`crate::MemdirConfig`]).
+/// Deserializes from a camelCase JS option bag; every field is optional.
 ///
 /// ```
 /// use memdir::prompt::{PromptConfig, PromptMode};

@@ -1,4 +1,5 @@
-//! `Memdir::find_relevant` (reference §6.1): which memories help with a query.
+//! Recall over a store: [`Recaller::find_relevant`] (reference §6.1), which memories help with a
+//! query, and [`surface_memories`], reading the chosen ones for the model.
 //!
 //! Sequence: scan; drop memories already surfaced this session; ask the host's LLM (raced
 //! against the configured timeout and the caller's abort), pre-filtering with the ranker when
@@ -9,8 +10,11 @@
 use super::abort::AbortFlag;
 use super::ranker::RankerIndex;
 use super::selector::{build_selector_request, try_parse_selector_reply};
+use super::surface::{surface_text, SurfacedMemory};
+use super::RecallConfig;
 use crate::future::{race, Either};
-use crate::host::{Clock, FieldValue, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, FieldValue, FileSystem, Llm, NoLlm, Telemetry};
+use crate::store::Store;
 use crate::types::{MemoryHeader, MAX_SELECTED};
 use serde::Serialize;
 
@@ -119,11 +123,39 @@ pub struct Recall {
 /// `duration_ms`; never the query or any memory text).
 pub const RECALL_EVENT: &str = "memdir_recall";
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
+/// Recall over a borrowed [`Store`], with the host's LLM (none: the ranker answers) and the
+/// recall tuning.
+///
+/// ```
+/// use memdir::recall::{FindOptions, RecallConfig, Recaller};
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoLlm, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let fs = MemFs::new();
+/// fs.insert_file("/m/go.md", "---\nname: Go\ndescription: prefers Go for services\ntype: user\n---\n");
+/// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let config = RecallConfig::default();
+/// let recall = block_on(Recaller::new(&store, None::<&NoLlm>, &config)
+///     .find_relevant("which language for services", FindOptions::default())).unwrap();
+/// assert_eq!(recall.memories[0].path, "/m/go.md");
+/// ```
+pub struct Recaller<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm = NoLlm> {
+    store: &'a Store<F, C, T>,
+    llm: Option<&'a L>,
+    config: &'a RecallConfig,
+}
+
+impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L> {
+    /// Recall over `store` with `llm` and `config`.
+    pub fn new(store: &'a Store<F, C, T>, llm: Option<&'a L>, config: &'a RecallConfig) -> Self {
+        Recaller { store, llm, config }
+    }
+
     /// The memories relevant to `query`: scan the directory, then [`Self::find_relevant_in`].
     /// Fails only if the scan fails.
     pub async fn find_relevant(&self, query: &str, options: FindOptions) -> crate::Result<Recall> {
-        let headers = self.scan().await?;
+        let headers = self.store.scan().await?;
         Ok(self.find_relevant_in(headers, query, &options).await)
     }
 
@@ -136,7 +168,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
         query: &str,
         options: &FindOptions,
     ) -> Recall {
-        let started = self.clock.now_ms();
+        let started = self.store.clock().now_ms();
         let mut surfaced: Vec<&str> = options
             .already_surfaced
             .iter()
@@ -163,7 +195,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
             if options.abort.as_ref().is_some_and(AbortFlag::is_aborted) {
                 (nobody, RecallOutcome::Aborted, Vec::new())
             } else {
-                match &self.llm {
+                match self.llm {
                     None => (
                         AnsweredBy::Lexical,
                         RecallOutcome::Ok,
@@ -180,8 +212,8 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
                 mtime_ms: h.mtime_ms,
             })
             .collect();
-        let duration = self.clock.now_ms() - started;
-        self.telemetry.emit(
+        let duration = self.store.clock().now_ms() - started;
+        self.store.telemetry().emit(
             RECALL_EVENT,
             &[
                 ("answered_by", FieldValue::Str(answered_by.as_str().into())),
@@ -200,7 +232,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
 
     /// Positions in `candidates` the ranker picks.
     fn lexical(&self, candidates: &[MemoryHeader], query: &str, limit: usize) -> Vec<usize> {
-        let index = RankerIndex::build_with(candidates, self.config.recall.ranker.clone());
+        let index = RankerIndex::build_with(candidates, self.config.ranker.clone());
         positions(
             candidates,
             index.rank(query, limit).iter().map(|r| r.filename.as_str()),
@@ -214,9 +246,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
         query: &str,
         options: &FindOptions,
     ) -> (AnsweredBy, RecallOutcome, Vec<usize>) {
-        let budget = self.config.recall.selector_budget.max(1);
+        let budget = self.config.selector_budget.max(1);
         let (by, shown): (AnsweredBy, Vec<MemoryHeader>) = if candidates.len() > budget {
-            let index = RankerIndex::build_with(candidates, self.config.recall.ranker.clone());
+            let index = RankerIndex::build_with(candidates, self.config.ranker.clone());
             let picked = index.prefilter(query, budget);
             let shown = picked
                 .iter()
@@ -234,7 +266,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
                 None => std::future::pending().await,
             }
         };
-        let stop = race(self.clock.sleep(self.config.recall.timeout_ms), abort);
+        let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
         let outcome = match race(llm.complete(&request), stop).await {
             Either::Left(Ok(text)) => {
                 let names: Vec<&str> = shown.iter().map(|h| h.filename.as_str()).collect();
@@ -250,7 +282,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
             Either::Right(Either::Left(())) => RecallOutcome::Timeout,
             Either::Right(Either::Right(())) => return (by, RecallOutcome::Aborted, Vec::new()),
         };
-        if self.config.recall.fallback_to_lexical {
+        if self.config.fallback_to_lexical {
             (
                 AnsweredBy::Lexical,
                 outcome,
@@ -271,4 +303,43 @@ fn positions<'a>(
     filenames
         .filter_map(|f| candidates.iter().position(|h| h.filename == f))
         .collect()
+}
+
+/// Read and surface the memories at `paths` (absolute path and mtime from the scan, as
+/// [`Recaller::find_relevant`] returns them), concurrently, in order. A file that cannot
+/// be read, or lies outside `store`'s directory, is left out. Ages are measured from the host
+/// clock's now.
+///
+/// ```
+/// use memdir::recall::surface_memories;
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let fs = MemFs::new();
+/// fs.insert_file("/m/a.md", "body\n");
+/// fs.insert_file("/elsewhere.md", "secret\n");
+/// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let paths = [("/m/a.md".to_owned(), 0.0), ("/elsewhere.md".to_owned(), 0.0)];
+/// let shown = block_on(surface_memories(&store, &paths));
+/// assert_eq!(shown.len(), 1);
+/// assert_eq!(shown[0].content, "body\n");
+/// ```
+pub async fn surface_memories<F: FileSystem, C: Clock, T: Telemetry>(
+    store: &Store<F, C, T>,
+    paths: &[(String, f64)],
+) -> Vec<SurfacedMemory> {
+    let now = store.clock().now_ms();
+    let reads = paths
+        .iter()
+        .map(|(path, mtime)| async move {
+            // Only memory files: a path from anywhere else (a model's say-so) is left out.
+            if !crate::paths::normalize(path).starts_with(store.dir()) {
+                return None;
+            }
+            let text = store.fs().read_file(path).await.ok()?;
+            Some(surface_text(path, &text, *mtime, now))
+        })
+        .collect();
+    crate::future::join_some(reads).await
 }

@@ -4,7 +4,7 @@
 //! * [`ranker`]: the built-in lexical ranker (incremental BM25F index, calibrated cut-off,
 //!   `explain`), used when there is no LLM, when it fails,
 //!   and to pre-filter a directory larger than the selector budget (pure).
-//! * [`find`]: `Memdir::find_relevant`, which sequences scan, selection, timeout, abort, fallback.
+//! * [`find`]: [`Recaller::find_relevant`], which sequences scan, selection, timeout, abort, fallback.
 //! * [`surface`]: the text a selected memory is shown with (caps, truncation note, header).
 //! * [`session`]: turn-loop helpers (single-word queries, the per-session budget).
 //! * [`abort`]: [`AbortFlag`], the caller's cancellation.
@@ -18,7 +18,9 @@ pub mod surface;
 mod tokenize;
 
 pub use abort::AbortFlag;
-pub use find::{AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory};
+pub use find::{
+    surface_memories, AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory, Recaller,
+};
 pub use ranker::{rank_memories, Explained, RankedMemory, RankerDoc, RankerIndex, RankerParams};
 pub use selector::{
     build_selector_request, parse_selector_reply, try_parse_selector_reply, SELECTOR_SCHEMA,
@@ -26,7 +28,7 @@ pub use selector::{
 pub use session::{should_recall, SessionBudget};
 pub use surface::{render_surfaced, surface_text, SurfacedMemory};
 
-/// Recall tuning for a [`crate::Memdir`].
+/// Recall tuning (a [`Recaller`]'s).
 ///
 /// ```
 /// let c = memdir::recall::RecallConfig::default();

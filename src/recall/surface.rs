@@ -1,7 +1,7 @@
 //! Surfacing (reference §6.3, §19): the text a recalled memory is shown to the model with — the
-//! first 200 lines within 4,096 UTF-8 bytes, a truncation note, and an age header.
+//! first 200 lines within 4,096 UTF-8 bytes, a truncation note, and an age header. Pure; reading
+//! the files from a store is [`super::find::surface_memories`].
 
-use crate::host::{Clock, FileSystem, Llm, Telemetry};
 use crate::types::{MAX_SURFACED_BYTES, MAX_SURFACED_LINES};
 use serde::Serialize;
 
@@ -107,26 +107,4 @@ pub fn render_surfaced(memory: &SurfacedMemory) -> String {
         "<system-reminder>\n{}\n\n{}\n</system-reminder>",
         memory.header, memory.content
     )
-}
-
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> crate::Memdir<F, C, L, T> {
-    /// Read and surface the memories at `paths` (absolute path and mtime from the scan, as
-    /// [`crate::Memdir::find_relevant`] returns them), concurrently, in order. A file that cannot
-    /// be read, or lies outside the memory directory, is left out. Ages are measured from the
-    /// host clock's now.
-    pub async fn surface(&self, paths: &[(String, f64)]) -> Vec<SurfacedMemory> {
-        let now = self.clock.now_ms();
-        let reads = paths
-            .iter()
-            .map(|(path, mtime)| async move {
-                // Only memory files: a path from anywhere else (a model's say-so) is left out.
-                if !crate::paths::normalize(path).starts_with(&self.config.dir) {
-                    return None;
-                }
-                let text = self.fs.read_file(path).await.ok()?;
-                Some(surface_text(path, &text, *mtime, now))
-            })
-            .collect();
-        crate::future::join_some(reads).await
-    }
 }

@@ -4,11 +4,11 @@ use super::index::split_scope;
 use super::names::{check_memory_type, check_single_line};
 use super::save::{check_scoped_file, PlannedWrite};
 use super::types::{DeletedMemory, MemoryChanges, Proposal, SaveOutcome};
+use super::Store;
 use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file, parse_frontmatter, MemoryFields};
-use crate::host::{Clock, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, FileSystem, Telemetry};
 use crate::index_entry::{parse_index_entry, remove_index_entry};
-use crate::memdir::Memdir;
 
 fn validate_changes(changes: &MemoryChanges) -> Result<()> {
     if let Some(name) = &changes.name {
@@ -33,9 +33,9 @@ fn not_found(file: &str) -> Error {
     Error::new(Code::NotFound, format!("no memory {file:?}"))
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Change a memory's fields and/or body and its index entry (`file` relative to the memory
-    /// directory, as [`Memdir::scan`] names it: `team/x.md` is team memory). The frontmatter is
+    /// directory, as [`Store::scan`] names it: `team/x.md` is team memory). The frontmatter is
     /// rewritten with `name`, `description` and `type` (other keys are not kept). Fails with
     /// `NOT_FOUND` when the file does not exist, and `INVALID_MEMORY` when the result would lack
     /// a name, description or type.

@@ -2,11 +2,11 @@
 //! and measuring a new index against the caps before it is written.
 
 use super::types::{IndexView, IndexWarning, Scope};
+use super::Store;
 use super::TEAM_DIR;
 use crate::entrypoint::truncate_entrypoint;
 use crate::error::{Error, Result};
-use crate::host::{Clock, FieldValue, FileSystem, Llm, Telemetry};
-use crate::memdir::Memdir;
+use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
 use crate::types::ENTRYPOINT_NAME;
 
 /// Split a path relative to the memory directory into its scope and the path relative to that
@@ -32,12 +32,12 @@ fn is_absent(e: &crate::error::HostError) -> bool {
     e.is_not_found() || e.has_code("EISDIR") || e.has_code("ENOTDIR")
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// The directory of a scope (ends with `/`).
     pub(crate) fn scope_dir(&self, scope: Scope) -> String {
         match scope {
-            Scope::Private => self.config.dir.clone(),
-            Scope::Team => format!("{}{TEAM_DIR}", self.config.dir),
+            Scope::Private => self.dir.clone(),
+            Scope::Team => format!("{}{TEAM_DIR}", self.dir),
         }
     }
 
@@ -64,7 +64,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         self.read_index_of(Scope::Private).await
     }
 
-    /// [`Memdir::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
+    /// [`Store::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
     pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
         let path = self.index_path(scope);
         let raw = match self.fs.read_file(&path).await {
@@ -83,7 +83,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             Err(e) => return Err(Error::fs("read", &path, e)),
         };
         let prepared = crate::entrypoint::prepare_index_for_model(&raw);
-        let t = truncate_entrypoint(&prepared, &self.config.store.index_caps);
+        let t = truncate_entrypoint(&prepared, &self.config.index_caps);
         Ok(IndexView {
             path,
             exists: true,
@@ -98,7 +98,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     /// Measure a new index text against the caps; when it is over, emit
     /// `memdir_index_over_cap` (before anything is written) and return the warning.
     pub(crate) fn measure_index(&self, scope: Scope, text: &str) -> Option<IndexWarning> {
-        let t = truncate_entrypoint(text, &self.config.store.index_caps);
+        let t = truncate_entrypoint(text, &self.config.index_caps);
         if !t.was_line_truncated && !t.was_byte_truncated {
             return None;
         }

@@ -5,11 +5,11 @@
 //! disk with a valid header, and at nothing otherwise.
 
 use super::types::Scope;
+use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
-use crate::host::{Clock, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, FileSystem, Telemetry};
 use crate::index_entry::{remove_index_entry, upsert_index_entry, IndexEntry};
-use crate::memdir::Memdir;
 
 /// The journal's file name inside the memory directory.
 pub const JOURNAL_FILE_NAME: &str = ".memdir-journal";
@@ -33,9 +33,9 @@ fn decode(text: &str) -> Option<(Scope, &str)> {
     Some((scope, rel))
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     fn journal_path(&self) -> String {
-        format!("{}{JOURNAL_FILE_NAME}", self.config.dir)
+        format!("{}{JOURNAL_FILE_NAME}", self.dir)
     }
 
     /// Record that the memory `rel` of `scope` is about to change. Must run under the lock.

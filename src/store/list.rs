@@ -3,13 +3,13 @@
 use super::index::root_relative;
 use super::names::check_memory_file;
 use super::types::{ListedMemory, Scope};
+use super::Store;
 use crate::error::Result;
 use crate::future::join_all;
-use crate::host::{Clock, EntryKind, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::index_entry::parse_index_entry;
-use crate::memdir::Memdir;
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Every entry of `MEMORY.md`, then of `team/MEMORY.md`, in index order, each with whether
     /// its file exists as a regular file. Entries whose target is not a plain relative `.md`
     /// path (`../x.md`, `/etc/x.md`) are listed with `exists: false` and never probed. Missing

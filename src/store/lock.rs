@@ -1,7 +1,7 @@
 //! The directory lock every write takes.
 //!
 //! Strategy, by host capability:
-//! 1. Always, an in-process flag: two writes through the same [`Memdir`] never overlap.
+//! 1. Always, an in-process flag: two writes through the same [`Store`] never overlap.
 //! 2. `lock` (e.g. Web Locks in browsers): the host lock named `memdir:<dir>`.
 //! 3. Else `createExclusive`: the lock file `<dir>.memdir.lock` holding `<holder id>\n<acquired
 //!    at, ms>`. A writer that finds it waits with a backoff (10 ms doubling to 200 ms, through
@@ -16,10 +16,10 @@
 //! that holds the lock longer than the stale age can be broken into. A future dropped mid-write
 //! leaves its lock file behind until it goes stale.
 
+use super::Store;
 use super::LOCK_FILE_NAME;
 use crate::error::{Code, Error, Result};
-use crate::host::{Clock, FieldValue, FileSystem, HostLock, Llm, Telemetry};
-use crate::memdir::Memdir;
+use crate::host::{Clock, FieldValue, FileSystem, HostLock, Telemetry};
 use std::cell::Cell;
 
 /// First backoff step while waiting for the lock, in ms.
@@ -46,7 +46,7 @@ enum Held {
     InProcessOnly,
 }
 
-/// A held directory lock; give it back with [`Memdir::unlock_dir`].
+/// A held directory lock; give it back with [`Store::unlock_dir`].
 pub(crate) struct DirLock<'a> {
     _flag: FlagGuard<'a>,
     held: Held,
@@ -61,20 +61,20 @@ fn lock_acquired_at(content: &str) -> Option<f64> {
         .filter(|t| t.is_finite())
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Path of the lock file.
     pub(crate) fn lock_file_path(&self) -> String {
-        format!("{}{LOCK_FILE_NAME}", self.config.dir)
+        format!("{}{LOCK_FILE_NAME}", self.dir)
     }
 
     fn lock_timeout(&self, started: f64) -> Result<()> {
         let waited = self.clock.now_ms() - started;
-        if waited >= f64::from(self.config.store.lock_timeout_ms) {
+        if waited >= f64::from(self.config.lock_timeout_ms) {
             return Err(Error::new(
                 Code::LockTimeout,
                 format!(
                     "could not lock {} within {} ms",
-                    self.config.dir, self.config.store.lock_timeout_ms
+                    self.dir, self.config.lock_timeout_ms
                 ),
             ));
         }
@@ -101,7 +101,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         let flag = FlagGuard(&self.writing);
         let caps = self.fs.capabilities();
         if caps.lock {
-            let name = format!("memdir:{}", self.config.dir);
+            let name = format!("memdir:{}", self.dir);
             let host = self
                 .fs
                 .lock(&name)
@@ -118,7 +118,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 held: Held::InProcessOnly,
             });
         }
-        self.mkdir_all(&self.config.dir).await?;
+        self.mkdir_all(&self.dir).await?;
         let path = self.lock_file_path();
         let holder = self.next_id();
         let mut quick_retries = 0u32;
@@ -163,7 +163,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             },
         };
         let age = self.clock.now_ms() - acquired;
-        if age <= f64::from(self.config.store.lock_stale_ms) {
+        if age <= f64::from(self.config.lock_stale_ms) {
             return false;
         }
         // Re-read right before removing so a lock taken meanwhile by someone else survives.
@@ -180,7 +180,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         }
     }
 
-    /// Release a lock taken by [`Memdir::lock_dir`]. Never fails: a lock file that now names
+    /// Release a lock taken by [`Store::lock_dir`]. Never fails: a lock file that now names
     /// another holder (ours was broken as stale) is left alone.
     pub(crate) async fn unlock_dir(&self, lock: DirLock<'_>) {
         if let Held::File(file) = &lock.held {
@@ -195,19 +195,21 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Run `work` — writes into this directory made by something other than the store, such as
-    /// a team-sync pull — as a write of this memdir: refused in `off` and `read-only` mode, and
+    /// a team-sync pull — as a write of this store: refused in `off` and `read-only` mode, and
     /// under the directory lock, so it never interleaves with a save's read-modify-write of an
     /// index.
     ///
     /// ```
-    /// use memdir::{future::block_on, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, Code, MemFs, NoTelemetry};
     /// # struct Clock0;
     /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _ms: u32) {} }
-    /// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
-    /// let out = block_on(m.with_write_lock(async { 42 })).unwrap();
-    /// assert_eq!(out, 42);
+    /// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// assert_eq!(block_on(store.with_write_lock(async { 42 })).unwrap(), 42);
+    /// let ro = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::ReadOnly, StoreConfig::default());
+    /// assert_eq!(block_on(ro.with_write_lock(async { 42 })).unwrap_err().code, Code::WriteForbidden);
     /// ```
     pub async fn with_write_lock<R>(
         &self,

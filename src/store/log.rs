@@ -1,10 +1,10 @@
 //! The daily log: `logs/YYYY/MM/YYYY-MM-DD.md`, append-only (reference §2.3).
 
 use super::types::{LocalDate, Scope};
+use super::Store;
 use super::LOGS_DIR;
 use crate::error::{Code, Error, Result};
-use crate::host::{Clock, FileSystem, Llm, Telemetry};
-use crate::memdir::Memdir;
+use crate::host::{Clock, FileSystem, Telemetry};
 
 /// The daily log's path relative to the memory directory, or `None` for an impossible date.
 ///
@@ -20,7 +20,7 @@ pub fn log_file_name(date: LocalDate) -> Option<String> {
     valid.then(|| format!("{LOGS_DIR}{year:04}/{month:02}/{year:04}-{month:02}-{day:02}.md"))
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Append `text` to the daily log of `date` (a newline is added when `text` does not end
     /// with one), creating the file and its parents. Uses the host's `appendFile` when present;
     /// otherwise read + atomic write under the directory lock. Returns the log's absolute path.
@@ -45,7 +45,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 ),
             )
         })?;
-        let path = format!("{}{rel}", self.config.dir);
+        let path = format!("{}{rel}", self.dir);
         self.guard_secrets(Scope::Private, text)?;
         let line = if text.ends_with('\n') {
             text.to_owned()

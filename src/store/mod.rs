@@ -3,9 +3,11 @@
 //! under a directory lock (see [`lock`]), and the `MEMORY.md` read-modify-write happens inside
 //! that lock, so two writers lose nothing.
 //!
-//! All methods are `impl` blocks on [`crate::Memdir`]; the pure helpers (file names, line heads)
-//! live in small modules of their own.
-// OWNER: store helper.
+//! [`Store`] holds the directory, the host filesystem, clock and telemetry, the write mode, the
+//! tuning and the lock state; its methods are spread over the modules below by what they do
+//! (`scan`, `index`, `save`, `edit`, `list`, `log`, `lock`, `journal`, `write`). Its fields are
+//! private to this folder: features read them through the accessors. The pure helpers (file
+//! names, line heads) live in small modules of their own.
 
 mod edit;
 pub mod head;
@@ -20,6 +22,10 @@ mod scan;
 mod types;
 mod write;
 
+use crate::entrypoint::TruncateOptions;
+use crate::host::{Clock, FileSystem, NoTelemetry, Telemetry};
+use std::cell::Cell;
+
 pub use log::log_file_name;
 pub use types::{
     DeletedMemory, IndexView, IndexWarning, ListedMemory, LocalDate, MemoryChanges, Proposal,
@@ -32,3 +38,148 @@ pub const TEAM_DIR: &str = "team/";
 pub const LOGS_DIR: &str = "logs/";
 /// The lock file used when the host has `createExclusive` but no `lock`.
 pub const LOCK_FILE_NAME: &str = ".memdir.lock";
+
+/// How much the library may write (enforced on every write path).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WriteMode {
+    /// Memory disabled: no reads for the prompt, no writes.
+    Off,
+    /// Reads only; every write is refused.
+    ReadOnly,
+    /// Writes become proposals the host approves.
+    Confirm,
+    /// Writes go through.
+    #[default]
+    Auto,
+}
+
+/// Default time a writer waits for the directory lock, in milliseconds.
+pub const DEFAULT_LOCK_TIMEOUT_MS: u32 = 10_000;
+/// Default age after which a lock file is considered abandoned, in milliseconds.
+pub const DEFAULT_LOCK_STALE_MS: u32 = 30_000;
+
+/// Tuning of the read/write paths.
+///
+/// ```
+/// let c = memdir::store::StoreConfig::default();
+/// assert_eq!((c.lock_timeout_ms, c.lock_stale_ms), (10_000, 30_000));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreConfig {
+    /// Caps applied to `MEMORY.md` when it is read for the model and measured after a write.
+    pub index_caps: TruncateOptions,
+    /// How long a writer waits for the directory lock before failing with `LOCK_TIMEOUT`.
+    pub lock_timeout_ms: u32,
+    /// A lock file whose acquisition time is older than this is broken (its holder died).
+    pub lock_stale_ms: u32,
+    /// Refuse secrets in private memory and the daily log too (team memory is always checked).
+    pub guard_private_secrets: bool,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig {
+            index_caps: TruncateOptions::default(),
+            lock_timeout_ms: DEFAULT_LOCK_TIMEOUT_MS,
+            lock_stale_ms: DEFAULT_LOCK_STALE_MS,
+            guard_private_secrets: false,
+        }
+    }
+}
+
+/// One memory directory over a host filesystem, clock and telemetry sink: every read and write
+/// of the directory, the write mode that governs them, and the directory lock.
+///
+/// The features (recall, prompt loading, lint, the memory tool, extraction, consolidation, team
+/// sync) borrow a `Store`; [`crate::Memdir`] bundles one with their settings and the LLM.
+///
+/// ```
+/// use memdir::store::{SaveInput, Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let input = SaveInput {
+///     name: "Role".into(),
+///     description: "Senior Go dev".into(),
+///     memory_type: "user".into(),
+///     body: "Prefers terse answers.".into(),
+///     ..SaveInput::default()
+/// };
+/// block_on(store.save(input)).unwrap();
+/// assert_eq!(block_on(store.scan()).unwrap().len(), 1);
+/// ```
+pub struct Store<F: FileSystem, C: Clock, T: Telemetry = NoTelemetry> {
+    fs: F,
+    clock: C,
+    telemetry: T,
+    /// The memory directory, absolute, ending with exactly one `/`.
+    dir: String,
+    write_mode: WriteMode,
+    config: StoreConfig,
+    /// Counter behind temp-file names and lock-holder ids.
+    id_counter: Cell<u64>,
+    /// True while a write of this store holds the directory lock (in-process exclusion).
+    writing: Cell<bool>,
+}
+
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
+    /// A store over `fs` rooted at `dir` (absolute, ending with `/`; see
+    /// [`crate::MemdirConfig::new`] for the normalization).
+    pub fn new(
+        fs: F,
+        clock: C,
+        telemetry: T,
+        dir: impl Into<String>,
+        write_mode: WriteMode,
+        config: StoreConfig,
+    ) -> Self {
+        Store {
+            fs,
+            clock,
+            telemetry,
+            dir: dir.into(),
+            write_mode,
+            config,
+            id_counter: Cell::new(0),
+            writing: Cell::new(false),
+        }
+    }
+
+    /// The memory directory (ends with `/`).
+    pub fn dir(&self) -> &str {
+        &self.dir
+    }
+
+    /// The host filesystem.
+    pub fn fs(&self) -> &F {
+        &self.fs
+    }
+
+    /// The host clock.
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The host telemetry sink.
+    pub fn telemetry(&self) -> &T {
+        &self.telemetry
+    }
+
+    /// The write mode.
+    pub fn write_mode(&self) -> WriteMode {
+        self.write_mode
+    }
+
+    /// The read/write tuning.
+    pub fn config(&self) -> &StoreConfig {
+        &self.config
+    }
+}
+
+impl<F: FileSystem, C: Clock, T: Telemetry> AsRef<Store<F, C, T>> for Store<F, C, T> {
+    fn as_ref(&self) -> &Store<F, C, T> {
+        self
+    }
+}

@@ -5,12 +5,12 @@ use super::names::{
     check_memory_file, check_memory_type, check_single_line, derived_file_name, MAX_NAME_ATTEMPTS,
 };
 use super::types::{Proposal, SaveInput, SaveOutcome, SavedMemory, Scope};
+use super::Store;
 use super::TEAM_DIR;
 use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file, MemoryFields};
-use crate::host::{Clock, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, FileSystem, Telemetry};
 use crate::index_entry::{upsert_index_entry, IndexEntry};
-use crate::memdir::Memdir;
 use crate::types::MemoryType;
 
 /// Check a save request; the parsed type on success.
@@ -49,7 +49,7 @@ pub(crate) struct PlannedWrite {
     pub previous: Option<String>,
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Save a memory: write `<type>_<slug>.md` (or `input.file`) with its frontmatter and upsert
     /// its `MEMORY.md` entry (`- [name](file) — description`), atomically and under the
     /// directory lock. Refused in `off`/`read-only` mode (`WRITE_FORBIDDEN`); in `confirm` mode
@@ -213,7 +213,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
                 .map(drop);
         }
         let real = crate::path_key::realpath_deepest_existing(&self.fs, path).await?;
-        if crate::path_key::is_real_path_within(&self.fs, &real, &self.config.dir).await {
+        if crate::path_key::is_real_path_within(&self.fs, &real, &self.dir).await {
             Ok(())
         } else {
             Err(Error::new(
@@ -229,7 +229,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     pub(crate) fn guard_secrets(&self, scope: Scope, text: &str) -> Result<()> {
         match scope {
             Scope::Team => crate::secrets::check_write_for_secrets("team memory", text),
-            Scope::Private if self.config.store.guard_private_secrets => {
+            Scope::Private if self.config.guard_private_secrets => {
                 crate::secrets::check_write_for_secrets("memory", text)
             }
             Scope::Private => Ok(()),

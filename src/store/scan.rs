@@ -13,12 +13,12 @@
 //! [`HEAD_MAX_BYTES`] is kept as far as read (the reference reads whole files below 10 MiB).
 
 use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
+use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
 use crate::future::join_some;
-use crate::host::{Clock, EntryKind, FileStat, FileSystem, Llm, Telemetry};
+use crate::host::{Clock, EntryKind, FileStat, FileSystem, Telemetry};
 use crate::manifest::format_manifest;
-use crate::memdir::Memdir;
 use crate::str_map::StrMap;
 use crate::types::{MemoryHeader, ENTRYPOINT_NAME, FRONTMATTER_MAX_LINES, MAX_MEMORY_FILES};
 use std::collections::VecDeque;
@@ -56,14 +56,14 @@ fn is_memory_file_name(name: &str) -> bool {
     name.ends_with(".md") && name != ENTRYPOINT_NAME
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Headers of the memory files, newest first, at most 200 (reference §5.1): every `.md`
     /// file below the directory (case-sensitive suffix, hidden files and subdirectories such as
     /// `team/` and `logs/` included, every `MEMORY.md` excluded), frontmatter read from each
     /// file's first 30 lines. A file that cannot be read is dropped; a directory that cannot be
     /// listed gives `[]`.
     pub async fn scan(&self) -> Result<Vec<MemoryHeader>> {
-        let root = self.config.dir.clone();
+        let root = self.dir.clone();
         let candidates = self.scan_candidates(&root).await;
         // Only the newest 200 are kept, so stat everything (cheap), order by time, and read
         // and parse heads newest first until 200 are in: the same headers in the same order as
@@ -96,7 +96,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         Ok(headers)
     }
 
-    /// The manifest of [`Memdir::scan`]: one line per memory (reference §5.3).
+    /// The manifest of [`Store::scan`]: one line per memory (reference §5.3).
     pub async fn manifest(&self) -> Result<String> {
         Ok(format_manifest(&self.scan().await?))
     }
@@ -220,8 +220,9 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use crate::error::HostError;
     use crate::future::block_on;
-    use crate::host::{Clock, DirEntry, FileStat, FileSystem, FsCapabilities, HostResult, NoLlm};
-    use crate::{MemFs, Memdir, MemdirConfig, NoTelemetry};
+    use crate::host::{Clock, DirEntry, FileStat, FileSystem, FsCapabilities, HostResult};
+    use crate::store::{Store, StoreConfig, WriteMode};
+    use crate::{MemFs, NoTelemetry};
     use std::cell::Cell;
 
     struct FixedClock;
@@ -296,12 +297,13 @@ mod tests {
             unreadable: "/m/f249.md",
             reads: Cell::new(0),
         };
-        let memdir = Memdir::new(
+        let memdir = Store::new(
             fs,
             FixedClock,
-            None::<NoLlm>,
             NoTelemetry,
-            MemdirConfig::new("/m"),
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
         );
         let headers = block_on(memdir.scan()).unwrap();
         assert_eq!(headers.len(), 200);

@@ -14,7 +14,7 @@ pub enum Scope {
     Team,
 }
 
-/// What [`crate::Memdir::save`] writes.
+/// What [`crate::store::Store::save`] writes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SaveInput {
@@ -39,7 +39,7 @@ pub struct SaveInput {
     pub replace: bool,
 }
 
-/// Field changes for [`crate::Memdir::update`]; `None` keeps the current value.
+/// Field changes for [`crate::store::Store::update`]; `None` keeps the current value.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct MemoryChanges {
@@ -75,7 +75,7 @@ pub struct IndexWarning {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SavedMemory {
-    /// Path relative to the memory directory, as [`crate::Memdir::scan`] names it
+    /// Path relative to the memory directory, as [`crate::store::Store::scan`] names it
     /// (`team/x.md` for team memory).
     pub file: String,
     /// Absolute path.
@@ -102,7 +102,7 @@ pub struct DeletedMemory {
 }
 
 /// A write held back for the host's approval (write mode `confirm`); pass it to
-/// [`crate::Memdir::apply_proposal`] to carry it out.
+/// [`crate::store::Store::apply_proposal`] to carry it out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", try_from = "ProposalIn")]
 pub enum Proposal {

@@ -1,9 +1,9 @@
 //! Low-level write helpers: unique ids, atomic replace, parent directories, and the check that a
 //! write stays inside the memory directory even through symlinks.
 
+use super::{Store, WriteMode};
 use crate::error::{Code, Error, Result};
-use crate::host::{Clock, EntryKind, FileSystem, Llm, Telemetry};
-use crate::memdir::{Memdir, WriteMode};
+use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::paths::to_base36;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -26,7 +26,7 @@ fn is_within(root: &str, path: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// A fresh id for temp files and lock holders: the clock, a per-instance counter, and a
     /// per-process random hash, in base 36. No `rand` dependency.
     pub(crate) fn next_id(&self) -> String {
@@ -44,7 +44,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
 
     /// Refuse writes in `off` and `read-only` mode.
     pub(crate) fn check_writable(&self) -> Result<()> {
-        match self.config.write_mode {
+        match self.write_mode {
             WriteMode::Off | WriteMode::ReadOnly => Err(Error::new(
                 Code::WriteForbidden,
                 "the write mode forbids writing memory",
@@ -55,7 +55,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
 
     /// True when writes must become proposals.
     pub(crate) fn confirms_writes(&self) -> bool {
-        self.config.write_mode == WriteMode::Confirm
+        self.write_mode == WriteMode::Confirm
     }
 
     /// Whether `path` exists (any kind). Errors other than "not found" are reported.

@@ -26,11 +26,13 @@
 
 mod client;
 mod local;
+mod locked;
 mod sha256;
 pub mod watcher;
 
 pub use client::TeamSync;
 pub use local::batch_by_bytes;
+pub use locked::{SharedStoreSync, StoreSync};
 pub use sha256::{hash_content, sha256};
 pub use watcher::{PushDebouncer, TeamWatcher};
 

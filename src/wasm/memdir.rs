@@ -9,11 +9,10 @@ use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use super::promise;
 use crate::store::{LocalDate, MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
-use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
+pub(crate) use super::{to_settled, Core};
 
 fn write_mode(given: &Fields) -> crate::WriteMode {
     use crate::WriteMode;
@@ -71,12 +70,6 @@ fn memdir_config(given: &Fields) -> crate::MemdirConfig {
         store.guard_private_secrets = b;
     }
     config
-}
-
-/// A core result as the value a Promise settles with: its serialized value, or a
-/// `MemdirError` to reject with.
-pub(crate) fn to_settled<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
-    to_js(&throw(result)?)
 }
 
 /// A memory directory over a host filesystem, with an optional LLM for recall, a telemetry
@@ -331,7 +324,7 @@ impl JsMemdir {
             Some(date) => date
                 .dyn_into::<js_sys::Date>()
                 .map_err(|_| super::fields::invalid("date", "expected a Date"))?,
-            None => js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(&self.inner.clock))),
+            None => js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(self.inner.clock()))),
         };
         let local = LocalDate {
             year: date.get_full_year().clamp(0, 9999) as u16,

@@ -15,6 +15,17 @@ mod ts;
 
 use wasm_bindgen::prelude::*;
 
+/// The core's `Memdir` over JS host objects.
+pub(crate) type Core = crate::Memdir<host::JsFs, host::JsClock, host::JsLlm, host::JsTelemetry>;
+
+/// A core result as the value a Promise settles with: its serialized value, or a
+/// `MemdirError` to reject with.
+pub(crate) fn to_settled<T: serde::Serialize>(
+    result: crate::Result<T>,
+) -> Result<JsValue, JsValue> {
+    convert::to_js(&error::throw(result)?)
+}
+
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = console, js_name = error)]
@@ -31,7 +42,7 @@ pub(crate) fn spawn_promise(
 }
 
 /// [`spawn_promise`] for any future: only the boxing is generic. The `Memdir` methods end
-/// their futures with `memdir::to_settled`, so no future is wrapped per result type.
+/// their futures with [`to_settled`], so no future is wrapped per result type.
 pub(crate) fn promise(
     future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> js_sys::Promise {

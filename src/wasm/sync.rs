@@ -1,15 +1,16 @@
 //! Team sync across the boundary: a JS `transport` callback adapted to the core's `Transport`,
-//! and the `TeamSync` class over the core's `TeamWatcher`.
+//! and the `TeamSync` class over the core's `StoreSync` (which owns the rule that pulls are
+//! locked writes of the store). This file only converts.
 
 use super::error::host_error;
 use super::fields;
-use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
-use super::memdir::to_settled;
-use super::promise;
+use super::host::{JsClock, JsFs, JsTelemetry};
+use super::{promise, to_settled, Core};
 use crate::error::HostError;
 use crate::host::HostResult;
+use crate::store::Store;
 use crate::sync::{
-    HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync as CoreSync, TeamWatcher, Transport,
+    HttpRequest, HttpResponse, SharedStoreSync, StoreSync, SyncConfig, SyncState, Transport,
 };
 use js_sys::{Function, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
@@ -79,7 +80,8 @@ impl Transport for JsTransport {
     }
 }
 
-type Watcher = TeamWatcher<JsFs, JsTransport, JsClock, JsTelemetry>;
+type JsStore = Store<JsFs, JsClock, JsTelemetry>;
+type Sync = SharedStoreSync<JsFs, JsTransport, JsClock, JsTelemetry>;
 
 /// Team memory sync (`<dir>team/`) with a server speaking the reference's protocol, over your
 /// own HTTP `transport`: pull (ETag, per-key validation, size cap, identical files untouched),
@@ -94,28 +96,30 @@ type Watcher = TeamWatcher<JsFs, JsTransport, JsClock, JsTelemetry>;
 /// ```
 #[wasm_bindgen]
 pub struct TeamSync {
-    watcher: Rc<Watcher>,
+    /// Bound to the store whose writes pulls are: the one of `Memdir.teamSync` (its lock and
+    /// mode), or, for a standalone `TeamSync`, one over the same directory.
+    sync: Rc<Sync>,
     stop: Rc<Cell<bool>>,
     running: RefCell<Option<Promise>>,
-    /// The memdir whose writes pulls are: the one of `Memdir.teamSync` (its lock and mode), or,
-    /// for a standalone `TeamSync`, one over the same directory that holds only its lock.
-    memdir: Option<Rc<super::memdir::Core>>,
+}
+
+fn transport(options: &JsValue) -> Result<JsTransport, JsValue> {
+    let callback = Reflect::get(options, &"transport".into())
+        .unwrap_or(JsValue::UNDEFINED)
+        .dyn_into::<Function>()
+        .map_err(|_| fields::invalid_input("`transport` must be a function".into()))?;
+    Ok(JsTransport { callback })
 }
 
 impl TeamSync {
-    fn build(
-        options: JsValue,
-        what: &str,
-        dir: &str,
-        (fs, clock, telemetry): (JsFs, JsClock, JsTelemetry),
-        callback: Function,
-        memdir: Option<Rc<super::memdir::Core>>,
-    ) -> Result<TeamSync, JsValue> {
+    fn build(options: JsValue, what: &str, store: Rc<JsStore>) -> Result<TeamSync, JsValue> {
+        let transport = transport(&options)?;
+        let dir = store.dir().to_owned();
         let config = fields::read(options, what, false, |given| {
             let mut config = SyncConfig::new(
                 &given.string("baseUrl"),
                 &given.string("repo"),
-                &crate::paths::team_dir(dir),
+                &crate::paths::team_dir(&dir),
             );
             config.headers = given.string_map("headers", false).into_iter().collect();
             if let Some(ms) = given.opt_u32("timeoutMs") {
@@ -123,64 +127,21 @@ impl TeamSync {
             }
             config
         })?;
-        let sync = CoreSync {
-            fs,
-            transport: JsTransport { callback },
-            clock,
-            telemetry,
-            config,
-        };
         Ok(TeamSync {
-            watcher: Rc::new(TeamWatcher::new(sync, SyncState::default())),
+            sync: Rc::new(StoreSync::for_store(
+                store,
+                transport,
+                config,
+                SyncState::default(),
+            )),
             stop: Rc::new(Cell::new(false)),
             running: RefCell::new(None),
-            memdir,
         })
     }
 
-    /// A TeamSync over `memdir`'s directory and host objects whose pulls are writes of that
-    /// memdir.
-    pub(crate) fn for_memdir(
-        core: Rc<super::memdir::Core>,
-        options: JsValue,
-    ) -> Result<TeamSync, JsValue> {
-        let callback = Reflect::get(&options, &"transport".into())
-            .unwrap_or(JsValue::UNDEFINED)
-            .dyn_into::<Function>()
-            .map_err(|_| fields::invalid_input("`transport` must be a function".into()))?;
-        let host = (
-            core.fs().clone(),
-            core.clock().clone(),
-            core.telemetry().clone(),
-        );
-        let dir = core.dir().to_owned();
-        TeamSync::build(
-            options,
-            "teamSync options",
-            &dir,
-            host,
-            callback,
-            Some(core),
-        )
-    }
-
-    /// The first pull, under the bound memdir's lock when there is one.
-    async fn locked_pull(
-        watcher: Rc<Watcher>,
-        memdir: Option<Rc<super::memdir::Core>>,
-        initial: bool,
-    ) -> crate::Result<crate::sync::PullOutcome> {
-        let pull = async {
-            if initial {
-                watcher.start().await
-            } else {
-                watcher.pull().await
-            }
-        };
-        match memdir {
-            Some(memdir) => memdir.with_write_lock(pull).await?,
-            None => pull.await,
-        }
+    /// A TeamSync whose pulls are writes of `memdir`'s store.
+    pub(crate) fn for_memdir(core: Rc<Core>, options: JsValue) -> Result<TeamSync, JsValue> {
+        TeamSync::build(options, "teamSync options", core.shared_store())
     }
 }
 
@@ -194,47 +155,37 @@ impl TeamSync {
     ) -> Result<TeamSync, JsValue> {
         let get = |k: &str| Reflect::get(&options, &k.into()).unwrap_or(JsValue::UNDEFINED);
         let fs = JsFs::new(get("fs")).map_err(fields::invalid_input)?;
-        let callback = get("transport")
-            .dyn_into::<Function>()
-            .map_err(|_| fields::invalid_input("`transport` must be a function".into()))?;
+        transport(&options)?;
         let telemetry = JsTelemetry::new(get("telemetry")).map_err(fields::invalid_input)?;
         let clock = JsClock::new(get("now")).map_err(fields::invalid_input)?;
         let what = "TeamSync options";
         let dir = fields::read(options.clone(), what, false, |given| given.string("dir"))?;
         let config = crate::MemdirConfig::new(dir);
-        let dir = config.dir.clone();
-        // Pulls write into the memory directory: they take its lock (the same lock file or host
-        // lock a `Memdir` over this directory takes), as `memdir.teamSync()` pulls do.
-        let lock_holder = crate::Memdir::new(
-            fs.clone(),
-            clock.clone(),
-            None::<JsLlm>,
-            telemetry.clone(),
-            config,
+        // Pulls take the directory's lock: the same lock file or host lock a `Memdir` over this
+        // directory takes.
+        let store = Store::new(
+            fs,
+            clock,
+            telemetry,
+            config.dir,
+            config.write_mode,
+            config.store,
         );
-        let lock_holder = Some(Rc::new(lock_holder));
-        TeamSync::build(
-            options,
-            what,
-            &dir,
-            (fs, clock, telemetry),
-            callback,
-            lock_holder,
-        )
+        TeamSync::build(options, what, Rc::new(store))
     }
 
     /// Pull the server's team memory into `team/`.
     #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
     pub fn pull(&self) -> Promise {
-        let (watcher, memdir) = (self.watcher.clone(), self.memdir.clone());
-        promise(async move { to_settled(TeamSync::locked_pull(watcher, memdir, false).await) })
+        let sync = self.sync.clone();
+        promise(async move { to_settled(sync.pull().await) })
     }
 
     /// Push local changes now.
     #[wasm_bindgen(unchecked_return_type = "Promise<PushOutcome>")]
     pub fn push(&self) -> Promise {
-        let watcher = self.watcher.clone();
-        promise(async move { to_settled(watcher.push_now().await) })
+        let sync = self.sync.clone();
+        promise(async move { to_settled(sync.push_now().await) })
     }
 
     /// The first pull, then a background loop pushing 2 s after the last `notify()`, until
@@ -242,23 +193,20 @@ impl TeamSync {
     /// deletion is notified.
     #[wasm_bindgen(unchecked_return_type = "Promise<PullOutcome>")]
     pub fn start(&self) -> Promise {
-        let watcher = self.watcher.clone();
-        let stop = self.stop.clone();
-        stop.set(false);
-        let loop_watcher = self.watcher.clone();
-        let loop_stop = self.stop.clone();
-        let running = super::promise(async move {
-            loop_watcher.run(move || loop_stop.get()).await;
+        self.stop.set(false);
+        let (loop_sync, loop_stop) = (self.sync.clone(), self.stop.clone());
+        let running = promise(async move {
+            loop_sync.run(move || loop_stop.get()).await;
             Ok(JsValue::UNDEFINED)
         });
         self.running.replace(Some(running));
-        let memdir = self.memdir.clone();
-        promise(async move { to_settled(TeamSync::locked_pull(watcher, memdir, true).await) })
+        let sync = self.sync.clone();
+        promise(async move { to_settled(sync.start().await) })
     }
 
     /// A file under `team/` changed (`pathExists` false for a deletion).
     pub fn notify(&self, path_exists: Option<bool>) {
-        self.watcher.notify(path_exists.unwrap_or(true));
+        self.sync.notify(path_exists.unwrap_or(true));
     }
 
     /// Stop the loop after pushing what is pending; resolves when it has stopped.
