@@ -2,8 +2,8 @@
 //! the boundary: a second `impl` block of the `Memdir` class and the `Extractor` class.
 
 use super::fields::{self, whole, Fields};
-use super::memdir::{to_settled, JsMemdir};
-use super::promise;
+use super::memdir::JsMemdir;
+use super::{promise, to_settled};
 use crate::consolidate::{
     Changeset, ConsolidateOptions, ConsolidationGates, FileCreate, FileDelete, FileUpdate,
     IndexChange, SessionInfo,

@@ -6,14 +6,11 @@ use super::convert::to_js;
 use super::error::throw;
 use super::fields::{self, string_arg, Fields};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
-use super::promise;
+use super::{promise, to_settled, Core};
 use crate::store::{LocalDate, MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
-use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
 
 fn write_mode(given: &Fields) -> crate::WriteMode {
     use crate::WriteMode;
@@ -71,12 +68,6 @@ fn memdir_config(given: &Fields) -> crate::MemdirConfig {
         store.guard_private_secrets = b;
     }
     config
-}
-
-/// A core result as the value a Promise settles with: its serialized value, or a
-/// `MemdirError` to reject with.
-pub(crate) fn to_settled<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
-    to_js(&throw(result)?)
 }
 
 /// A memory directory over a host filesystem, with an optional LLM for recall, a telemetry

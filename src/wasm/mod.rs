@@ -13,7 +13,18 @@ pub mod recall;
 pub mod sync;
 mod ts;
 
+use host::{JsClock, JsFs, JsLlm, JsTelemetry};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+/// The core's `Memdir` over JS host objects.
+pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
+
+/// A core result as the value a Promise settles with: its serialized value, or a
+/// `MemdirError` to reject with.
+pub(crate) fn to_settled<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
+    convert::to_js(&error::throw(result)?)
+}
 
 #[wasm_bindgen]
 extern "C" {

@@ -4,8 +4,7 @@
 use super::error::host_error;
 use super::fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
-use super::memdir::to_settled;
-use super::promise;
+use super::{promise, to_settled, Core};
 use crate::error::HostError;
 use crate::host::HostResult;
 use crate::sync::{
@@ -99,7 +98,7 @@ pub struct TeamSync {
     running: RefCell<Option<Promise>>,
     /// The memdir whose writes pulls are: the one of `Memdir.teamSync` (its lock and mode), or,
     /// for a standalone `TeamSync`, one over the same directory that holds only its lock.
-    memdir: Option<Rc<super::memdir::Core>>,
+    memdir: Option<Rc<Core>>,
 }
 
 impl TeamSync {
@@ -109,7 +108,7 @@ impl TeamSync {
         dir: &str,
         (fs, clock, telemetry): (JsFs, JsClock, JsTelemetry),
         callback: Function,
-        memdir: Option<Rc<super::memdir::Core>>,
+        memdir: Option<Rc<Core>>,
     ) -> Result<TeamSync, JsValue> {
         let config = fields::read(options, what, false, |given| {
             let mut config = SyncConfig::new(
@@ -140,10 +139,7 @@ impl TeamSync {
 
     /// A TeamSync over `memdir`'s directory and host objects whose pulls are writes of that
     /// memdir.
-    pub(crate) fn for_memdir(
-        core: Rc<super::memdir::Core>,
-        options: JsValue,
-    ) -> Result<TeamSync, JsValue> {
+    pub(crate) fn for_memdir(core: Rc<Core>, options: JsValue) -> Result<TeamSync, JsValue> {
         let callback = Reflect::get(&options, &"transport".into())
             .unwrap_or(JsValue::UNDEFINED)
             .dyn_into::<Function>()
@@ -167,7 +163,7 @@ impl TeamSync {
     /// The first pull, under the bound memdir's lock when there is one.
     async fn locked_pull(
         watcher: Rc<Watcher>,
-        memdir: Option<Rc<super::memdir::Core>>,
+        memdir: Option<Rc<Core>>,
         initial: bool,
     ) -> crate::Result<crate::sync::PullOutcome> {
         let pull = async {
