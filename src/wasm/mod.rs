@@ -49,6 +49,24 @@ pub(crate) fn promise(
     spawn_promise(Box::pin(future))
 }
 
+/// The body every exported async method shares: `call` gets its own handle on `owner` (nothing
+/// is borrowed across an `await`, so JS may call back in while the Promise is pending) and the
+/// Promise settles with its serialized result or rejects with a `MemdirError`.
+///
+/// ```ignore
+/// settle(&self.inner, move |core| async move { core.save(input).await })
+/// ```
+pub(crate) fn settle<C: 'static, T: Serialize, F>(
+    owner: &std::rc::Rc<C>,
+    call: impl FnOnce(std::rc::Rc<C>) -> F,
+) -> js_sys::Promise
+where
+    F: std::future::Future<Output = crate::Result<T>> + 'static,
+{
+    let future = call(owner.clone());
+    promise(async move { to_settled(future.await) })
+}
+
 /// Runs once when the module is instantiated: report panics on the console before the instance
 /// aborts (a panic is a bug; none is reachable from input).
 #[wasm_bindgen(start)]

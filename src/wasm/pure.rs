@@ -3,6 +3,7 @@
 
 use super::convert::to_js;
 use super::fields::{self, string_arg};
+use super::inputs::{from_js, list_from_js, AutoMemoryInput, ValidateOptions};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -21,16 +22,7 @@ pub fn truncate_entrypoint_counted(
     unit_count: f64,
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let defaults = crate::TruncateOptions::default();
-    let options = fields::read(
-        options.unwrap_or(JsValue::UNDEFINED),
-        "options",
-        true,
-        |given| crate::TruncateOptions {
-            max_lines: given.opt_usize("maxLines").unwrap_or(defaults.max_lines),
-            max_units: given.opt_usize("maxUnits").unwrap_or(defaults.max_units),
-        },
-    )?;
+    let options: crate::TruncateOptions = from_js(options.unwrap_or(JsValue::UNDEFINED))?;
     let count = |n: f64| {
         if n.is_finite() && n >= 0.0 {
             n as usize
@@ -110,11 +102,7 @@ pub fn format_memory_file(
 ) -> Result<String, JsValue> {
     let body = string_arg(body, "body")?;
     let body = body.as_str();
-    let fields = fields::read(header, "header", false, |h| crate::MemoryFields {
-        name: h.opt_string("name"),
-        description: h.opt_string("description"),
-        memory_type: h.opt_memory_type("type"),
-    })?;
+    let fields: crate::MemoryFields = from_js(header)?;
     Ok(crate::format_memory_file(&fields, body))
 }
 
@@ -128,15 +116,7 @@ pub fn format_memory_file(
 pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let headers: Vec<MemoryHeader> = fields::read_each(headers, "headers", |h| MemoryHeader {
-        filename: h.string("filename"),
-        file_path: h.string_or_empty("filePath"),
-        mtime_ms: h.f64("mtimeMs"),
-        description: h.opt_string("description"),
-        memory_type: h.opt_memory_type("type"),
-        name: None,
-        body_head: String::new(),
-    })?;
+    let headers: Vec<MemoryHeader> = list_from_js(headers)?;
     Ok(JsValue::from(crate::format_manifest(&headers)))
 }
 
@@ -164,11 +144,7 @@ pub fn parse_index_entry(
 pub fn format_index_entry(
     #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let entry = fields::read(entry, "entry", false, |e| crate::IndexEntry {
-        title: e.string("title"),
-        file: e.string("file"),
-        hook: e.string("hook"),
-    })?;
+    let entry: crate::IndexEntry = from_js(entry)?;
     Ok(JsValue::from(crate::format_index_entry(&entry)))
 }
 
@@ -247,12 +223,7 @@ pub fn sanitize_path(
 pub fn build_memory_prompt(
     #[wasm_bindgen(unchecked_param_type = "PromptOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = fields::read(
-        options,
-        "prompt options",
-        false,
-        super::inputs::prompt_options,
-    )?;
+    let options: crate::prompt::PromptOptions = from_js(options)?;
     Ok(JsValue::from(crate::prompt::build_memory_prompt(&options)))
 }
 
@@ -270,14 +241,9 @@ pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let (raw, expand_tilde, home) = fields::read(options, "options", true, |o| {
-        (
-            o.arg(raw, "path"),
-            o.flag("expandTilde"),
-            o.string_or_empty("home"),
-        )
-    })?;
-    let valid = crate::paths::validate_memory_path(&raw, expand_tilde, &home);
+    let raw = string_arg(raw, "path")?;
+    let options: ValidateOptions = from_js(options)?;
+    let valid = crate::paths::validate_memory_path(&raw, options.expand_tilde, &options.home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
 
@@ -294,13 +260,11 @@ pub fn is_auto_memory_enabled(
     )]
     input: JsValue,
 ) -> Result<bool, JsValue> {
-    let (env, settings) = fields::read(input, "input", true, |input| {
-        (
-            input.string_map("env", true),
-            super::inputs::settings(input),
-        )
-    })?;
-    Ok(crate::paths::is_auto_memory_enabled(&env, &settings))
+    let input: AutoMemoryInput = from_js(input)?;
+    Ok(crate::paths::is_auto_memory_enabled(
+        &input.env,
+        &input.settings,
+    ))
 }
 
 /// Resolve a project's memory directory as the reference does: the env override, then the
@@ -322,8 +286,7 @@ pub fn resolve_memory_dir(
     } else {
         Some(super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?)
     };
-    let mut ctx: crate::paths::PathContext =
-        fields::read(context, "path context", false, super::inputs::path_context)?;
+    let mut ctx: crate::paths::PathContext = from_js(context)?;
     Ok(super::promise(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {
