@@ -514,3 +514,25 @@ fn the_checker_sees_a_renamed_field() {
     let result = std::panic::catch_unwind(|| check(&d, "IndexWarning", &warning(), &[]));
     assert!(result.is_err());
 }
+
+#[test]
+fn the_readme_error_table_lists_exactly_the_codes() {
+    let readme = include_str!("../README.md");
+    let table = readme
+        .split("| code | meaning |")
+        .nth(1)
+        .expect("README has the error-code table");
+    let mut listed: Vec<&str> = table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .flat_map(|line| {
+            let first = line.split('|').nth(1).unwrap_or("");
+            first.split('`').skip(1).step_by(2)
+        })
+        .collect();
+    listed.sort_unstable();
+    let mut codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+    codes.sort_unstable();
+    assert_eq!(listed, codes);
+}

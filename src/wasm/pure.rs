@@ -367,3 +367,25 @@ pub fn sanitize_path_key(
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
         .map(JsValue::from)
 }
+
+/// Every `MemdirError` code, from the core's one table, with whether the caller's input caused
+/// it (a bad argument, name, path or content) rather than the host or the directory's state.
+///
+/// ```js
+/// const inputCodes = new Set(errorCodes().filter((c) => c.input).map((c) => c.code));
+/// inputCodes.has("INVALID_INPUT"); // true
+/// ```
+#[wasm_bindgen(
+    js_name = errorCodes,
+    unchecked_return_type = "{ code: MemdirErrorCode; input: boolean }[]"
+)]
+pub fn error_codes() -> JsValue {
+    let list = js_sys::Array::new();
+    for code in crate::Code::ALL {
+        let entry = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&entry, &"code".into(), &code.as_str().into());
+        let _ = js_sys::Reflect::set(&entry, &"input".into(), &code.is_input().into());
+        list.push(&entry);
+    }
+    list.into()
+}

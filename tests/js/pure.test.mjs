@@ -180,6 +180,18 @@ test("the package exports the documented names", () => {
   }
 });
 
+test("errorCodes lists each code once; the codes the core throws are among them", () => {
+  const codes = memdir.errorCodes();
+  const names = codes.map((c) => c.code);
+  assert.equal(new Set(names).size, names.length);
+  let caught;
+  try { memdir.sanitizePathKey("%2e%2e%2fx"); } catch (e) { caught = e; }
+  const entry = codes.find((c) => c.code === caught.code);
+  assert.ok(entry, caught.code);
+  assert.equal(entry.input, true);
+  assert.equal(codes.find((c) => c.code === "HOST_FS").input, false);
+});
+
 test("validateMemoryPath answers a path or null, and option bags are optional", () => {
   assert.equal(validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" }), "/home/u/mem/");
   assert.equal(validateMemoryPath("/ab//"), "/ab/");
