@@ -10,10 +10,16 @@ export { fetchTransport } from "./transport.js";
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
 // more than these functions take to run, so only the part the core reads crosses the boundary;
 // every decision is still made in Rust (`entrypoint::truncate_counted`, `frontmatter::head_for_js`).
-import { __parseFrontmatterHead, __parseFrontmatterHeadBytes, __truncateEntrypointCounted } from "../dist/memdir.js";
+import {
+  __parseFrontmatterHead,
+  __parseFrontmatterHeadBytes,
+  __truncateEntrypointCounted,
+  entrypointCaps,
+} from "../dist/memdir.js";
 
-/** The reference's cap on MEMORY.md in UTF-16 units (the default `maxUnits`). */
-const DEFAULT_MAX_UNITS = 25000;
+/** The core's default caps (`maxUnits` is the one read here), fetched on first use: in a
+ * browser the module is not instantiated yet when this file is evaluated. */
+let defaultCaps;
 /** How much of a file `parseFrontmatter` offers first, in UTF-8 bytes: a typical header (name,
  * a one-line description, type) fits; a longer one costs a second call with the whole text. */
 const HEAD_PROBE_BYTES = 512;
@@ -35,7 +41,7 @@ export function truncateEntrypoint(raw, options) {
   for (let at = trimmed.indexOf("\n"); at !== -1; at = trimmed.indexOf("\n", at + 1)) lines++;
   // Nothing past `maxUnits + 1` units can be kept (an invalid value is refused by the core).
   const maxUnits = options?.maxUnits;
-  const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : DEFAULT_MAX_UNITS) + 1;
+  const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : (defaultCaps ??= entrypointCaps()).maxUnits) + 1;
   const prefix = trimmed.length > reads ? trimmed.slice(0, reads) : trimmed;
   return __truncateEntrypointCounted(prefix, lines, trimmed.length, options);
 }

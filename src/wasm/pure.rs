@@ -389,3 +389,92 @@ pub fn error_codes() -> JsValue {
     }
     list.into()
 }
+
+/// The default caps of `truncateEntrypoint` (and of a `Memdir`'s index): the reference's 200
+/// lines and 25,000 UTF-16 units.
+///
+/// ```js
+/// const { maxLines, maxUnits } = entrypointCaps(); // 200, 25000
+/// ```
+#[wasm_bindgen(
+    js_name = entrypointCaps,
+    unchecked_return_type = "{ maxLines: number; maxUnits: number }"
+)]
+pub fn entrypoint_caps() -> JsValue {
+    let caps = crate::TruncateOptions::default();
+    let out = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&out, &"maxLines".into(), &(caps.max_lines as f64).into());
+    let _ = js_sys::Reflect::set(&out, &"maxUnits".into(), &(caps.max_units as f64).into());
+    out.into()
+}
+
+/// The 0-based lines of the trimmed index that the caps keep from the model, wholly or in
+/// part, as `{ start, end }` (empty, `start === end`, when nothing is cut).
+///
+/// ```js
+/// linesCut("a\nb\nc\nd", { maxLines: 2 }); // { start: 2, end: 4 }
+/// ```
+#[wasm_bindgen(js_name = linesCut, unchecked_return_type = "{ start: number; end: number }")]
+pub fn lines_cut(
+    #[wasm_bindgen(unchecked_param_type = "string")] raw: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "TruncateOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let raw = string_arg(raw, "text")?;
+    let options: crate::TruncateOptions = from_js(options)?;
+    let cut = crate::entrypoint::lines_cut(&raw, &options);
+    let out = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&out, &"start".into(), &(cut.start as f64).into());
+    let _ = js_sys::Reflect::set(&out, &"end".into(), &(cut.end as f64).into());
+    Ok(out.into())
+}
+
+/// The slug `save` derives a file name from: ASCII letters and digits, lowercased, runs of
+/// anything else as one `_`, at most 60 characters; `memory` when nothing is left.
+///
+/// ```js
+/// slugify("Prefers tabs, not spaces!"); // "prefers_tabs_not_spaces"
+/// ```
+#[wasm_bindgen(unchecked_return_type = "string")]
+pub fn slugify(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+) -> Result<JsValue, JsValue> {
+    Ok(crate::store::names::slugify(&string_arg(name, "name")?).into())
+}
+
+/// The file name `save` gives a memory when none is named: `<type>_<slug>.md`, then
+/// `<type>_<slug>-2.md`, `-3` … for `attempt` 2, 3 … (the first name not taken).
+///
+/// ```js
+/// derivedFileName("feedback", "Use tabs", 1); // "feedback_use_tabs.md"
+/// derivedFileName("feedback", "Use tabs", 2); // "feedback_use_tabs-2.md"
+/// ```
+#[wasm_bindgen(js_name = derivedFileName, unchecked_return_type = "string")]
+pub fn derived_file_name(
+    #[wasm_bindgen(unchecked_param_type = "MemoryType")] memory_type: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    attempt: u32,
+) -> Result<JsValue, JsValue> {
+    let memory_type = super::error::throw(crate::store::names::check_memory_type(&string_arg(
+        memory_type,
+        "type",
+    )?))?;
+    let name = string_arg(name, "name")?;
+    Ok(crate::store::names::derived_file_name(memory_type, &name, attempt).into())
+}
+
+/// MEMORY.md with the entry for `entry.file` replaced in place, or appended when it has none,
+/// as `save` writes it (later lines pointing at the same file dropped; every other line kept
+/// byte for byte).
+///
+/// ```js
+/// upsertIndexEntry("# M", { title: "B", file: "b.md", hook: "new" }); // "# M\n- [B](b.md) — new\n"
+/// ```
+#[wasm_bindgen(js_name = upsertIndexEntry, unchecked_return_type = "string")]
+pub fn upsert_index_entry(
+    #[wasm_bindgen(unchecked_param_type = "string")] index: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
+) -> Result<JsValue, JsValue> {
+    let index = string_arg(index, "index")?;
+    let entry: crate::IndexEntry = from_js(entry)?;
+    Ok(crate::index_entry::upsert_index_entry(&index, &entry).into())
+}
