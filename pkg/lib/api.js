@@ -11,8 +11,8 @@ export { fetchTransport } from "./transport.js";
 // more than these functions take to run, so only the part the core reads crosses the boundary;
 // every decision is still made in Rust (`entrypoint::truncate_counted`, `frontmatter::head_for_js`).
 import {
-  __parseFrontmatterHead,
-  __parseFrontmatterHeadBytes,
+  __parseFrontmatter,
+  __parseFrontmatterProbe,
   __truncateEntrypointCounted,
   entrypointCaps,
 } from "../dist/memdir.js";
@@ -46,20 +46,6 @@ export function truncateEntrypoint(raw, options) {
   return __truncateEntrypointCounted(prefix, lines, trimmed.length, options);
 }
 
-/** The result from the core's offsets (`HeadForJs::Slices` in src/frontmatter/js_json.rs). */
-function sliced(text, offsets) {
-  const frontmatter = {};
-  for (let i = 2; i < offsets.length; i += 4) {
-    frontmatter[text.slice(offsets[i], offsets[i + 1])] = text.slice(offsets[i + 2], offsets[i + 3]);
-  }
-  const fields = offsets[1];
-  const header = {};
-  if (fields & 1) header.name = frontmatter.name;
-  if (fields & 2) header.description = frontmatter.description;
-  if (fields & 4) header.type = frontmatter.type;
-  return { frontmatter, body: text.slice(offsets[0]), header, diagnostics: [] };
-}
-
 /**
  * Parse a memory file's frontmatter. Never throws for a string: problems are listed in
  * `diagnostics` (a non-string is a `MemdirError` with code `INVALID_INPUT`).
@@ -69,23 +55,10 @@ function sliced(text, offsets) {
  * header.type; // "user"
  */
 export function parseFrontmatter(text) {
-  let head;
-  if (typeof text === "string") {
-    // The start of the text as UTF-8 bytes (whole characters; `read` counts UTF-16 units):
-    // copying bytes in is cheaper than passing a JS string, which the glue copies char by char.
-    const { read, written } = utf8.encodeInto(text, probeBytes);
-    head = __parseFrontmatterHeadBytes(probeBytes, written, read === text.length);
-  }
-  head ??= __parseFrontmatterHead(text, true);
-  if (head instanceof Uint32Array) return sliced(text, head);
-  const parsed = typeof head === "string" ? JSON.parse(head) : head;
-  parsed.body = text.slice(parsed.body);
-  const { header } = parsed;
-  if (Array.isArray(header)) {
-    // A plain header: the core named the frontmatter keys whose values the fields are.
-    const fields = {};
-    for (const key of header) fields[key] = parsed.frontmatter[key];
-    parsed.header = fields;
-  }
-  return parsed;
+  if (typeof text !== "string") return __parseFrontmatter(text);
+  // The start of the text as UTF-8 bytes (whole characters; `read` counts UTF-16 units):
+  // copying bytes in is cheaper than passing a JS string, which the glue copies char by char.
+  // The core decodes its own answer (src/wasm/frontmatter.rs).
+  const { read, written } = utf8.encodeInto(text, probeBytes);
+  return __parseFrontmatterProbe(text, probeBytes, written, read === text.length) ?? __parseFrontmatter(text);
 }

@@ -4,6 +4,7 @@
 pub mod convert;
 pub mod error;
 pub mod fields;
+pub mod frontmatter;
 pub mod host;
 mod inputs;
 pub mod lifecycle;

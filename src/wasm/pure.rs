@@ -50,45 +50,6 @@ pub fn format_file_size(bytes: f64) -> JsValue {
     crate::format_file_size(bytes).into()
 }
 
-/// The wasm half of `parseFrontmatter` (pkg/lib/api.js), over the start of a file: offsets to
-/// slice the result from (`frontmatter::HeadForJs::Slices`), or the result as JSON text (or,
-/// when a value has no JSON form, as an object) with `body` given as the UTF-16 offset where the
-/// body starts; `undefined` when `complete` is false and the text
-/// ends before the frontmatter does. The JS half passes a short prefix first, so the body
-/// never crosses the boundary.
-///
-/// ```js
-/// const head = __parseFrontmatterHead(text.slice(0, 1024), text.length <= 1024);
-/// ```
-#[wasm_bindgen(js_name = __parseFrontmatterHead, skip_typescript)]
-pub fn parse_frontmatter_head(text: JsValue, complete: bool) -> Result<JsValue, JsValue> {
-    Ok(head_to_js(&string_arg(text, "text")?, complete))
-}
-
-/// [`parse_frontmatter_head`] over the first `len` bytes of `utf8` (what `TextEncoder.encodeInto`
-/// wrote into a reused buffer): copying bytes in is cheaper than passing a JS string.
-#[wasm_bindgen(js_name = __parseFrontmatterHeadBytes, skip_typescript)]
-pub fn parse_frontmatter_head_bytes(utf8: &[u8], len: usize, complete: bool) -> JsValue {
-    let written = utf8.get(..len).unwrap_or(utf8);
-    // `from_utf8` checks a word at a time; the lossy decoder only for bytes that need it.
-    match std::str::from_utf8(written) {
-        Ok(text) => head_to_js(text, complete),
-        Err(_) => head_to_js(&String::from_utf8_lossy(written), complete),
-    }
-}
-
-fn head_to_js(text: &str, complete: bool) -> JsValue {
-    use crate::frontmatter::HeadForJs;
-    match crate::frontmatter::head_for_js(text, complete) {
-        HeadForJs::NeedMore => JsValue::UNDEFINED,
-        HeadForJs::Json(json) => JsValue::from_str(&json),
-        HeadForJs::Slices(offsets) => js_sys::Uint32Array::from(offsets.as_slice()).into(),
-        HeadForJs::Head(head, body_offset) => {
-            super::convert::frontmatter_head_to_js(&head, body_offset)
-        }
-    }
-}
-
 /// A memory file's text: frontmatter (`name`, `description`, `type`), then the body. Whatever
 /// the strings hold, `parseFrontmatter` reads the same fields back.
 ///
