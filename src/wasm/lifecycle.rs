@@ -3,7 +3,6 @@
 
 use super::inputs::{from_js, list_from_js, ExtractorOptions};
 use super::memdir::JsMemdir;
-use super::settle;
 use crate::consolidate::{Changeset, ConsolidateOptions};
 use crate::extract::{ConversationMessage, ExtractOptions};
 use crate::lint::LintOptions;
@@ -31,9 +30,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let mut options: LintOptions = from_js(options)?;
         options.index_caps = self.inner.config().store.index_caps;
-        Ok(settle(&self.inner, move |core| async move {
-            core.lint(&options).await
-        }))
+        Ok(settle!(self.inner, |core| { core.lint(&options).await }))
     }
 
     /// One-off extraction: ask the host's LLM which memories the conversation holds and apply
@@ -51,7 +48,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let messages: Vec<ConversationMessage> = list_from_js(messages)?;
         let options: ExtractOptions = from_js(options)?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             core.extract(&messages, &options).await
         }))
     }
@@ -71,7 +68,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_optional_param_type = "ConsolidateOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
         let options: ConsolidateOptions = from_js(options)?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             core.consolidate(&options).await
         }))
     }
@@ -89,7 +86,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "Changeset")] changeset: JsValue,
     ) -> Result<Promise, JsValue> {
         let changeset: Changeset = from_js(changeset)?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             core.apply_changeset(&changeset).await
         }))
     }
@@ -101,10 +98,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(js_name = undoChangeset, unchecked_return_type = "Promise<number>")]
     pub fn undo_changeset(&self) -> Promise {
-        settle(
-            &self.inner,
-            |core| async move { core.undo_changeset().await },
-        )
+        settle!(self.inner, |core| { core.undo_changeset().await })
     }
 
     /// Carry out a write held back in `confirm` mode (the host approved it).
@@ -119,7 +113,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "Proposal")] proposal: JsValue,
     ) -> Result<Promise, JsValue> {
         let proposal: Proposal = from_js(proposal)?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             core.apply_proposal(proposal).await
         }))
     }
@@ -138,7 +132,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "MemoryToolCommand")] command: JsValue,
     ) -> Result<Promise, JsValue> {
         let command: MemoryToolCommand = from_js(command)?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             core.memory_command(command).await
         }))
     }
@@ -150,7 +144,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "MemoryToolCommand")] command: JsValue,
     ) -> Result<Promise, JsValue> {
         let command: MemoryToolCommand = from_js(command)?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             core.apply_memory_command(command).await
         }))
     }
@@ -194,7 +188,7 @@ impl Extractor {
         let messages: Vec<ConversationMessage> = list_from_js(messages)?;
         let options: ExtractOptions = from_js(options)?;
         let memdir = memdir.inner.clone();
-        Ok(settle(&self.inner, move |extractor| async move {
+        Ok(settle!(self.inner, |extractor| {
             extractor.run(&memdir, &messages, &options).await
         }))
     }

@@ -5,9 +5,9 @@
 use super::error::throw;
 use super::fields::{self, string_arg};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
-use super::inputs::{from_js, list_from_js, FindCall, RecalledMemory};
-use super::{promise, settle, Core};
-use crate::store::{LocalDate, MemoryChanges, SaveInput};
+use super::inputs::{from_js, list_from_js, local_date, FindCall, RecalledMemory};
+use super::{promise, Core};
+use crate::store::{MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -100,7 +100,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let query = string_arg(query, "query")?;
         let call = FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             let result = core.find_relevant(&query, call.options.clone()).await;
             drop(call);
             result
@@ -125,7 +125,7 @@ impl JsMemdir {
             .into_iter()
             .map(|m| (m.path, m.mtime_ms))
             .collect();
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             let shown = core.surface(&memories).await;
             Ok(shown
                 .into_iter()
@@ -161,7 +161,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<MemoryHeader[]>")]
     pub fn scan(&self) -> Promise {
-        settle(&self.inner, |core| async move { core.scan().await })
+        settle!(self.inner, |core| { core.scan().await })
     }
 
     /// The manifest of the scan: one `- [type] file (ISO time): description` line per memory.
@@ -171,7 +171,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
     pub fn manifest(&self) -> Promise {
-        settle(&self.inner, |core| async move { core.manifest().await })
+        settle!(self.inner, |core| { core.manifest().await })
     }
 
     /// MEMORY.md as the model gets it: frontmatter and block comments stripped, caps applied.
@@ -181,7 +181,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(js_name = readIndex, unchecked_return_type = "Promise<IndexView>")]
     pub fn read_index(&self) -> Promise {
-        settle(&self.inner, |core| async move { core.read_index().await })
+        settle!(self.inner, |core| { core.read_index().await })
     }
 
     /// Save a memory: its file and its MEMORY.md entry, atomically, under the directory lock.
@@ -196,9 +196,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue,
     ) -> Result<Promise, JsValue> {
         let input: SaveInput = from_js(input)?;
-        Ok(settle(&self.inner, move |core| async move {
-            core.save(input).await
-        }))
+        Ok(settle!(self.inner, |core| { core.save(input).await }))
     }
 
     /// Change a memory's fields or body; its index entry follows.
@@ -214,7 +212,7 @@ impl JsMemdir {
     ) -> Result<Promise, JsValue> {
         let file = string_arg(file, "file")?;
         let changes: MemoryChanges = from_js(changes)?;
-        Ok(settle(&self.inner, move |core| async move {
+        Ok(settle!(self.inner, |core| {
             core.update(&file, changes).await
         }))
     }
@@ -230,9 +228,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
     ) -> Result<Promise, JsValue> {
         let file = string_arg(file, "file")?;
-        Ok(settle(&self.inner, move |core| async move {
-            core.delete(&file).await
-        }))
+        Ok(settle!(self.inner, |core| { core.delete(&file).await }))
     }
 
     /// The index entries (private and team) and whether each file exists.
@@ -242,7 +238,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ListedMemory[]>")]
     pub fn list(&self) -> Promise {
-        settle(&self.inner, |core| async move { core.list().await })
+        settle!(self.inner, |core| { core.list().await })
     }
 
     /// Append to today's daily log `logs/YYYY/MM/YYYY-MM-DD.md` (local date of `date`, default
@@ -258,18 +254,9 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_optional_param_type = "Date")] date: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let text = string_arg(text, "text")?;
-        let date = match date {
-            Some(date) => date
-                .dyn_into::<js_sys::Date>()
-                .map_err(|_| super::fields::invalid("date", "expected a Date"))?,
-            None => js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(&self.inner.clock))),
-        };
-        let local = LocalDate {
-            year: date.get_full_year().clamp(0, 9999) as u16,
-            month: (date.get_month() + 1) as u8,
-            day: date.get_date() as u8,
-        };
-        Ok(settle(&self.inner, move |core| async move {
+        let now = crate::Clock::now_ms(&self.inner.clock);
+        let local = local_date(date, now)?;
+        Ok(settle!(self.inner, |core| {
             core.append_log(&text, local).await
         }))
     }

@@ -1,6 +1,22 @@
 //! The JS boundary (wasm32 only). It converts values and adapts JS host objects to the core's
 //! traits; every decision is made in the core.
 
+/// The body every exported async method shares: `$core` is the method's own handle on
+/// `$owner` (an `Rc`, cloned: nothing is borrowed across an `await`, so JS may call back in
+/// while the Promise is pending), `$body` the core call, and the Promise settles with its
+/// serialized result or rejects with a `MemdirError`. A macro rather than a generic function:
+/// the method's future is the one state machine, not one wrapped in another.
+///
+/// ```ignore
+/// settle!(self.inner, |core| { core.save(input).await })
+/// ```
+macro_rules! settle {
+    ($owner:expr, |$core:ident| $body:block) => {{
+        let $core = $owner.clone();
+        $crate::wasm::promise(async move { $crate::wasm::to_settled($body) })
+    }};
+}
+
 pub mod convert;
 pub mod error;
 pub mod fields;
@@ -48,24 +64,6 @@ pub(crate) fn promise(
     future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> js_sys::Promise {
     spawn_promise(Box::pin(future))
-}
-
-/// The body every exported async method shares: `call` gets its own handle on `owner` (nothing
-/// is borrowed across an `await`, so JS may call back in while the Promise is pending) and the
-/// Promise settles with its serialized result or rejects with a `MemdirError`.
-///
-/// ```ignore
-/// settle(&self.inner, move |core| async move { core.save(input).await })
-/// ```
-pub(crate) fn settle<C: 'static, T: Serialize, F>(
-    owner: &std::rc::Rc<C>,
-    call: impl FnOnce(std::rc::Rc<C>) -> F,
-) -> js_sys::Promise
-where
-    F: std::future::Future<Output = crate::Result<T>> + 'static,
-{
-    let future = call(owner.clone());
-    promise(async move { to_settled(future.await) })
 }
 
 /// Runs once when the module is instantiated: report panics on the console before the instance

@@ -2,8 +2,9 @@
 
 use super::{Fields, FromJs};
 use crate::prompt::PromptConfig;
-use crate::store::{MemoryChanges, Proposal, SaveInput};
+use crate::store::{LocalDate, MemoryChanges, Proposal, SaveInput};
 use crate::MemdirConfig;
+use wasm_bindgen::{JsCast, JsValue};
 
 impl FromJs for MemdirConfig {
     const WHAT: &'static str = "Memdir options";
@@ -105,4 +106,19 @@ impl FromJs for Proposal {
             }
         }
     }
+}
+
+/// `appendLog`'s date: the local calendar date of a JS `Date` (`now_ms` when absent).
+pub(crate) fn local_date(date: Option<JsValue>, now_ms: f64) -> Result<LocalDate, JsValue> {
+    let date = match date {
+        Some(date) => date
+            .dyn_into::<js_sys::Date>()
+            .map_err(|_| super::fields::invalid("date", "expected a Date"))?,
+        None => js_sys::Date::new(&JsValue::from_f64(now_ms)),
+    };
+    Ok(LocalDate {
+        year: date.get_full_year().clamp(0, 9999) as u16,
+        month: (date.get_month() + 1) as u8,
+        day: date.get_date() as u8,
+    })
 }
