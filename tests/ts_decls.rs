@@ -536,3 +536,115 @@ fn the_readme_error_table_lists_exactly_the_codes() {
     codes.sort_unstable();
     assert_eq!(listed, codes);
 }
+
+/// A deserializer that only answers what an enum's `Deserialize` asks of it: the serde names of
+/// its variants (its `rename_all` table), returned as the error.
+struct VariantNames;
+
+impl<'de> serde::Deserializer<'de> for VariantNames {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("not an enum"))
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom(variants.join("\n")))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
+        ignored_any
+    }
+}
+
+/// The strings JS reads and writes for the enum `T`, from its serde attributes.
+fn serde_names<T: serde::de::DeserializeOwned>() -> std::collections::BTreeSet<String> {
+    let Err(names) = T::deserialize(VariantNames) else {
+        panic!("an enum answers with its variants")
+    };
+    names.to_string().lines().map(str::to_owned).collect()
+}
+
+/// The string literals of a declared type: the alias `owner`, or the type of member `key` of
+/// the interface `owner` (an alias it names is followed).
+fn declared_literals(
+    decls: &Decls,
+    owner: &str,
+    key: Option<&str>,
+) -> std::collections::BTreeSet<String> {
+    let mut text = match key {
+        None => decls.aliases.get(owner).cloned().expect("declared alias"),
+        Some(key) => {
+            let (_, body) = decls.interfaces.get(owner).expect("declared interface");
+            split_top(body, ';')
+                .into_iter()
+                .find_map(|member| {
+                    let (name, ty) = member.split_once(':')?;
+                    (name.trim().trim_end_matches('?') == key).then(|| ty.trim().to_owned())
+                })
+                .expect("declared member")
+        }
+    };
+    if let Some(alias) = decls.aliases.get(&text) {
+        text = alias.clone();
+    }
+    text.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn every_enum_is_declared_with_its_serde_strings() {
+    use memdir::host::Role;
+    use memdir::prompt::{AgentScope, PromptMode, SearchForm};
+    use memdir::WriteMode;
+    let d = parse_decls();
+    let pairs = [
+        (
+            serde_names::<MemoryType>(),
+            declared_literals(&d, "MemoryType", None),
+        ),
+        (serde_names::<Scope>(), declared_literals(&d, "Scope", None)),
+        (
+            serde_names::<WriteMode>(),
+            declared_literals(&d, "MemdirOptions", Some("writeMode")),
+        ),
+        (
+            serde_names::<PromptMode>(),
+            declared_literals(&d, "PromptConfig", Some("mode")),
+        ),
+        (
+            serde_names::<PromptMode>(),
+            declared_literals(&d, "PromptOptions", Some("mode")),
+        ),
+        (
+            serde_names::<AgentScope>(),
+            declared_literals(&d, "PromptConfig", Some("agentScope")),
+        ),
+        (
+            serde_names::<AgentScope>(),
+            declared_literals(&d, "PromptOptions", Some("agentScope")),
+        ),
+        (
+            serde_names::<SearchForm>(),
+            declared_literals(&d, "PromptConfig", Some("searchingPastContext")),
+        ),
+        (
+            serde_names::<Role>(),
+            declared_literals(&d, "ConversationMessage", Some("role")),
+        ),
+    ];
+    for (rust, ts) in pairs {
+        assert!(!rust.is_empty());
+        assert_eq!(rust, ts);
+    }
+}
