@@ -610,7 +610,7 @@ fn every_enum_is_declared_with_its_serde_strings() {
     let d = parse_decls();
     let pairs = [
         (
-            serde_names::<MemoryType>(),
+            MemoryType::NAMES.map(str::to_owned).into(),
             declared_literals(&d, "MemoryType", None),
         ),
         (serde_names::<Scope>(), declared_literals(&d, "Scope", None)),
