@@ -363,9 +363,15 @@ pub fn error_codes() -> JsValue {
 )]
 pub fn entrypoint_caps() -> JsValue {
     let caps = crate::TruncateOptions::default();
+    numbers(&[("maxLines", caps.max_lines), ("maxUnits", caps.max_units)])
+}
+
+/// A plain object of numbers.
+fn numbers(entries: &[(&str, usize)]) -> JsValue {
     let out = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&out, &"maxLines".into(), &(caps.max_lines as f64).into());
-    let _ = js_sys::Reflect::set(&out, &"maxUnits".into(), &(caps.max_units as f64).into());
+    for (key, n) in entries {
+        let _ = js_sys::Reflect::set(&out, &(*key).into(), &(*n as f64).into());
+    }
     out.into()
 }
 
@@ -383,10 +389,7 @@ pub fn lines_cut(
     let raw = string_arg(raw, "text")?;
     let options: crate::TruncateOptions = from_js(options)?;
     let cut = crate::entrypoint::lines_cut(&raw, &options);
-    let out = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&out, &"start".into(), &(cut.start as f64).into());
-    let _ = js_sys::Reflect::set(&out, &"end".into(), &(cut.end as f64).into());
-    Ok(out.into())
+    Ok(numbers(&[("start", cut.start), ("end", cut.end)]))
 }
 
 /// The slug `save` derives a file name from: ASCII letters and digits, lowercased, runs of
