@@ -148,18 +148,6 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// The string argument `value` (see [`string_arg`]), read in turn with the fields.
-    #[inline(never)]
-    pub fn arg(&self, value: JsValue, name: &str) -> String {
-        if self.failed() {
-            return String::new();
-        }
-        string_arg(value, name).unwrap_or_else(|error| {
-            self.fail(error);
-            String::new()
-        })
-    }
-
     /// Each element of the array `value`, read as an object (stops at the first error).
     pub fn each<T>(
         &self,
@@ -311,16 +299,19 @@ impl<'a> Fields<'a> {
         self.wrong(key, expected)
     }
 
-    /// An optional choice among `names`: its index. `expected` lists them for the error
-    /// (`` one of `a`, `b` ``).
-    #[inline(never)]
-    pub fn opt_choice(&self, key: &str, names: &[&str], expected: &str) -> Option<usize> {
+    /// An optional unit-variant enum, read by its serde name: the type's `rename_all` is the one
+    /// table of its strings (an unknown one fails with serde's `unknown variant` message, which
+    /// lists them).
+    pub fn opt_enum<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
         let given = self.opt_string(key)?;
-        let found = names.iter().position(|name| *name == given);
-        if found.is_none() {
-            self.wrong(key, expected);
+        let read = serde::de::value::StrDeserializer::<serde::de::value::Error>::new(&given);
+        match T::deserialize(read) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.fail_with(format_args!("`{key}`: {error}"));
+                None
+            }
         }
-        found
     }
 
     /// Refuse any own property not in `allowed`.
@@ -422,16 +413,6 @@ impl<'a> Fields<'a> {
             what: self.what,
             slot: self.slot,
         }
-    }
-
-    /// An optional memory type (`user`, `feedback`, `project`, `reference`).
-    #[inline(never)]
-    pub fn opt_memory_type(&self, key: &str) -> Option<crate::MemoryType> {
-        let t = crate::MemoryType::parse(&self.opt_string(key)?);
-        if t.is_none() {
-            self.wrong(key, "`user`, `feedback`, `project` or `reference`");
-        }
-        t
     }
 }
 

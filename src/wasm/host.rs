@@ -371,7 +371,16 @@ impl Llm for JsLlm {
             controller,
             done: false,
         };
-        let js = super::convert::to_js(request).map_err(host_error)?;
+        // The schema is JSON text: parsed once, here, rather than also escaped into the
+        // request's JSON and read back as a string first.
+        let js = match &request.response_schema {
+            None => super::convert::to_js(request),
+            Some(_) => super::convert::to_js(&LlmRequest {
+                response_schema: None,
+                ..request.clone()
+            }),
+        }
+        .map_err(host_error)?;
         if let Some(schema) = &request.response_schema {
             let parsed = js_sys::JSON::parse(schema).map_err(host_error)?;
             let _ = Reflect::set(&js, &"responseSchema".into(), &parsed);
