@@ -16,7 +16,8 @@ use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
 
 /// Telemetry event: reads that were refused or skipped because they lead outside the memory
-/// directory (`operation`: `scan`, `list`, `lint`, `read`; `count`).
+/// directory (`operation`: `scan`, `list`, `read`; `count`). A scan that cannot resolve the
+/// directory's own real path reads nothing and reports `count: 1`.
 pub const EVENT_READ_OUTSIDE: &str = "memdir_read_outside";
 
 /// The memory directory's real path, resolved once per operation.
