@@ -235,12 +235,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
         if st.kind == EntryKind::Dir {
             return self.list(&rel).await;
         }
-        let text = self
-            .store
-            .fs()
-            .read_file(&abs)
-            .await
-            .map_err(|e| Error::fs("read", &abs, e))?;
+        // Contained like every read: a link out of the directory is `PATH_SYMLINK_ESCAPE`.
+        let text = self.store.read_contained(&abs).await?;
         numbered(&tool_path(&rel), &text, *view_range)
     }
 
@@ -264,6 +260,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                     format!("{dir_rel}/{}", entry.name)
                 };
                 let child_abs = format!("{}{child}", self.store.dir());
+                // A link is listed only when it resolves inside the directory.
+                if entry.kind == EntryKind::Symlink
+                    && !matches!(
+                        self.store.contained_real_path(&child_abs).await,
+                        Ok(Some(_))
+                    )
+                {
+                    continue;
+                }
                 match self.store.fs().stat(&child_abs).await {
                     Ok(st) if st.kind == EntryKind::Dir => {
                         lines.push(format!("dir\t{}/", tool_path(&child)));

@@ -1,6 +1,7 @@
 //! `MEMORY.md`: reading it as the model gets it (reference §3.2), where each scope keeps it,
 //! and measuring a new index against the caps before it is written.
 
+use super::contain::{read_escape, ReadRoot, ReadTarget};
 use super::types::{IndexView, IndexWarning, Scope};
 use super::Store;
 use super::TEAM_DIR;
@@ -46,12 +47,37 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         format!("{}{ENTRYPOINT_NAME}", self.scope_dir(scope))
     }
 
-    /// A scope's raw index text; empty when it does not exist.
+    /// A scope's raw index text; empty when it does not exist. An index that leads outside
+    /// the memory directory through a symlink is `PATH_SYMLINK_ESCAPE` (see [`super::contain`]).
     pub(crate) async fn read_raw_index(&self, scope: Scope) -> Result<String> {
+        Ok(self.read_index_optional(scope).await?.unwrap_or_default())
+    }
+
+    /// A scope's raw index text, `None` when it does not exist (missing, a directory, or a
+    /// parent that is not one); contained like [`Store::read_raw_index`].
+    pub(crate) async fn read_index_optional(&self, scope: Scope) -> Result<Option<String>> {
+        let root = self.read_root().await?;
+        self.read_index_in(&root, scope).await
+    }
+
+    /// [`Store::read_index_optional`] with the operation's [`ReadRoot`].
+    pub(super) async fn read_index_in(
+        &self,
+        root: &ReadRoot,
+        scope: Scope,
+    ) -> Result<Option<String>> {
         let path = self.index_path(scope);
-        match self.fs.read_file(&path).await {
-            Ok(text) => Ok(text),
-            Err(e) if is_absent(&e) => Ok(String::new()),
+        let real = match self.resolve_read(root, &path).await? {
+            ReadTarget::Inside(real) => real,
+            ReadTarget::Missing => return Ok(None),
+            ReadTarget::Outside => {
+                self.note_outside("read", 1);
+                return Err(read_escape(&path));
+            }
+        };
+        match self.fs.read_file(&real).await {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(Error::fs("read", &path, e)),
         }
     }
@@ -59,7 +85,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// `MEMORY.md` as the model gets it: frontmatter and block HTML comments stripped, then the
     /// line and size caps of the configuration applied (with the warning appended when cut).
     /// A missing index (or a directory in its place) gives an empty view with `exists: false`;
-    /// other read failures (e.g. `EACCES`) are errors carrying the host's error as `cause`.
+    /// an index that is a symlink leading outside the memory directory is refused with
+    /// `PATH_SYMLINK_ESCAPE`; other read failures (e.g. `EACCES`) are errors carrying the
+    /// host's error as `cause`.
     pub async fn read_index(&self) -> Result<IndexView> {
         self.read_index_of(Scope::Private).await
     }
@@ -67,20 +95,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// [`Store::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
     pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
         let path = self.index_path(scope);
-        let raw = match self.fs.read_file(&path).await {
-            Ok(text) => text,
-            Err(e) if is_absent(&e) => {
-                return Ok(IndexView {
-                    path,
-                    exists: false,
-                    content: String::new(),
-                    line_count: 0,
-                    byte_count: 0,
-                    was_line_truncated: false,
-                    was_byte_truncated: false,
-                })
-            }
-            Err(e) => return Err(Error::fs("read", &path, e)),
+        let Some(raw) = self.read_index_optional(scope).await? else {
+            return Ok(IndexView {
+                path,
+                exists: false,
+                content: String::new(),
+                line_count: 0,
+                byte_count: 0,
+                was_line_truncated: false,
+                was_byte_truncated: false,
+            });
         };
         let prepared = crate::entrypoint::prepare_index_for_model(&raw);
         let t = truncate_entrypoint(&prepared, &self.config.index_caps);

@@ -9,6 +9,7 @@
 //! private to this folder: features read them through the accessors. The pure helpers (file
 //! names, line heads) live in small modules of their own.
 
+mod contain;
 mod edit;
 pub mod head;
 mod index;
@@ -26,7 +27,9 @@ use crate::entrypoint::TruncateOptions;
 use crate::host::{Clock, FileSystem, NoTelemetry, Telemetry};
 use std::cell::Cell;
 
+pub use contain::EVENT_READ_OUTSIDE;
 pub use log::log_file_name;
+pub use scan::{EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
 pub use types::{
     DeletedMemory, IndexView, IndexWarning, ListedMemory, LocalDate, MemoryChanges, Proposal,
     SaveInput, SaveOutcome, SavedMemory, Scope,
