@@ -291,8 +291,40 @@ fn empty_relative_and_nul_directories_are_refused() {
         MemdirConfig::try_new("/home/u/m//").unwrap().dir,
         "/home/u/m/"
     );
-    // `new` no longer turns an empty directory into the filesystem root.
+    // `new` no longer turns an empty directory into the filesystem root, and a memdir opened
+    // on one anyway refuses every write instead of writing at `/` or relative to the cwd.
     assert_eq!(MemdirConfig::new("").dir, "");
+    for dir in ["", "memory/"] {
+        let m = memdir_with(MemFs::new(), MemdirConfig::new(dir));
+        assert_eq!(
+            block_on(m.save(input("x.md", Scope::Private)))
+                .unwrap_err()
+                .code,
+            Code::InvalidInput
+        );
+        assert_eq!(
+            block_on(m.delete("x.md")).unwrap_err().code,
+            Code::InvalidInput
+        );
+        let date = memdir::store::LocalDate {
+            year: 2024,
+            month: 1,
+            day: 1,
+        };
+        assert_eq!(
+            block_on(m.append_log("x", date)).unwrap_err().code,
+            Code::InvalidInput
+        );
+        assert_eq!(
+            tool(&m, create("/memories/x.md")).unwrap_err().code,
+            Code::InvalidInput
+        );
+        assert!(
+            m.fs().snapshot().is_empty(),
+            "{dir:?}: {:?}",
+            m.fs().snapshot()
+        );
+    }
 }
 
 // ---------- item 13: secrets in error messages ----------

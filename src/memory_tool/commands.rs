@@ -122,6 +122,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
     pub async fn apply(&self, command: MemoryToolCommand) -> Result<String> {
         if command.writes() {
             self.store.check_writable()?;
+            self.store.check_dir()?;
         } else if self.store.write_mode() == WriteMode::Off {
             return Err(Error::new(Code::WriteForbidden, "memory is off"));
         }

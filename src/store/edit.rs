@@ -41,6 +41,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// a name, description or type.
     pub async fn update(&self, file: &str, changes: MemoryChanges) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         validate_target(file)?;
         validate_changes(&changes)?;
         if self.confirms_writes() {
@@ -55,6 +56,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Remove a memory file and its index entry. `NOT_FOUND` when neither exists.
     pub async fn delete(&self, file: &str) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         validate_target(file)?;
         if self.confirms_writes() {
             return Ok(SaveOutcome::Proposed(Proposal::Delete {

@@ -65,6 +65,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// written whole, and the outcome carries `index_warning`.
     pub async fn save(&self, input: SaveInput) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         validate_save(&input)?;
         if self.confirms_writes() {
             return Ok(SaveOutcome::Proposed(Proposal::Save(input)));
@@ -75,6 +76,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Carry out a proposal returned in `confirm` mode (still refused in `off`/`read-only`).
     pub async fn apply_proposal(&self, proposal: Proposal) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         match proposal {
             Proposal::Save(input) => {
                 validate_save(&input)?;
