@@ -221,7 +221,12 @@ impl Error {
     /// assert_eq!(e.message, "bad type \"[REDACTED]\"");
     /// ```
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        let mut message = message.into();
+        Error::redacted(code, message.into())
+    }
+
+    /// [`Error::new`] past the conversion: one copy of the redaction, not one per message type.
+    #[inline(never)]
+    fn redacted(code: Code, mut message: String) -> Self {
         if !crate::secrets::scan_for_secrets(&message).is_empty() {
             message = crate::secrets::redact_secrets(&message);
         }
