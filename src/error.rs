@@ -233,16 +233,30 @@ pub struct ErrorFields {
 }
 
 impl Error {
-    /// An error with a code and a message.
+    /// An error with a code and a message. Any secret the message quotes (a rejected name, type
+    /// or key that holds a token) is replaced with `[REDACTED]`, so no message of the library
+    /// repeats a secret; a message without one is kept as it is.
     ///
     /// ```
     /// let e = memdir::Error::new(memdir::Code::InvalidInput, "limit must be positive");
     /// assert_eq!(e.code.as_str(), "INVALID_INPUT");
+    /// let token = format!("ghp_{}", "a1B2".repeat(9));
+    /// let e = memdir::Error::new(memdir::Code::InvalidMemory, format!("bad type {token:?}"));
+    /// assert_eq!(e.message, "bad type \"[REDACTED]\"");
     /// ```
     pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Error::redacted(code, message.into())
+    }
+
+    /// [`Error::new`] past the conversion: one copy of the redaction, not one per message type.
+    #[inline(never)]
+    fn redacted(code: Code, mut message: String) -> Self {
+        if !crate::secrets::scan_for_secrets(&message).is_empty() {
+            message = crate::secrets::redact_secrets(&message);
+        }
         Error::from(ErrorFields {
             code,
-            message: message.into(),
+            message,
             cause: None,
             status: None,
         })
@@ -268,6 +282,12 @@ impl Error {
     /// A filesystem host failure during `action` on `path`.
     pub fn fs(action: &str, path: &str, cause: HostError) -> Self {
         Error::host(Code::HostFs, format_args!("{action} {path}"), cause)
+    }
+}
+
+impl From<crate::secrets::SecretRefusal> for Error {
+    fn from(refusal: crate::secrets::SecretRefusal) -> Self {
+        Error::new(Code::SecretDetected, refusal.message)
     }
 }
 

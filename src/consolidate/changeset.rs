@@ -8,8 +8,8 @@ use crate::index_entry::{remove_index_entry, upsert_index_entry, IndexEntry};
 use crate::json::Json;
 use crate::path_key::sanitize_path_key;
 use crate::secrets::scan_for_secrets;
-use crate::store::names::check_memory_file;
-use crate::store::{LOGS_DIR, TEAM_DIR};
+use crate::store::names::{check_memory_file, is_log_path};
+use crate::store::TEAM_DIR;
 use crate::types::ENTRYPOINT_NAME;
 use serde::Serialize;
 
@@ -95,12 +95,12 @@ pub struct CurrentFile {
     pub shown_whole: bool,
 }
 
-/// Check a changeset file name: a memory file name (as the store checks it, plus the key
-/// checks), not in `team/` or `logs/`.
+/// Check a changeset file name: a memory file name as the store checks it (the key checks and
+/// `logs/` included), not in `team/`.
 pub fn check_changeset_file(file: &str) -> Result<()> {
     sanitize_path_key(file)?;
     check_memory_file(file)?;
-    if file.starts_with(TEAM_DIR) || file.starts_with(LOGS_DIR) {
+    if file.starts_with(TEAM_DIR) || is_log_path(file) {
         return Err(Error::new(
             Code::InvalidMemory,
             "consolidation does not write team memory or daily logs",

@@ -6,7 +6,7 @@ use super::types::{IndexView, IndexWarning, Scope};
 use super::Store;
 use super::TEAM_DIR;
 use crate::entrypoint::truncate_entrypoint;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
 use crate::types::ENTRYPOINT_NAME;
 
@@ -79,6 +79,48 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             Ok(text) => Ok(Some(text)),
             Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(Error::fs("read", &path, e)),
+        }
+    }
+
+    /// [`Store::read_raw_index`] for a write that rewrites the index: refused (see
+    /// [`Store::check_bytes_intact`]) when the file is not valid UTF-8, since writing the decoded
+    /// text back would replace bytes of entries the write was not asked to change.
+    pub(crate) async fn read_index_for_write(&self, scope: Scope) -> Result<String> {
+        let text = self.read_raw_index(scope).await?;
+        self.check_bytes_intact(&self.index_path(scope), &text)
+            .await?;
+        Ok(text)
+    }
+
+    /// Before a write replaces a file with an edit of `text` (the file as `read_file` decoded
+    /// it): when `text` holds U+FFFD and the host can read bytes (`readHead`), the file's bytes
+    /// must be valid UTF-8; otherwise the decoder replaced some, and the write would destroy
+    /// them, so it is refused with `INVALID_MEMORY`. Reads for the model stay lossy. A host
+    /// without `readHead` cannot tell a replaced byte from a real U+FFFD, and is not checked.
+    pub(crate) async fn check_bytes_intact(&self, path: &str, text: &str) -> Result<()> {
+        if !text.contains('\u{FFFD}') || !self.fs.capabilities().read_head {
+            return Ok(());
+        }
+        // The decoded text is at least as long as the bytes (each replaced run of 1–3 bytes
+        // becomes 3), give or take a byte-order mark the host's decoder dropped.
+        let want = text.len() + 8;
+        let bytes = self
+            .fs
+            .read_head(path, want)
+            .await
+            .map_err(|e| Error::fs("read", path, e))?;
+        match std::str::from_utf8(&bytes) {
+            Ok(_) => Ok(()),
+            // Cut inside a character by the length limit: nothing invalid was seen.
+            Err(e) if e.error_len().is_none() && bytes.len() >= want => Ok(()),
+            Err(e) => Err(Error::new(
+                Code::InvalidMemory,
+                format!(
+                    "{path} is not valid UTF-8 (at byte {}): rewriting it would replace bytes \
+                     this write was not asked to change; fix the file or replace it whole",
+                    e.valid_up_to()
+                ),
+            )),
         }
     }
 

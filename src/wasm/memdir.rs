@@ -54,6 +54,7 @@ impl JsMemdir {
             JsTelemetry::new(field(&options, "telemetry")).map_err(fields::invalid_input)?;
         let clock = JsClock::new(field(&options, "now")).map_err(fields::invalid_input)?;
         let config: crate::MemdirConfig = from_js(options)?;
+        crate::paths::check_memory_dir(&config.dir).map_err(super::error::to_js)?;
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
         Ok(JsMemdir {
             inner: Rc::new(core),

@@ -254,7 +254,8 @@ pub fn resolve_memory_dir(
                 ctx.git_root = crate::paths::find_canonical_git_root(fs, &ctx.project_root).await;
             }
         }
-        Ok(JsValue::from_str(&crate::paths::resolve_memory_dir(&ctx)))
+        let dir = crate::paths::resolve_memory_dir(&ctx).map_err(super::error::to_js)?;
+        Ok(JsValue::from_str(&dir))
     }))
 }
 
