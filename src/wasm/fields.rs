@@ -95,6 +95,16 @@ extern "C" {
     fn own_entries(object: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
+/// A number argument, or an `INVALID_INPUT` error naming it. Exports take numbers as `JsValue`
+/// and check them here: the glue would convert a BigInt, a Symbol or an object whose
+/// `valueOf` throws with a plain `TypeError` (or that object's own error).
+#[inline(never)]
+pub fn number_arg(value: JsValue, name: &str) -> Result<f64, JsValue> {
+    value
+        .as_f64()
+        .ok_or_else(|| invalid(name, "expected a number"))
+}
+
 /// The length of `value` when it is an array whose `length` reads as a whole number (a
 /// Proxy's trap may throw: then `None`).
 pub fn array_len(value: &JsValue) -> Option<u32> {
