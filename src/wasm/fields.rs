@@ -78,7 +78,10 @@ pub fn invalid_input(message: String) -> JsValue {
 pub fn string_arg(value: JsValue, name: &str) -> Result<String, JsValue> {
     match units(&value) {
         None => Err(invalid(name, "expected a string")),
-        Some(n) if n > MAX_INPUT_UNITS => Err(too_long(name, n)),
+        Some(n) if n > MAX_INPUT_UNITS => Err(invalid(
+            name,
+            &format!("one string over the limit of {MAX_INPUT_UNITS} UTF-16 units"),
+        )),
         Some(_) => value
             .as_string()
             .ok_or_else(|| invalid(name, "expected a string")),
@@ -98,6 +101,10 @@ extern "C" {
 /// A number argument, or an `INVALID_INPUT` error naming it. Exports take numbers as `JsValue`
 /// and check them here: the glue would convert a BigInt, a Symbol or an object whose
 /// `valueOf` throws with a plain `TypeError` (or that object's own error).
+///
+/// ```ignore
+/// let now = number_arg(now_ms, "nowMs")?; // 10n → INVALID_INPUT "invalid nowMs: expected a number"
+/// ```
 #[inline(never)]
 pub fn number_arg(value: JsValue, name: &str) -> Result<f64, JsValue> {
     value
@@ -107,6 +114,10 @@ pub fn number_arg(value: JsValue, name: &str) -> Result<f64, JsValue> {
 
 /// The length of `value` when it is an array whose `length` reads as a whole number (a
 /// Proxy's trap may throw: then `None`).
+///
+/// ```ignore
+/// if array_len(&range) == Some(2) { let first = element(&range, 0); }
+/// ```
 pub fn array_len(value: &JsValue) -> Option<u32> {
     if !js_sys::Array::is_array(value) {
         return None;
@@ -119,25 +130,24 @@ pub fn array_len(value: &JsValue) -> Option<u32> {
 }
 
 /// Element `i` of `array` (`undefined` when reading it throws).
+///
+/// ```ignore
+/// let first = element(&list, 0);
+/// ```
 pub fn element(array: &JsValue, i: u32) -> JsValue {
     js_sys::Reflect::get_u32(array, i).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// The length of `value` in UTF-16 units (JS `.length`) when it is a string, read without
 /// copying it.
+///
+/// ```ignore
+/// if units(&value).is_some_and(|n| n > MAX_INPUT_UNITS) { /* refuse before copying */ }
+/// ```
 pub fn units(value: &JsValue) -> Option<usize> {
     value
         .is_string()
         .then(|| value.unchecked_ref::<js_sys::JsString>().length() as usize)
-}
-
-/// The `INVALID_INPUT` error for a string of `n` units past [`MAX_INPUT_UNITS`].
-#[inline(never)]
-fn too_long(what: &str, n: usize) -> JsValue {
-    invalid(
-        what,
-        &format!("a string of {n} UTF-16 units is longer than the limit of {MAX_INPUT_UNITS}"),
-    )
 }
 
 fn absent(value: &JsValue) -> bool {
@@ -299,15 +309,13 @@ impl<'a> Fields<'a> {
     fn text(&self, value: &JsValue, key: &str) -> Option<String> {
         let n = units(value)?;
         let total = self.slot.units.get().saturating_add(n);
-        if n > MAX_INPUT_UNITS {
+        if n > MAX_INPUT_UNITS || total > MAX_CALL_UNITS {
+            let (what, limit) = match n > MAX_INPUT_UNITS {
+                true => ("one string", MAX_INPUT_UNITS),
+                false => ("the strings of this input in all", MAX_CALL_UNITS),
+            };
             self.fail_with(format_args!(
-                "`{key}`: a string of {n} UTF-16 units is longer than the limit of {MAX_INPUT_UNITS}"
-            ));
-            return None;
-        }
-        if total > MAX_CALL_UNITS {
-            self.fail_with(format_args!(
-                "`{key}`: the strings of this input exceed the limit of {MAX_CALL_UNITS} UTF-16 units in all"
+                "`{key}`: {what} over the limit of {limit} UTF-16 units"
             ));
             return None;
         }

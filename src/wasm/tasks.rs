@@ -15,7 +15,6 @@
 //! ```
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -77,14 +76,12 @@ extern "C" {
 type Job = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 thread_local! {
-    /// Jobs not yet finished, by id (a job being polled is out of the map).
-    static JOBS: RefCell<BTreeMap<u32, Job>> = const { RefCell::new(BTreeMap::new()) };
+    /// Jobs by id (the index): `None` is a free id, `Some(None)` a job being polled.
+    static JOBS: RefCell<Vec<Option<Option<Job>>>> = const { RefCell::new(Vec::new()) };
     /// Ids woken since the last run, in order.
     static READY: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
     /// A run is queued.
     static QUEUED: Cell<bool> = const { Cell::new(false) };
-    /// The next job id.
-    static NEXT: Cell<u32> = const { Cell::new(0) };
     /// The closure each microtask calls (made once).
     static RUN: Closure<dyn FnMut()> = Closure::new(run);
 }
@@ -115,15 +112,21 @@ fn run() {
     QUEUED.set(false);
     let ids = READY.take();
     for id in ids {
-        let Some(mut job) = JOBS.with_borrow_mut(|j| j.remove(&id)) else {
+        let Some(mut job) = JOBS.with_borrow_mut(|j| j.get_mut(id as usize)?.as_mut()?.take())
+        else {
             continue;
         };
         let waker = Waker::from(Arc::new(JobWaker(id)));
         match job.as_mut().poll(&mut Context::from_waker(&waker)) {
-            Poll::Ready(Ok(value)) => finish(id, true, value),
-            Poll::Ready(Err(error)) => finish(id, false, error),
+            Poll::Ready(result) => {
+                JOBS.with_borrow_mut(|j| j.get_mut(id as usize).map(Option::take));
+                let ok = result.is_ok();
+                finish(id, ok, result.unwrap_or_else(|e| e));
+            }
             Poll::Pending => {
-                JOBS.with_borrow_mut(|j| j.insert(id, job));
+                JOBS.with_borrow_mut(|j| {
+                    j.get_mut(id as usize).map(|slot| *slot = Some(Some(job)))
+                });
             }
         }
     }
@@ -132,11 +135,18 @@ fn run() {
 /// A Promise settled by `job`; it rejects with `INSTANCE_LOST` if the instance traps first
 /// (and at once when it already has).
 pub(crate) fn spawn(job: Job) -> js_sys::Promise {
-    let id = NEXT.get();
-    NEXT.set(id.wrapping_add(1));
+    let id = JOBS.with_borrow_mut(|j| {
+        let free = j.iter().position(Option::is_none).unwrap_or(j.len());
+        match j.get_mut(free) {
+            Some(slot) => *slot = Some(Some(job)),
+            None => j.push(Some(Some(job))),
+        }
+        free as u32
+    });
     let promise = track(id);
-    if !is_lost() {
-        JOBS.with_borrow_mut(|j| j.insert(id, job));
+    if is_lost() {
+        JOBS.with_borrow_mut(|j| j.get_mut(id as usize).map(Option::take));
+    } else {
         ready(id);
     }
     promise
