@@ -116,6 +116,9 @@ codes! {
     PathUnverifiable => "PATH_UNVERIFIABLE", other;
     /// A capability the call needs is missing from the host object.
     Unsupported => "UNSUPPORTED", other;
+    /// The WebAssembly instance trapped (out of memory or a bug) and cannot be used again: the
+    /// operation that trapped, every pending one, and every later call on it fail with this.
+    InstanceLost => "INSTANCE_LOST", other;
 }
 
 impl serde::Serialize for Code {

@@ -76,10 +76,10 @@ fn save_input(name: &str, description: &str, kind: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn reference_vectors_hold_under_wasm() {
-    assert_eq!(pure::format_file_size(25000.0), "24.4KB");
-    assert_eq!(pure::format_file_size(25856.0), "25.3KB");
-    assert_eq!(pure::format_file_size(1023.0), "1023 bytes");
-    assert_eq!(pure::format_file_size(1048576.0), "1MB");
+    assert_eq!(pure::format_file_size(25000.0.into()).unwrap(), "24.4KB");
+    assert_eq!(pure::format_file_size(25856.0.into()).unwrap(), "25.3KB");
+    assert_eq!(pure::format_file_size(1023.0.into()).unwrap(), "1023 bytes");
+    assert_eq!(pure::format_file_size(1048576.0.into()).unwrap(), "1MB");
     assert_eq!(
         pure::sanitize_path("/Users/foo/my-project".into()).unwrap(),
         "-Users-foo-my-project"
@@ -96,11 +96,11 @@ fn reference_vectors_hold_under_wasm() {
         .unwrap()
         .ends_with("-50u9ca"));
     assert_eq!(
-        pure::memory_age(1_000.0 - 86_400_000.0, 1_000.0),
+        pure::memory_age((1_000.0 - 86_400_000.0).into(), 1_000.0.into()).unwrap(),
         "yesterday"
     );
     assert_eq!(
-        pure::memory_header("/m/a.md".into(), 0.0, 86_400_000.0).unwrap(),
+        pure::memory_header("/m/a.md".into(), 0.0.into(), 86_400_000.0.into()).unwrap(),
         "Memory (saved yesterday): /m/a.md:"
     );
 }

@@ -2,6 +2,8 @@
 // JS-side adapters.
 export * from "../dist/memdir.js";
 export { MemdirError, isMemdirError } from "./errors.js";
+import { Extractor, Memdir, RecallSession, TeamSync } from "../dist/memdir.js";
+import { MemdirError, describe, isMemdirError } from "./errors.js";
 export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
@@ -62,3 +64,67 @@ export function parseFrontmatter(text) {
   const { read, written } = utf8.encodeInto(text, probeBytes);
   return __parseFrontmatterProbe(text, probeBytes, written, read === text.length) ?? __parseFrontmatter(text);
 }
+
+// Every method of the exported classes throws or rejects only `MemdirError`s. The core already
+// reports bad input that way; what is left is what the generated glue raises before the core
+// runs (a receiver that is not an instance, `Extractor.run` given something other than a
+// `Memdir`, a Proxy whose traps throw) and a WebAssembly trap in a synchronous call. Those
+// become `INVALID_INPUT` and `INSTANCE_LOST`, the original kept as `cause`.
+
+/** The trap that ended the instance, once one has been seen. */
+let lostBy = null;
+
+function instanceLost(cause) {
+  lostBy ??= cause;
+  return new MemdirError(
+    "INSTANCE_LOST",
+    `the WebAssembly instance trapped (${describe(lostBy)}) and cannot be used again; load the module again`,
+    { cause: lostBy },
+  );
+}
+
+/** `error` as a `MemdirError` raised by `what`. */
+function typed(what, error) {
+  if (isMemdirError(error)) {
+    if (error.code === "INSTANCE_LOST") lostBy ??= error.cause ?? error;
+    return error;
+  }
+  if (error instanceof WebAssembly.RuntimeError) return instanceLost(error);
+  return new MemdirError("INVALID_INPUT", `${what}: ${describe(error)}`, { cause: error });
+}
+
+function guarded(what, original) {
+  return function (...args) {
+    if (lostBy !== null) throw instanceLost(lostBy);
+    let result;
+    try {
+      result = original.apply(this, args);
+    } catch (error) {
+      throw typed(what, error);
+    }
+    return result instanceof Promise
+      ? result.then(undefined, (error) => {
+          throw typed(what, error);
+        })
+      : result;
+  };
+}
+
+function guardClass(cls, name) {
+  const proto = cls.prototype;
+  for (const key of Object.getOwnPropertyNames(proto)) {
+    if (key === "constructor" || key === "free") continue;
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    const what = `${name}.${key}`;
+    if (typeof d.value === "function") {
+      Object.defineProperty(proto, key, { ...d, value: guarded(what, d.value) });
+    } else if (typeof d.get === "function") {
+      Object.defineProperty(proto, key, { ...d, get: guarded(what, d.get) });
+    }
+  }
+}
+
+guardClass(Memdir, "Memdir");
+guardClass(Extractor, "Extractor");
+guardClass(TeamSync, "TeamSync");
+guardClass(RecallSession, "RecallSession");

@@ -28,6 +28,7 @@ pub mod memdir;
 pub mod pure;
 pub mod recall;
 pub mod sync;
+pub mod tasks;
 mod ts;
 
 use host::{JsClock, JsFs, JsLlm, JsTelemetry};
@@ -49,13 +50,14 @@ extern "C" {
     fn console_error(message: &str);
 }
 
-/// A Promise driving `future`. One non-generic `future_to_promise` for every call site (each
-/// generic instantiation would copy its state machine into the module).
+/// A Promise driving `future`. One non-generic spawn for every call site (each generic
+/// instantiation would copy its state machine into the module); [`tasks`] turns a trap into
+/// an `INSTANCE_LOST` rejection instead of a Promise that never settles.
 #[inline(never)]
 pub(crate) fn spawn_promise(
     future: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, JsValue>>>>,
 ) -> js_sys::Promise {
-    wasm_bindgen_futures::future_to_promise(future)
+    tasks::spawn(future)
 }
 
 /// [`spawn_promise`] for any future: only the boxing is generic. The `Memdir` methods end

@@ -2,7 +2,7 @@
 //! arguments, calls the core, and converts the result.
 
 use super::convert::to_js;
-use super::fields::{self, string_arg};
+use super::fields::{self, number_arg, string_arg};
 use super::inputs::{from_js, list_from_js, AutoMemoryInput, ValidateOptions};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
@@ -46,8 +46,10 @@ pub fn truncate_entrypoint_counted(
 /// formatFileSize(25000); // "24.4KB"
 /// ```
 #[wasm_bindgen(js_name = formatFileSize, unchecked_return_type = "string")]
-pub fn format_file_size(bytes: f64) -> JsValue {
-    crate::format_file_size(bytes).into()
+pub fn format_file_size(
+    #[wasm_bindgen(unchecked_param_type = "number")] bytes: JsValue,
+) -> Result<JsValue, JsValue> {
+    Ok(crate::format_file_size(number_arg(bytes, "bytes")?).into())
 }
 
 /// A memory file's text: frontmatter (`name`, `description`, `type`), then the body. Whatever
@@ -116,8 +118,20 @@ pub fn format_index_entry(
 /// ```
 #[wasm_bindgen(js_name = memoryAgeDays)]
 #[allow(non_snake_case)]
-pub fn memory_age_days(mtimeMs: f64, nowMs: f64) -> f64 {
-    crate::memory_age_days(mtimeMs, nowMs) as f64
+pub fn memory_age_days(
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
+) -> Result<f64, JsValue> {
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(crate::memory_age_days(mtime, now) as f64)
+}
+
+/// The two times the age functions take, each a number.
+fn times(mtime_ms: JsValue, now_ms: JsValue) -> Result<(f64, f64), JsValue> {
+    Ok((
+        number_arg(mtime_ms, "mtimeMs")?,
+        number_arg(now_ms, "nowMs")?,
+    ))
 }
 
 /// `today`, `yesterday` or `N days ago`.
@@ -127,8 +141,12 @@ pub fn memory_age_days(mtimeMs: f64, nowMs: f64) -> f64 {
 /// ```
 #[wasm_bindgen(js_name = memoryAge, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_age(mtimeMs: f64, nowMs: f64) -> JsValue {
-    crate::memory_age(mtimeMs, nowMs).into()
+pub fn memory_age(
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
+) -> Result<JsValue, JsValue> {
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(crate::memory_age(mtime, now).into())
 }
 
 /// The staleness caveat for a memory two or more days old; `""` otherwise.
@@ -138,8 +156,12 @@ pub fn memory_age(mtimeMs: f64, nowMs: f64) -> JsValue {
 /// ```
 #[wasm_bindgen(js_name = memoryFreshnessText, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> JsValue {
-    crate::memory_freshness_text(mtimeMs, nowMs).into()
+pub fn memory_freshness_text(
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
+) -> Result<JsValue, JsValue> {
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(crate::memory_freshness_text(mtime, now).into())
 }
 
 /// The header shown above a surfaced memory, with its age.
@@ -151,14 +173,12 @@ pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> JsValue {
 #[allow(non_snake_case)]
 pub fn memory_header(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    mtimeMs: f64,
-    nowMs: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(JsValue::from(crate::memory_header(
-        &string_arg(path, "path")?,
-        mtimeMs,
-        nowMs,
-    )))
+    let path = string_arg(path, "path")?;
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(JsValue::from(crate::memory_header(&path, mtime, now)))
 }
 
 /// The project slug the reference uses for a project path (long paths get a hash suffix).
@@ -417,8 +437,11 @@ pub fn slugify(
 pub fn derived_file_name(
     #[wasm_bindgen(unchecked_param_type = "MemoryType")] memory_type: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-    attempt: u32,
+    #[wasm_bindgen(unchecked_param_type = "number")] attempt: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let attempt = fields::whole(&attempt)
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| fields::invalid("attempt", "expected a whole number from 0 to 2^32 - 1"))?;
     let memory_type = super::error::throw(crate::store::names::check_memory_type(&string_arg(
         memory_type,
         "type",

@@ -329,9 +329,9 @@ impl FromJs for Changeset {
 
 fn view_range(c: &Fields) -> Option<[i64; 2]> {
     let range = c.value("view_range")?;
-    let pair = js_sys::Array::from(&range);
-    if js_sys::Array::is_array(&range) && pair.length() == 2 {
-        if let (Some(a), Some(b)) = (fields::whole(&pair.get(0)), fields::whole(&pair.get(1))) {
+    if fields::array_len(&range) == Some(2) {
+        let (a, b) = (fields::element(&range, 0), fields::element(&range, 1));
+        if let (Some(a), Some(b)) = (fields::whole(&a), fields::whole(&b)) {
             return Some([a, b]);
         }
     }
