@@ -471,12 +471,19 @@ fn pull_push_conflict_and_secrets_end_to_end() {
         "/m/team/notes/deploy.md",
         "Deploy on Tuesdays and Thursdays.\n",
     );
+    clock.now.set(5_000.0);
     let pushed = block_on(s.push(&mut state)).unwrap();
     assert!(pushed.conflict);
     assert_eq!(pushed.conflict_retries, 1);
-    // After the probe, the delta is every key whose local copy differs: deploy.md and api.md
-    // (local wins over Bob's edit).
+    // After re-reading the server, the delta is every key whose local copy differs: deploy.md
+    // and api.md (local wins over Bob's edit, which is named and kept).
     assert_eq!(pushed.files_uploaded, 2);
+    assert_eq!(pushed.overwritten, ["api.md"]);
+    assert_eq!(pushed.saved_copies, [".conflicts/api.md.5000"]);
+    assert_eq!(
+        read(&fs, "/m/team/.conflicts/api.md.5000").as_deref(),
+        Some("Bob's version\n")
+    );
     {
         let sv = server.lock().unwrap();
         assert_eq!(
@@ -484,10 +491,15 @@ fn pull_push_conflict_and_secrets_end_to_end() {
             "Deploy on Tuesdays and Thursdays.\n"
         );
         assert!(sv.entries["api.md"].contains("plural nouns"));
-        assert!(sv
+        let gets_after_the_412 = sv
             .log
             .iter()
-            .any(|(m, p, _)| m == "GET" && p.ends_with("&view=hashes")));
+            .skip_while(|(m, _, _)| m != "PUT")
+            .filter(|(m, _, _)| m == "GET")
+            .count();
+        assert!(gets_after_the_412 >= 1);
+        // The conflict copy is not a memory file: never pushed.
+        assert!(!sv.entries.keys().any(|k| k.contains("conflicts")));
     }
     let push_event = tel.last("team_sync_push");
     assert_eq!(push_event["conflict"], FieldValue::Bool(true));
@@ -595,7 +607,8 @@ fn watcher_debounces_and_stops_after_a_permanent_failure() {
     assert!(block_on(watcher.tick()).is_none(), "not due yet");
     clock.now.set(13_000.0);
     let pushed = block_on(watcher.tick()).unwrap().unwrap();
-    assert_eq!(pushed.files_uploaded, 1);
+    // a.md, and the index without the server's entry for a file that was not there at the pull.
+    assert_eq!(pushed.files_uploaded, 2);
     assert_eq!(server.lock().unwrap().entries["a.md"], "second");
     assert!(block_on(watcher.tick()).is_none());
 
