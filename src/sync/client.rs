@@ -7,8 +7,9 @@ use super::local::{batch_by_bytes, is_sync_key, list_team_keys, read_team_files}
 use super::retry_after::retry_after_ms;
 use super::{
     hash_content, HttpRequest, HttpResponse, PullOutcome, PushOutcome, SecretSkip, SkipReason,
-    SkippedEntry, SyncConfig, SyncState, Transport, CONFLICTS_DIR, MAX_CONFLICT_RETRIES,
-    MAX_ENTRY_BYTES, MAX_GET_RETRIES, MAX_PULL_ENTRIES, MAX_RESPONSE_BYTES, MAX_RETRY_AFTER_MS,
+    SkippedEntry, SyncConfig, SyncState, Transport, Unscoped, WriteScope, CONFLICTS_DIR,
+    MAX_CONFLICT_RETRIES, MAX_ENTRY_BYTES, MAX_GET_RETRIES, MAX_PULL_ENTRIES, MAX_RESPONSE_BYTES,
+    MAX_RETRY_AFTER_MS,
 };
 use crate::error::{Code, Error, Result};
 use crate::future::{race, Either};
@@ -327,8 +328,18 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
     /// Pull the server's team memory into the team directory (server wins per key; local files
     /// the server does not have are left alone). Emits `team_sync_pull`.
     pub async fn pull(&self, state: &mut SyncState) -> Result<PullOutcome> {
+        self.pull_in(state, &Unscoped).await
+    }
+
+    /// [`Self::pull`] with its local writes run in `scope` (under a store's lock, say); the
+    /// request and its retries run outside it.
+    pub async fn pull_in<W: WriteScope>(
+        &self,
+        state: &mut SyncState,
+        scope: &W,
+    ) -> Result<PullOutcome> {
         let started = self.clock.now_ms();
-        let result = self.pull_inner(state).await;
+        let result = self.pull_inner(state, scope).await;
         let mut fields = vec![
             ("success", FieldValue::Bool(result.is_ok())),
             (
@@ -357,7 +368,12 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         result
     }
 
-    async fn pull_inner(&self, state: &mut SyncState) -> Result<PullOutcome> {
+    async fn pull_inner<W: WriteScope>(
+        &self,
+        state: &mut SyncState,
+        scope: &W,
+    ) -> Result<PullOutcome> {
+        scope.check()?;
         let if_none_match = state.pulled_checksum.clone();
         let Some(response) = self.fetch(if_none_match.as_deref(), "pull").await? else {
             state.server_checksums.clear();
@@ -374,6 +390,11 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         }
         let view = read_server_view(&response, "pull", true)?;
         drop(response);
+        scope.run(self.apply_pull(state, view)).await?
+    }
+
+    /// Write what a pull brought (see [`Self::pull`]).
+    async fn apply_pull(&self, state: &mut SyncState, view: ServerView) -> Result<PullOutcome> {
         let known = std::mem::take(&mut state.server_checksums);
         state.last_checksum = view.checksum.clone();
         state.server_checksums = match view.entry_checksums {
@@ -396,17 +417,6 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         }
         let mut server_index = None;
         for (key, text) in entries {
-            if text.len() > MAX_ENTRY_BYTES {
-                outcome.skipped.push(SkippedEntry {
-                    key,
-                    reason: SkipReason::TooLarge,
-                });
-                continue;
-            }
-            if key == ENTRYPOINT_NAME {
-                server_index = Some(text);
-                continue;
-            }
             let path = match validate_team_key(&self.fs, &self.config.team_dir, &key).await {
                 Ok(path) => path,
                 Err(e) => {
@@ -417,6 +427,18 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                     continue;
                 }
             };
+            if text.len() > MAX_ENTRY_BYTES {
+                outcome.skipped.push(SkippedEntry {
+                    key,
+                    reason: SkipReason::TooLarge,
+                });
+                continue;
+            }
+            if key == ENTRYPOINT_NAME {
+                // Merged by entries below, never written as the server's text.
+                server_index = Some(text);
+                continue;
+            }
             if let Err(code) = self
                 .write_entry(&key, &path, &text, &known, &mut outcome)
                 .await

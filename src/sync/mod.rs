@@ -137,6 +137,33 @@ impl<T: Transport + ?Sized> Transport for &T {
     }
 }
 
+/// Where the local writes of a pull run: as they come ([`Unscoped`]) or as a write of a store,
+/// under its lock (what [`StoreSync`] passes). The network part of a pull runs outside, so a slow
+/// server or a `Retry-After` wait never holds the directory lock.
+pub trait WriteScope {
+    /// Refuse before any request when writes are not allowed (`WRITE_FORBIDDEN`).
+    fn check(&self) -> crate::error::Result<()> {
+        Ok(())
+    }
+    /// Run `work`, the writes of one pull.
+    async fn run<R>(&self, work: impl std::future::Future<Output = R>) -> crate::error::Result<R>;
+}
+
+/// Local writes as they come, with no lock.
+///
+/// ```
+/// use memdir::sync::{Unscoped, WriteScope};
+/// assert_eq!(memdir::future::block_on(Unscoped.run(async { 7 })).unwrap(), 7);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unscoped;
+
+impl WriteScope for Unscoped {
+    async fn run<R>(&self, work: impl std::future::Future<Output = R>) -> crate::error::Result<R> {
+        Ok(work.await)
+    }
+}
+
 /// Where and how to sync.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyncConfig {
