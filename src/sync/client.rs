@@ -4,7 +4,7 @@ use super::index_merge::{
     drop_secret_lines, entries_of, entry_from_frontmatter, indexed_keys, merge_index, KeySet,
 };
 use super::local::{batch_by_bytes, is_sync_key, list_team_keys, read_team_files};
-use super::retry_after::retry_after_ms;
+use super::retry_after::{decimal, retry_after_ms};
 use super::{
     hash_content, HttpRequest, HttpResponse, PullOutcome, PushOutcome, SecretSkip, SkipReason,
     SkippedEntry, SyncConfig, SyncState, Transport, Unscoped, WriteScope, CONFLICTS_DIR,
@@ -131,7 +131,7 @@ fn invalid_response(status: u16, what: &str) -> Error {
 fn check_response_size(response: &HttpResponse, what: &str) -> Result<()> {
     let declared = response
         .header("content-length")
-        .and_then(|v| v.trim().parse::<u64>().ok())
+        .and_then(|v| decimal(v.trim()))
         .unwrap_or(0);
     let size = (response.body.len() as u64).max(declared);
     if size > MAX_RESPONSE_BYTES as u64 {
@@ -286,7 +286,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                         format!(
                             "Team memory request failed: the server answered HTTP {status} and \
                              asked to retry after {} s, longer than the {} s a call waits",
-                            (ms / 1000.0).ceil(),
+                            (ms / 1000.0).ceil() as u64,
                             MAX_RETRY_AFTER_MS / 1000
                         ),
                     )
@@ -537,24 +537,27 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
             .into_iter()
             .filter(|(k, _)| k != ENTRYPOINT_NAME)
             .collect();
-        let present: KeySet = paths.keys().map(|k| (k.clone(), ())).collect();
+        let present: KeySet = paths.keys().map(|k| (k.clone(), String::new())).collect();
         let (base, others) = match (server_index, local_index.as_deref()) {
             (Some(server), local) => (Some(server), local.map(entries_of).unwrap_or_default()),
             (None, local) => (local, Vec::new()),
         };
         let indexed = indexed_keys(base, &others);
-        let mut derived: StrMap<IndexEntry> = StrMap::new();
+        // In key order (as `paths`), so a binary search finds them.
+        let mut derived: Vec<IndexEntry> = Vec::new();
         for (key, path) in paths.iter() {
             if indexed.contains_key(key) {
                 continue;
             }
             if let Ok(text) = self.fs.read_file(path).await {
-                if let Some(entry) = entry_from_frontmatter(key, &text) {
-                    derived.insert(key.clone(), entry);
-                }
+                derived.extend(entry_from_frontmatter(key, &text));
             }
         }
-        let Some(merged) = merge_index(base, &others, &present, |k| derived.remove(k)) else {
+        let found = |k: &str| {
+            let i = derived.binary_search_by(|e| e.file.as_str().cmp(k)).ok()?;
+            derived.get(i).cloned()
+        };
+        let Some(merged) = merge_index(base, &others, &present, found) else {
             return Ok(false);
         };
         if local_index.as_deref() == Some(merged.as_str()) {
@@ -729,7 +732,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         let mut present: KeySet = files
             .keys()
             .filter(|k| *k != ENTRYPOINT_NAME)
-            .map(|k| (k.clone(), ()))
+            .map(|k| (k.clone(), String::new()))
             .collect();
         let others = server
             .and_then(|s| s.get(ENTRYPOINT_NAME))
@@ -739,7 +742,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
             let theirs = server
                 .keys()
                 .filter(|k| *k != ENTRYPOINT_NAME && is_sync_key(k))
-                .map(|k| (k.clone(), ()));
+                .map(|k| (k.clone(), String::new()));
             present.extend(theirs);
         }
         let merged = merge_index(local_index, &others, &present, |key| {

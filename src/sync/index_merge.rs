@@ -14,8 +14,9 @@ use crate::secrets::scan_for_secrets;
 use crate::store::names::check_memory_file;
 use crate::str_map::StrMap;
 
-/// A set of keys (a [`StrMap`] without values: no B-tree code in the wasm module).
-pub(crate) type KeySet = StrMap<()>;
+/// A set of keys: a [`StrMap`] with empty values (the map type the module already holds, so no
+/// new code in the wasm module).
+pub(crate) type KeySet = StrMap;
 
 /// The key an index entry's target names, when it names a memory file under the team directory
 /// (`./a.md` → `a.md`); `None` for anything else (links out, URLs), which the merge leaves alone.
@@ -55,7 +56,7 @@ pub(crate) fn merge_index(
     let mut indexed = indexed_keys(Some(&text), &[]);
     for entry in others {
         if let Some(key) = entry_key(&entry.file) {
-            if present.contains_key(&key) && indexed.insert(key, ()).is_none() {
+            if present.contains_key(&key) && indexed.insert(key, String::new()).is_none() {
                 text = upsert_index_entry(&text, entry);
             }
         }
@@ -65,7 +66,7 @@ pub(crate) fn merge_index(
     let mut seen = KeySet::new();
     for line in text.split_inclusive('\n') {
         let keep = match parse_index_entry(line).and_then(|e| entry_key(&e.file)) {
-            Some(key) => present.contains_key(&key) && seen.insert(key, ()).is_none(),
+            Some(key) => present.contains_key(&key) && seen.insert(key, String::new()).is_none(),
             None => true,
         };
         if keep {
@@ -93,7 +94,10 @@ pub(crate) fn indexed_keys(base: Option<&str>, others: &[IndexEntry]) -> KeySet 
         .into_iter()
         .filter_map(|(_, e)| entry_key(&e.file));
     let from_others = others.iter().filter_map(|e| entry_key(&e.file));
-    from_base.chain(from_others).map(|k| (k, ())).collect()
+    from_base
+        .chain(from_others)
+        .map(|k| (k, String::new()))
+        .collect()
 }
 
 /// The index without its lines in which the secret scanner finds something; the first finding,
@@ -123,7 +127,9 @@ mod tests {
     use super::*;
 
     fn set(keys: &[&str]) -> KeySet {
-        keys.iter().map(|k| ((*k).to_owned(), ())).collect()
+        keys.iter()
+            .map(|k| ((*k).to_owned(), String::new()))
+            .collect()
     }
 
     fn entry(file: &str) -> IndexEntry {

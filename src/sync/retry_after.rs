@@ -17,13 +17,23 @@
 /// ```
 pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
     let value = value.trim();
-    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
-        // Saturates on absurd lengths; the caller caps the wait anyway.
-        let seconds = value.parse::<u64>().unwrap_or(u64::MAX);
+    if let Some(seconds) = decimal(value) {
         return Some(seconds as f64 * 1000.0);
     }
     let at = parse_http_date(value)?;
     Some((at - now_ms).max(0.0))
+}
+
+/// A run of ASCII digits as a number, saturating (absurd lengths are capped by the caller);
+/// `None` for anything else. (By hand: `str::parse` would add its code to the wasm module.)
+pub(crate) fn decimal(text: &str) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    text.bytes().try_fold(0u64, |n, b| {
+        b.is_ascii_digit()
+            .then(|| n.saturating_mul(10).saturating_add(u64::from(b - b'0')))
+    })
 }
 
 const MONTHS: [&str; 12] = [
@@ -68,10 +78,10 @@ fn parse_http_date(value: &str) -> Option<f64> {
 }
 
 fn number(text: &str) -> Option<i64> {
-    if text.is_empty() || text.len() > 4 || !text.bytes().all(|b| b.is_ascii_digit()) {
+    if text.len() > 4 {
         return None;
     }
-    text.parse().ok()
+    decimal(text).and_then(|n| i64::try_from(n).ok())
 }
 
 fn month_index(text: &str) -> Option<i64> {
