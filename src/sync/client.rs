@@ -1,7 +1,8 @@
 //! Pull and push over the host's [`Transport`].
 
 use super::index_merge::{
-    drop_secret_lines, entries_of, entry_from_frontmatter, indexed_keys, merge_index, KeySet,
+    add_keys, drop_secret_lines, entries_of, entry_from_frontmatter, indexed_keys, merge_index,
+    KeySet,
 };
 use super::local::{batch_by_bytes, is_sync_key, list_team_keys, read_team_files};
 use super::retry_after::{decimal, retry_after_ms};
@@ -533,11 +534,10 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         let keys = list_team_keys(&self.fs, &self.config.team_dir)
             .await
             .map_err(|e| error_code(&e))?;
-        let paths: StrMap = keys
-            .into_iter()
-            .filter(|(k, _)| k != ENTRYPOINT_NAME)
-            .collect();
-        let present: KeySet = paths.keys().map(|k| (k.clone(), String::new())).collect();
+        let mut paths: StrMap = keys.into_iter().collect();
+        paths.remove(ENTRYPOINT_NAME);
+        let mut present = KeySet::new();
+        add_keys(&mut present, &mut paths.keys());
         let (base, others) = match (server_index, local_index.as_deref()) {
             (Some(server), local) => (Some(server), local.map(entries_of).unwrap_or_default()),
             (None, local) => (local, Vec::new()),
@@ -729,22 +729,16 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         server: Option<&StrMap>,
         outcome: &mut PushOutcome,
     ) -> Option<String> {
-        let mut present: KeySet = files
-            .keys()
-            .filter(|k| *k != ENTRYPOINT_NAME)
-            .map(|k| (k.clone(), String::new()))
-            .collect();
+        let mut present = KeySet::new();
+        add_keys(&mut present, &mut files.keys());
         let others = server
             .and_then(|s| s.get(ENTRYPOINT_NAME))
             .map(|text| entries_of(text))
             .unwrap_or_default();
         if let Some(server) = server {
-            let theirs = server
-                .keys()
-                .filter(|k| *k != ENTRYPOINT_NAME && is_sync_key(k))
-                .map(|k| (k.clone(), String::new()));
-            present.extend(theirs);
+            add_keys(&mut present, &mut server.keys().filter(|k| is_sync_key(k)));
         }
+        present.remove(ENTRYPOINT_NAME);
         let merged = merge_index(local_index, &others, &present, |key| {
             let text = files.get(key).or_else(|| server?.get(key))?;
             entry_from_frontmatter(key, text)

@@ -8,7 +8,7 @@
 //! base stays byte for byte.
 
 use crate::frontmatter::parse_frontmatter_head;
-use crate::index_entry::{index_entries, parse_index_entry, upsert_index_entry, IndexEntry};
+use crate::index_entry::{format_index_entry, index_entries, parse_index_entry, IndexEntry};
 use crate::paths::normalize;
 use crate::secrets::scan_for_secrets;
 use crate::store::names::check_memory_file;
@@ -52,17 +52,10 @@ pub(crate) fn merge_index(
     present: &KeySet,
     mut derived: impl FnMut(&str) -> Option<IndexEntry>,
 ) -> Option<String> {
-    let mut text = base.unwrap_or("").to_owned();
-    let mut indexed = indexed_keys(Some(&text), &[]);
-    for entry in others {
-        if let Some(key) = entry_key(&entry.file) {
-            if present.contains_key(&key) && indexed.insert(key, String::new()).is_none() {
-                text = upsert_index_entry(&text, entry);
-            }
-        }
-    }
-    // One pass drops the entries of missing files (and repeated entries of one file).
-    let mut kept = String::with_capacity(text.len());
+    let text = base.unwrap_or("");
+    // One pass over the base drops the entries of missing files (and repeated entries of one
+    // file); the other side's entries and the derived ones are appended.
+    let mut out = String::with_capacity(text.len());
     let mut seen = KeySet::new();
     for line in text.split_inclusive('\n') {
         let keep = match parse_index_entry(line).and_then(|e| entry_key(&e.file)) {
@@ -70,34 +63,55 @@ pub(crate) fn merge_index(
             None => true,
         };
         if keep {
-            kept.push_str(line);
+            out.push_str(line);
         }
     }
-    let mut text = kept;
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let append = |out: &mut String, entry: &IndexEntry| {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push_str(eol);
+        }
+        out.push_str(&format_index_entry(entry));
+        out.push_str(eol);
+    };
+    for entry in others {
+        if let Some(key) = entry_key(&entry.file) {
+            if present.contains_key(&key) && seen.insert(key, String::new()).is_none() {
+                append(&mut out, entry);
+            }
+        }
+    }
     for key in present.keys() {
         if seen.contains_key(key) {
             continue;
         }
         if let Some(entry) = derived(key) {
-            text = upsert_index_entry(&text, &entry);
+            append(&mut out, &entry);
         }
     }
-    if base.is_none() && text.is_empty() {
+    if base.is_none() && out.is_empty() {
         return None;
     }
-    Some(text)
+    Some(out)
+}
+
+/// Add the keys of `keys` to `set` (through `dyn`: one copy of the code for every caller).
+pub(crate) fn add_keys(set: &mut KeySet, keys: &mut dyn Iterator<Item = &String>) {
+    for key in keys {
+        set.insert(key.clone(), String::new());
+    }
 }
 
 /// The memory-file keys the entries of `base` and `others` name.
 pub(crate) fn indexed_keys(base: Option<&str>, others: &[IndexEntry]) -> KeySet {
-    let from_base = index_entries(base.unwrap_or(""))
-        .into_iter()
-        .filter_map(|(_, e)| entry_key(&e.file));
-    let from_others = others.iter().filter_map(|e| entry_key(&e.file));
-    from_base
-        .chain(from_others)
-        .map(|k| (k, String::new()))
-        .collect()
+    let mut set = KeySet::new();
+    let from_base = index_entries(base.unwrap_or(""));
+    for entry in from_base.iter().map(|(_, e)| e).chain(others) {
+        if let Some(key) = entry_key(&entry.file) {
+            set.insert(key, String::new());
+        }
+    }
+    set
 }
 
 /// The index without its lines in which the secret scanner finds something; the first finding,
