@@ -10,13 +10,14 @@ use memdir::host::HostResult;
 use memdir::json::{parse, Json};
 use memdir::sync::{
     hash_content, HttpRequest, HttpResponse, SkipReason, SyncConfig, SyncState, TeamSync,
-    TeamWatcher, Transport,
+    TeamWatcher, Transport, MAX_PULL_ENTRIES, MAX_RESPONSE_BYTES, MAX_RETRY_AFTER_MS,
 };
 use memdir::{Clock, Code, FieldValue, FileSystem, HostError, MemFs, Telemetry};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 // ---------------------------------------------------------------- the server
@@ -471,12 +472,19 @@ fn pull_push_conflict_and_secrets_end_to_end() {
         "/m/team/notes/deploy.md",
         "Deploy on Tuesdays and Thursdays.\n",
     );
+    clock.now.set(5_000.0);
     let pushed = block_on(s.push(&mut state)).unwrap();
     assert!(pushed.conflict);
     assert_eq!(pushed.conflict_retries, 1);
-    // After the probe, the delta is every key whose local copy differs: deploy.md and api.md
-    // (local wins over Bob's edit).
+    // After re-reading the server, the delta is every key whose local copy differs: deploy.md
+    // and api.md (local wins over Bob's edit, which is named and kept).
     assert_eq!(pushed.files_uploaded, 2);
+    assert_eq!(pushed.overwritten, ["api.md"]);
+    assert_eq!(pushed.saved_copies, [".conflicts/api.md.5000"]);
+    assert_eq!(
+        read(&fs, "/m/team/.conflicts/api.md.5000").as_deref(),
+        Some("Bob's version\n")
+    );
     {
         let sv = server.lock().unwrap();
         assert_eq!(
@@ -484,10 +492,15 @@ fn pull_push_conflict_and_secrets_end_to_end() {
             "Deploy on Tuesdays and Thursdays.\n"
         );
         assert!(sv.entries["api.md"].contains("plural nouns"));
-        assert!(sv
+        let gets_after_the_412 = sv
             .log
             .iter()
-            .any(|(m, p, _)| m == "GET" && p.ends_with("&view=hashes")));
+            .skip_while(|(m, _, _)| m != "PUT")
+            .filter(|(m, _, _)| m == "GET")
+            .count();
+        assert!(gets_after_the_412 >= 1);
+        // The conflict copy is not a memory file: never pushed.
+        assert!(!sv.entries.keys().any(|k| k.contains("conflicts")));
     }
     let push_event = tel.last("team_sync_push");
     assert_eq!(push_event["conflict"], FieldValue::Bool(true));
@@ -595,7 +608,8 @@ fn watcher_debounces_and_stops_after_a_permanent_failure() {
     assert!(block_on(watcher.tick()).is_none(), "not due yet");
     clock.now.set(13_000.0);
     let pushed = block_on(watcher.tick()).unwrap().unwrap();
-    assert_eq!(pushed.files_uploaded, 1);
+    // a.md, and the index without the server's entry for a file that was not there at the pull.
+    assert_eq!(pushed.files_uploaded, 2);
     assert_eq!(server.lock().unwrap().entries["a.md"], "second");
     assert!(block_on(watcher.tick()).is_none());
 
@@ -659,4 +673,460 @@ fn transport_failures_and_timeouts_are_errors_with_causes() {
         tel.last("team_sync_pull")["errorType"],
         FieldValue::Str("network".to_owned())
     );
+}
+
+// ---------------------------------------------------------------- in-memory server (issue 19)
+
+/// The same protocol as the TCP server, called directly (no socket): an ETag on every answer.
+struct MemServer(Shared);
+
+impl Transport for MemServer {
+    async fn send(&self, r: HttpRequest) -> HostResult<HttpResponse> {
+        let path = r.url.split_once("//").map_or("", |(_, rest)| rest);
+        let path = path.find('/').map_or("", |i| &path[i..]);
+        let (status, body) = handle(
+            &self.0,
+            &r.method,
+            path,
+            &r.headers,
+            r.body.as_deref().unwrap_or(""),
+        );
+        let etag = format!("\"{}\"", self.0.lock().unwrap().checksum());
+        Ok(HttpResponse {
+            status,
+            headers: vec![("ETag".to_owned(), etag)],
+            body,
+        })
+    }
+}
+
+fn mem_server(entries: &[(&str, &str)]) -> (MemServer, Shared) {
+    let state: Shared = Arc::default();
+    {
+        let mut s = state.lock().unwrap();
+        for (k, v) in entries {
+            s.entries.insert((*k).to_owned(), (*v).to_owned());
+        }
+        s.exists = !entries.is_empty();
+    }
+    (MemServer(state.clone()), state)
+}
+
+fn mem_sync<'a, X: Transport>(
+    fs: &'a MemFs,
+    clock: &'a TestClock,
+    tel: &'a Recorder,
+    transport: X,
+    team: &str,
+) -> TeamSync<&'a MemFs, X, &'a TestClock, &'a Recorder> {
+    TeamSync {
+        fs,
+        transport,
+        clock,
+        telemetry: tel,
+        config: SyncConfig::new("https://team.example", "acme/app", team),
+    }
+}
+
+/// Answers scripted in order (then 404), recording when each request came.
+struct Script {
+    answers: RefCell<Vec<HttpResponse>>,
+    clock: Rc<TestClock>,
+    at: RefCell<Vec<f64>>,
+}
+
+impl Transport for &Script {
+    async fn send(&self, _r: HttpRequest) -> HostResult<HttpResponse> {
+        self.at.borrow_mut().push(self.clock.now_ms());
+        let mut answers = self.answers.borrow_mut();
+        Ok(if answers.is_empty() {
+            HttpResponse {
+                status: 404,
+                ..Default::default()
+            }
+        } else {
+            answers.remove(0)
+        })
+    }
+}
+
+fn answer(status: u16, headers: &[(&str, &str)], body: &str) -> HttpResponse {
+    HttpResponse {
+        status,
+        headers: headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect(),
+        body: body.to_owned(),
+    }
+}
+
+fn pull_body(entries: &[(String, String)]) -> String {
+    let entries = entries
+        .iter()
+        .map(|(k, v)| (k.clone(), Json::String(v.clone())))
+        .collect();
+    Json::Object(vec![
+        ("checksum".to_owned(), Json::String("sha256:v1".to_owned())),
+        (
+            "content".to_owned(),
+            Json::Object(vec![("entries".to_owned(), Json::Object(entries))]),
+        ),
+    ])
+    .to_string()
+}
+
+#[test]
+fn a_colliding_entry_is_skipped_and_reported_and_the_rest_is_written() {
+    // `a.md` is a directory locally: the server's file `a.md` cannot be written there.
+    let (server, _) = mem_server(&[
+        ("a.md", "server a\n"),
+        ("b.md", "server b\n"),
+        ("z/c.md", "server c\n"),
+    ]);
+    let fs = MemFs::new();
+    fs.insert_file("/m/team/a.md/inside.md", "local\n");
+    let (clock, tel) = (TestClock::new(0.0), Recorder::default());
+    let s = mem_sync(&fs, &clock, &tel, &server, TEAM);
+    let mut state = SyncState::default();
+    let pulled = block_on(s.pull(&mut state)).unwrap();
+    assert_eq!(pulled.files_written, 2);
+    assert_eq!(pulled.skipped.len(), 1);
+    assert_eq!(pulled.skipped[0].key, "a.md");
+    assert!(
+        matches!(&pulled.skipped[0].reason, SkipReason::WriteFailed(code) if !code.is_empty()),
+        "{:?}",
+        pulled.skipped
+    );
+    assert_eq!(read(&fs, "/m/team/b.md").as_deref(), Some("server b\n"));
+    assert_eq!(read(&fs, "/m/team/z/c.md").as_deref(), Some("server c\n"));
+    // Not reflected in full: the next pull asks for everything again (no If-None-Match) and
+    // skips the same entry, every time, without failing.
+    assert_eq!(state.pulled_checksum, None);
+    let again = block_on(s.pull(&mut state)).unwrap();
+    assert!(!again.not_modified);
+    assert_eq!(again.skipped.len(), 1);
+    assert_eq!(
+        tel.last("team_sync_pull")["success"],
+        FieldValue::Bool(true)
+    );
+}
+
+#[test]
+fn pull_bodies_over_the_byte_cap_are_refused_before_parsing() {
+    let clock = Rc::new(TestClock::new(0.0));
+    let huge = format!(
+        "{{\"checksum\":\"x\",\"content\":{{\"entries\":{{\"a.md\":\"{}\"}}}}}}",
+        "y".repeat(MAX_RESPONSE_BYTES)
+    );
+    let script = Script {
+        answers: RefCell::new(vec![
+            answer(200, &[], &huge),
+            // A Content-Length over the cap is refused even when the transport cut the body.
+            answer(
+                200,
+                &[("Content-Length", &(MAX_RESPONSE_BYTES + 1).to_string())],
+                "{\"checksum\":\"x\",\"content\":{\"entries\":{\"b.md\":\"b\"}}}",
+            ),
+        ]),
+        clock: clock.clone(),
+        at: RefCell::default(),
+    };
+    let fs = MemFs::new();
+    let tel = Recorder::default();
+    let s = mem_sync(&fs, &clock, &tel, &script, TEAM);
+    for _ in 0..2 {
+        let err = block_on(s.pull(&mut SyncState::default())).unwrap_err();
+        assert_eq!(err.code, Code::Http);
+        assert!(err.message.contains("cap"), "{}", err.message);
+    }
+    assert!(fs.snapshot().is_empty(), "nothing written");
+    assert_eq!(script.at.borrow().len(), 2, "not retried");
+}
+
+#[test]
+fn pulls_write_at_most_the_entry_cap() {
+    let entries: Vec<(String, String)> = (0..MAX_PULL_ENTRIES + 5)
+        .map(|i| (format!("n{i:05}.md"), format!("note {i}\n")))
+        .collect();
+    let clock = Rc::new(TestClock::new(0.0));
+    let script = Script {
+        answers: RefCell::new(vec![answer(200, &[], &pull_body(&entries))]),
+        clock: clock.clone(),
+        at: RefCell::default(),
+    };
+    let fs = MemFs::new();
+    let tel = Recorder::default();
+    let s = mem_sync(&fs, &clock, &tel, &script, TEAM);
+    let pulled = block_on(s.pull(&mut SyncState::default())).unwrap();
+    assert_eq!(pulled.files_written, MAX_PULL_ENTRIES);
+    assert_eq!(pulled.entries_over_cap, 5);
+    assert_eq!(fs.snapshot().len(), MAX_PULL_ENTRIES);
+    // The first keys in key order are the ones written.
+    assert!(read(&fs, &format!("/m/team/n{:05}.md", MAX_PULL_ENTRIES - 1)).is_some());
+    assert!(read(&fs, &format!("/m/team/n{:05}.md", MAX_PULL_ENTRIES)).is_none());
+}
+
+#[test]
+fn retry_after_is_honoured_in_seconds_and_as_a_date_and_capped() {
+    let ok = pull_body(&[("a.md".to_owned(), "a\n".to_owned())]);
+    // Seconds on a 429; an HTTP date on a 503 (the clock starts at 1994-11-06T08:49:30Z, the
+    // date is 7 s later).
+    let start = 784_111_770_000.0;
+    let clock = Rc::new(TestClock::new(start));
+    let script = Script {
+        answers: RefCell::new(vec![
+            answer(429, &[("Retry-After", "4")], ""),
+            answer(503, &[("retry-after", "Sun, 06 Nov 1994 08:49:41 GMT")], ""),
+            answer(200, &[], &ok),
+        ]),
+        clock: clock.clone(),
+        at: RefCell::default(),
+    };
+    let fs = MemFs::new();
+    let tel = Recorder::default();
+    let s = mem_sync(&fs, &clock, &tel, &script, TEAM);
+    let pulled = block_on(s.pull(&mut SyncState::default())).unwrap();
+    assert_eq!(pulled.files_written, 1);
+    let at: Vec<f64> = script.at.borrow().iter().map(|t| t - start).collect();
+    assert_eq!(at, [0.0, 4_000.0, 11_000.0]);
+
+    // A wait over the cap is not waited: one request, an error naming the wait.
+    let long = (MAX_RETRY_AFTER_MS / 1000 + 1).to_string();
+    let script = Script {
+        answers: RefCell::new(vec![answer(429, &[("Retry-After", &long)], "")]),
+        clock: clock.clone(),
+        at: RefCell::default(),
+    };
+    let s = mem_sync(&fs, &clock, &tel, &script, TEAM);
+    let before = clock.now_ms();
+    let err = block_on(s.pull(&mut SyncState::default())).unwrap_err();
+    assert_eq!(err.status, Some(429));
+    assert!(
+        err.message.contains(&format!("{long} s")),
+        "{}",
+        err.message
+    );
+    assert_eq!(script.at.borrow().len(), 1);
+    assert_eq!(clock.now_ms(), before);
+}
+
+#[test]
+fn pushes_send_only_memory_files_and_no_secret_in_a_key_or_an_index_line() {
+    let (server, shared) = mem_server(&[]);
+    let fs = MemFs::new();
+    let (clock, tel) = (TestClock::new(0.0), Recorder::default());
+    let token = secret_token();
+    let memory = |name: &str| {
+        format!("---\nname: {name}\ndescription: about {name}\ntype: project\n---\nbody\n")
+    };
+    fs.insert_file("/m/team/real.md", memory("Real"));
+    fs.insert_file("/m/team/real.md.tmp-1a2b3c", memory("Real"));
+    fs.insert_file("/m/team/.DS_Store", "binary");
+    fs.insert_file("/m/team/notes.txt", "plain text");
+    fs.insert_file("/m/team/.hidden/x.md", memory("Hidden"));
+    fs.insert_file("/m/team/.conflicts/real.md.5", "old");
+    fs.insert_file("/m/team/sub/MEMORY.md", "- [X](x.md)\n");
+    fs.insert_file(&format!("/m/team/{token}.md"), memory("Leaky name"));
+    fs.insert_file(
+        "/m/team/MEMORY.md",
+        format!(
+            "# Team\n- [Real](real.md) — about Real\n- [Leaky name]({token}.md) — about it\n- [Hook](real2.md) — token {token}\n"
+        ),
+    );
+    fs.insert_file("/m/team/real2.md", memory("Second"));
+    let s = mem_sync(&fs, &clock, &tel, &server, TEAM);
+    let pushed = block_on(s.push(&mut SyncState::default())).unwrap();
+    let sv = shared.lock().unwrap();
+    assert_eq!(
+        sv.entries.keys().collect::<Vec<_>>(),
+        ["MEMORY.md", "real.md", "real2.md"]
+    );
+    assert_eq!(pushed.files_uploaded, 3);
+    // The index sent: the entry of the skipped file and the line holding a secret are gone.
+    assert_eq!(
+        sv.entries["MEMORY.md"],
+        "# Team\n- [Real](real.md) — about Real\n"
+    );
+    let everything = format!("{:?} {:?} {:?}", sv.entries, sv.log, pushed);
+    assert!(!everything.contains(&token), "the token travelled");
+    let paths: Vec<&str> = pushed
+        .skipped_secrets
+        .iter()
+        .map(|s| s.path.as_str())
+        .collect();
+    assert_eq!(paths, ["[REDACTED].md", "MEMORY.md"]);
+    assert!(pushed
+        .skipped_secrets
+        .iter()
+        .all(|s| s.rule_id == "github-pat"));
+}
+
+/// One teammate: a directory with a store and its own sync state.
+struct Mate<'a> {
+    store: memdir::Store<&'a MemFs, &'a TestClock>,
+    sync: TeamSync<&'a MemFs, &'a MemServer, &'a TestClock, &'a Recorder>,
+    state: RefCell<SyncState>,
+}
+
+impl<'a> Mate<'a> {
+    fn new(
+        fs: &'a MemFs,
+        clock: &'a TestClock,
+        tel: &'a Recorder,
+        server: &'a MemServer,
+        dir: &str,
+    ) -> Self {
+        Mate {
+            store: memdir::Store::new(
+                fs,
+                clock,
+                memdir::NoTelemetry,
+                dir,
+                memdir::WriteMode::Auto,
+                memdir::store::StoreConfig::default(),
+            ),
+            sync: mem_sync(fs, clock, tel, server, &format!("{dir}team/")),
+            state: RefCell::default(),
+        }
+    }
+    fn save(&self, name: &str, body: &str) {
+        let input = memdir::store::SaveInput {
+            name: name.to_owned(),
+            description: format!("{name} hook"),
+            memory_type: "project".to_owned(),
+            body: body.to_owned(),
+            scope: memdir::store::Scope::Team,
+            ..Default::default()
+        };
+        block_on(self.store.save(input)).unwrap();
+    }
+    fn push(&self) -> memdir::sync::PushOutcome {
+        block_on(self.sync.push(&mut self.state.borrow_mut())).unwrap()
+    }
+    fn pull(&self) -> memdir::sync::PullOutcome {
+        block_on(self.sync.pull(&mut self.state.borrow_mut())).unwrap()
+    }
+    fn index_files(&self, fs: &MemFs) -> Vec<String> {
+        let index = read(fs, &format!("{}team/MEMORY.md", self.store.dir())).unwrap_or_default();
+        let mut files: Vec<String> = memdir::index_entry::index_entries(&index)
+            .into_iter()
+            .map(|(_, e)| e.file)
+            .collect();
+        files.sort();
+        files
+    }
+    fn team_files(&self, fs: &MemFs) -> Vec<String> {
+        let prefix = format!("{}team/", self.store.dir());
+        fs.snapshot()
+            .into_iter()
+            .filter_map(|(p, _)| p.strip_prefix(&prefix).map(str::to_owned))
+            .filter(|k| k.ends_with(".md") && k != "MEMORY.md" && !k.starts_with('.'))
+            .collect()
+    }
+}
+
+#[test]
+fn two_teammates_keep_both_index_entries_through_push_pull_and_a_412() {
+    let (server, shared) = mem_server(&[]);
+    let (fs_a, fs_b) = (MemFs::new(), MemFs::new());
+    let (clock, tel) = (TestClock::new(1_000.0), Recorder::default());
+    let a = Mate::new(&fs_a, &clock, &tel, &server, "/a/");
+    let b = Mate::new(&fs_b, &clock, &tel, &server, "/b/");
+    a.pull();
+    b.pull();
+    a.save("Alpha", "from A");
+    b.save("Beta", "from B");
+    let expected = ["project_alpha.md", "project_beta.md"];
+    // push, pull, push, pull
+    a.push();
+    b.push();
+    a.pull();
+    b.pull();
+    a.push();
+    b.push();
+    a.pull();
+    b.pull();
+    for (mate, fs) in [(&a, &fs_a), (&b, &fs_b)] {
+        assert_eq!(mate.team_files(fs), expected);
+        assert_eq!(mate.index_files(fs), expected, "{}", mate.store.dir());
+    }
+
+    // A third memory: A saves and pushes it; B saves a fourth and pushes on a stale ETag (412),
+    // then retries. The third is in both indexes, and in the server's.
+    a.save("Gamma", "from A again");
+    b.save("Delta", "from B again");
+    a.push();
+    let pushed = b.push();
+    assert!(pushed.conflict);
+    assert!(
+        pushed.overwritten.is_empty(),
+        "different files: nothing overwritten"
+    );
+    let server_index = shared.lock().unwrap().entries["MEMORY.md"].clone();
+    assert!(
+        server_index.contains("(project_gamma.md)"),
+        "{server_index}"
+    );
+    assert!(
+        server_index.contains("(project_delta.md)"),
+        "{server_index}"
+    );
+    a.pull();
+    b.pull();
+    let all = [
+        "project_alpha.md",
+        "project_beta.md",
+        "project_delta.md",
+        "project_gamma.md",
+    ];
+    for (mate, fs) in [(&a, &fs_a), (&b, &fs_b)] {
+        assert_eq!(mate.team_files(fs), all);
+        assert_eq!(mate.index_files(fs), all, "{}", mate.store.dir());
+    }
+
+    // Both edit the same memory: the later pusher's version wins on the server, the result
+    // names the file, and the earlier version is kept in B's .conflicts/.
+    clock.now.set(9_000.0);
+    fs_a.insert_file(
+        "/a/team/project_alpha.md",
+        "---\nname: Alpha\ndescription: Alpha hook\ntype: project\n---\nA's edit\n",
+    );
+    fs_b.insert_file(
+        "/b/team/project_alpha.md",
+        "---\nname: Alpha\ndescription: Alpha hook\ntype: project\n---\nB's edit\n",
+    );
+    a.push();
+    let pushed = b.push();
+    assert!(pushed.conflict);
+    assert_eq!(pushed.overwritten, ["project_alpha.md"]);
+    assert_eq!(pushed.saved_copies, [".conflicts/project_alpha.md.9000"]);
+    assert!(read(&fs_b, "/b/team/.conflicts/project_alpha.md.9000")
+        .unwrap()
+        .contains("A's edit"));
+    assert!(shared.lock().unwrap().entries["project_alpha.md"].contains("B's edit"));
+    // A pulls B's version over its own, which it had pushed: nothing of A's is lost, so no copy.
+    let pulled = a.pull();
+    assert!(pulled.overwritten.is_empty(), "{pulled:?}");
+    assert!(read(&fs_a, "/a/team/project_alpha.md")
+        .unwrap()
+        .contains("B's edit"));
+}
+
+#[test]
+fn a_pull_keeps_an_unpushed_local_edit_it_replaces() {
+    let (server, _) = mem_server(&[("n.md", "server\n")]);
+    let fs = MemFs::new();
+    let (clock, tel) = (TestClock::new(42.0), Recorder::default());
+    let s = mem_sync(&fs, &clock, &tel, &server, TEAM);
+    let mut state = SyncState::default();
+    fs.insert_file("/m/team/n.md", "mine, never pushed\n");
+    let pulled = block_on(s.pull(&mut state)).unwrap();
+    assert_eq!(pulled.overwritten, ["n.md"]);
+    assert_eq!(pulled.saved_copies, [".conflicts/n.md.42"]);
+    assert_eq!(
+        read(&fs, "/m/team/.conflicts/n.md.42").as_deref(),
+        Some("mine, never pushed\n")
+    );
+    assert_eq!(read(&fs, "/m/team/n.md").as_deref(), Some("server\n"));
 }

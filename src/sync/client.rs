@@ -1,19 +1,27 @@
 //! Pull and push over the host's [`Transport`].
 
-use super::local::{batch_by_bytes, read_team_files};
+use super::index_merge::{
+    add_keys, drop_secret_lines, entries_of, entry_from_frontmatter, indexed_keys, merge_index,
+    KeySet,
+};
+use super::local::{batch_by_bytes, is_sync_key, list_team_keys, read_team_files};
+use super::retry_after::{decimal, retry_after_ms};
 use super::{
     hash_content, HttpRequest, HttpResponse, PullOutcome, PushOutcome, SecretSkip, SkipReason,
-    SkippedEntry, SyncConfig, SyncState, Transport, MAX_CONFLICT_RETRIES, MAX_ENTRY_BYTES,
-    MAX_GET_RETRIES,
+    SkippedEntry, SyncConfig, SyncState, Transport, Unscoped, WriteScope, CONFLICTS_DIR,
+    MAX_CONFLICT_RETRIES, MAX_ENTRY_BYTES, MAX_GET_RETRIES, MAX_PULL_ENTRIES, MAX_RESPONSE_BYTES,
+    MAX_RETRY_AFTER_MS,
 };
 use crate::error::{Code, Error, Result};
 use crate::future::{race, Either};
 use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
+use crate::index_entry::IndexEntry;
 use crate::json::{parse, Json};
 use crate::path_key::validate_team_key;
 use crate::paths::dirname;
-use crate::secrets::scan_for_secrets;
+use crate::secrets::{redact_secrets, scan_for_secrets};
 use crate::str_map::StrMap;
+use crate::types::ENTRYPOINT_NAME;
 
 /// Team sync over a filesystem, a transport, a clock and a telemetry sink.
 ///
@@ -119,6 +127,40 @@ fn invalid_response(status: u16, what: &str) -> Error {
     .with_status(status)
 }
 
+/// Refuse a body over [`MAX_RESPONSE_BYTES`] (or one whose `Content-Length` says it is) before
+/// anything parses it.
+fn check_response_size(response: &HttpResponse, what: &str) -> Result<()> {
+    let declared = response
+        .header("content-length")
+        .and_then(|v| decimal(v.trim()))
+        .unwrap_or(0);
+    let size = (response.body.len() as u64).max(declared);
+    if size > MAX_RESPONSE_BYTES as u64 {
+        return Err(Error::new(
+            Code::Http,
+            format!(
+                "Team memory {what} failed: the server's answer ({size} bytes) is over the \
+                 {MAX_RESPONSE_BYTES}-byte cap"
+            ),
+        )
+        .with_status(response.status));
+    }
+    Ok(())
+}
+
+/// The host's error code behind a failure (`EEXIST` …), else the library's.
+fn error_code(e: &Error) -> String {
+    e.cause
+        .as_ref()
+        .and_then(|c| c.code.clone())
+        .unwrap_or_else(|| e.code.as_str().to_owned())
+}
+
+/// A host error's code, `UNKNOWN` without one.
+fn host_code(e: &crate::error::HostError) -> String {
+    e.code.clone().unwrap_or_else(|| "UNKNOWN".to_owned())
+}
+
 /// The telemetry `errorType` for a failure.
 fn error_type(e: &Error) -> &'static str {
     match (e.code, e.status) {
@@ -216,32 +258,89 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         }
     }
 
-    /// Send a `GET`, retrying network failures, 429 and 5xx with exponential backoff.
+    /// Send a `GET`, retrying network failures, 429 and 5xx with exponential backoff; on a 429
+    /// or 503 with a `Retry-After`, waiting what it asks instead (a wait over
+    /// [`MAX_RETRY_AFTER_MS`] ends the call with the HTTP error).
     async fn get_with_retry(&self, request: HttpRequest) -> Result<HttpResponse> {
         let mut attempt = 0;
         loop {
             let result = self.send(request.clone()).await;
-            let retryable = match &result {
-                Ok(r) => r.status == 429 || r.status >= 500,
-                Err(_) => true,
+            let (retryable, asked) = match &result {
+                Ok(r) => (
+                    r.status == 429 || r.status >= 500,
+                    (r.status == 429 || r.status == 503)
+                        .then(|| r.header("retry-after"))
+                        .flatten()
+                        .and_then(|v| retry_after_ms(v, self.clock.now_ms())),
+                ),
+                Err(_) => (true, None),
             };
             if !retryable || attempt >= MAX_GET_RETRIES {
                 return result;
             }
             attempt += 1;
-            let base = (500u32 << (attempt - 1)).min(32_000);
-            // Up to 25% jitter, taken from the clock's sub-second part (no RNG in the core).
-            let fraction = rem_euclid_1000(self.clock.now_ms()) / 1000.0;
-            let jitter = (f64::from(base) * 0.25 * fraction) as u32;
-            self.clock.sleep(base + jitter).await;
+            let wait = match asked {
+                Some(ms) if ms > f64::from(MAX_RETRY_AFTER_MS) => {
+                    let status = result.as_ref().map_or(0, |r| r.status);
+                    return Err(Error::new(
+                        Code::Http,
+                        format!(
+                            "Team memory request failed: the server answered HTTP {status} and \
+                             asked to retry after {} s, longer than the {} s a call waits",
+                            (ms / 1000.0).ceil() as u64,
+                            MAX_RETRY_AFTER_MS / 1000
+                        ),
+                    )
+                    .with_status(status));
+                }
+                Some(ms) => ms as u32,
+                None => {
+                    let base = (500u32 << (attempt - 1)).min(32_000);
+                    // Up to 25% jitter, taken from the clock's sub-second part (no RNG in the
+                    // core).
+                    let fraction = rem_euclid_1000(self.clock.now_ms()) / 1000.0;
+                    base + (f64::from(base) * 0.25 * fraction) as u32
+                }
+            };
+            self.clock.sleep(wait).await;
+        }
+    }
+
+    /// `GET` the whole team memory (with `If-None-Match` when given): `None` on a 404, the
+    /// response on a 2xx or 304 after the size check, an error otherwise.
+    async fn fetch(&self, if_none_match: Option<&str>, what: &str) -> Result<Option<HttpResponse>> {
+        let mut request = self.request("GET", self.config.url(false), None);
+        if let Some(checksum) = if_none_match {
+            request
+                .headers
+                .push(("If-None-Match".to_owned(), format!("\"{checksum}\"")));
+        }
+        let response = self.get_with_retry(request).await?;
+        match response.status {
+            404 => Ok(None),
+            200..=299 | 304 => {
+                check_response_size(&response, what)?;
+                Ok(Some(response))
+            }
+            status => Err(http_error(status, what)),
         }
     }
 
     /// Pull the server's team memory into the team directory (server wins per key; local files
     /// the server does not have are left alone). Emits `team_sync_pull`.
     pub async fn pull(&self, state: &mut SyncState) -> Result<PullOutcome> {
+        self.pull_in(state, &Unscoped).await
+    }
+
+    /// [`Self::pull`] with its local writes run in `scope` (under a store's lock, say); the
+    /// request and its retries run outside it.
+    pub async fn pull_in<W: WriteScope>(
+        &self,
+        state: &mut SyncState,
+        scope: &W,
+    ) -> Result<PullOutcome> {
         let started = self.clock.now_ms();
-        let result = self.pull_inner(state).await;
+        let result = self.pull_inner(state, scope).await;
         let mut fields = vec![
             ("success", FieldValue::Bool(result.is_ok())),
             (
@@ -270,34 +369,35 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         result
     }
 
-    async fn pull_inner(&self, state: &mut SyncState) -> Result<PullOutcome> {
-        let mut request = self.request("GET", self.config.url(false), None);
-        if let Some(checksum) = &state.pulled_checksum {
-            request
-                .headers
-                .push(("If-None-Match".to_owned(), format!("\"{checksum}\"")));
-        }
-        let response = self.get_with_retry(request).await?;
-        match response.status {
-            304 => {
-                return Ok(PullOutcome {
-                    not_modified: true,
-                    server_has_content: true,
-                    ..PullOutcome::default()
-                })
-            }
-            404 => {
-                state.server_checksums.clear();
-                state.last_checksum = None;
-                state.pulled_checksum = None;
-                return Ok(PullOutcome::default());
-            }
-            200..=299 => {}
-            status => return Err(http_error(status, "pull")),
+    async fn pull_inner<W: WriteScope>(
+        &self,
+        state: &mut SyncState,
+        scope: &W,
+    ) -> Result<PullOutcome> {
+        scope.check()?;
+        let if_none_match = state.pulled_checksum.clone();
+        let Some(response) = self.fetch(if_none_match.as_deref(), "pull").await? else {
+            state.server_checksums.clear();
+            state.last_checksum = None;
+            state.pulled_checksum = None;
+            return Ok(PullOutcome::default());
+        };
+        if response.status == 304 {
+            return Ok(PullOutcome {
+                not_modified: true,
+                server_has_content: true,
+                ..PullOutcome::default()
+            });
         }
         let view = read_server_view(&response, "pull", true)?;
+        drop(response);
+        scope.run(self.apply_pull(state, view)).await?
+    }
+
+    /// Write what a pull brought (see [`Self::pull`]).
+    async fn apply_pull(&self, state: &mut SyncState, view: ServerView) -> Result<PullOutcome> {
+        let known = std::mem::take(&mut state.server_checksums);
         state.last_checksum = view.checksum.clone();
-        state.pulled_checksum = view.checksum;
         state.server_checksums = match view.entry_checksums {
             Some(checksums) => checksums,
             None => view
@@ -310,7 +410,14 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
             server_has_content: true,
             ..PullOutcome::default()
         };
-        for (key, text) in view.entries {
+        // Key order, one entry per key (the last of repeated keys), then the entry cap.
+        let mut entries: StrMap = view.entries.into_iter().collect();
+        if entries.len() > MAX_PULL_ENTRIES {
+            outcome.entries_over_cap = entries.len() - MAX_PULL_ENTRIES;
+            entries.truncate(MAX_PULL_ENTRIES);
+        }
+        let mut server_index = None;
+        for (key, text) in entries {
             let path = match validate_team_key(&self.fs, &self.config.team_dir, &key).await {
                 Ok(path) => path,
                 Err(e) => {
@@ -328,17 +435,142 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                 });
                 continue;
             }
-            if matches!(self.fs.read_file(&path).await, Ok(existing) if existing == text) {
+            if key == ENTRYPOINT_NAME {
+                // Merged by entries below, never written as the server's text.
+                server_index = Some(text);
                 continue;
             }
-            mkdir_all(&self.fs, &dirname(&path)).await?;
-            self.fs
-                .write_file(&path, &text)
+            if let Err(code) = self
+                .write_entry(&key, &path, &text, &known, &mut outcome)
                 .await
-                .map_err(|e| Error::fs("write", &path, e))?;
-            outcome.files_written += 1;
+            {
+                outcome.skipped.push(SkippedEntry {
+                    key,
+                    reason: SkipReason::WriteFailed(code),
+                });
+            }
         }
+        match self.merge_local_index(server_index.as_deref()).await {
+            Ok(true) => outcome.files_written += 1,
+            Ok(false) => {}
+            Err(code) => outcome.skipped.push(SkippedEntry {
+                key: ENTRYPOINT_NAME.to_owned(),
+                reason: SkipReason::WriteFailed(code),
+            }),
+        }
+        // The directory reflects the server's state only when every write went through;
+        // otherwise the next pull asks again.
+        let complete = !outcome
+            .skipped
+            .iter()
+            .any(|s| matches!(s.reason, SkipReason::WriteFailed(_)));
+        state.pulled_checksum = view.checksum.filter(|_| complete);
         Ok(outcome)
+    }
+
+    /// Write one pulled entry unless identical on disk. A local version edited since the last
+    /// sync (its checksum is not the one the server last had) is first kept under
+    /// `.conflicts/`. `Err` holds the host's error code.
+    async fn write_entry(
+        &self,
+        key: &str,
+        path: &str,
+        text: &str,
+        known: &StrMap,
+        outcome: &mut PullOutcome,
+    ) -> std::result::Result<(), String> {
+        match self.fs.read_file(path).await {
+            Ok(existing) if existing == text => return Ok(()),
+            Ok(existing) if known.get(key) != Some(&hash_content(&existing)) => {
+                let copy = self.save_conflict_copy(key, &existing).await?;
+                outcome.overwritten.push(key.to_owned());
+                outcome.saved_copies.push(copy);
+            }
+            _ => {}
+        }
+        mkdir_all(&self.fs, &dirname(path))
+            .await
+            .map_err(|e| error_code(&e))?;
+        self.fs
+            .write_file(path, text)
+            .await
+            .map_err(|e| host_code(&e))?;
+        outcome.files_written += 1;
+        Ok(())
+    }
+
+    /// Keep `text`, the losing version of `key`, as `.conflicts/<key>.<now ms>`; its key.
+    async fn save_conflict_copy(
+        &self,
+        key: &str,
+        text: &str,
+    ) -> std::result::Result<String, String> {
+        let stamp = self.clock.now_ms().max(0.0).floor() as u64;
+        let copy = format!("{CONFLICTS_DIR}/{key}.{stamp}");
+        let path = format!("{}{copy}", self.config.team_dir);
+        mkdir_all(&self.fs, &dirname(&path))
+            .await
+            .map_err(|e| error_code(&e))?;
+        self.fs
+            .write_file(&path, text)
+            .await
+            .map_err(|e| host_code(&e))?;
+        Ok(copy)
+    }
+
+    /// After a pull: the local `MEMORY.md` becomes the server's index (or the local one when
+    /// the server has none) plus the other side's entries for other files, re-derived from the
+    /// memory files present. Written only when it changed (`Ok(true)`).
+    async fn merge_local_index(
+        &self,
+        server_index: Option<&str>,
+    ) -> std::result::Result<bool, String> {
+        let index_path = format!("{}{ENTRYPOINT_NAME}", self.config.team_dir);
+        let local_index = match self.fs.read_file(&index_path).await {
+            Ok(text) => Some(text),
+            Err(e) if e.is_not_found() => None,
+            Err(e) => return Err(host_code(&e)),
+        };
+        let keys = list_team_keys(&self.fs, &self.config.team_dir)
+            .await
+            .map_err(|e| error_code(&e))?;
+        let mut paths: StrMap = keys.into_iter().collect();
+        paths.remove(ENTRYPOINT_NAME);
+        let mut present = KeySet::new();
+        add_keys(&mut present, &mut paths.keys());
+        let (base, others) = match (server_index, local_index.as_deref()) {
+            (Some(server), local) => (Some(server), local.map(entries_of).unwrap_or_default()),
+            (None, local) => (local, Vec::new()),
+        };
+        let indexed = indexed_keys(base, &others);
+        // In key order (as `paths`), so a binary search finds them.
+        let mut derived: Vec<IndexEntry> = Vec::new();
+        for (key, path) in paths.iter() {
+            if indexed.contains_key(key) {
+                continue;
+            }
+            if let Ok(text) = self.fs.read_file(path).await {
+                derived.extend(entry_from_frontmatter(key, &text));
+            }
+        }
+        let found = |k: &str| {
+            let i = derived.binary_search_by(|e| e.file.as_str().cmp(k)).ok()?;
+            derived.get(i).cloned()
+        };
+        let Some(merged) = merge_index(base, &others, &present, found) else {
+            return Ok(false);
+        };
+        if local_index.as_deref() == Some(merged.as_str()) {
+            return Ok(false);
+        }
+        mkdir_all(&self.fs, &self.config.team_dir)
+            .await
+            .map_err(|e| error_code(&e))?;
+        self.fs
+            .write_file(&index_path, &merged)
+            .await
+            .map_err(|e| host_code(&e))?;
+        Ok(true)
     }
 
     /// Push local changes: every team file whose checksum differs from the server's, minus
@@ -392,19 +624,26 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         too_many: &mut Option<(usize, Option<f64>)>,
     ) -> Result<()> {
         let mut files = read_team_files(&self.fs, &self.config.team_dir).await?;
-        files.retain(
-            |key, text| match scan_for_secrets(text).into_iter().next() {
-                Some(finding) => {
-                    outcome.skipped_secrets.push(SecretSkip {
-                        path: key.clone(),
-                        rule_id: finding.rule_id,
-                        label: finding.label,
-                    });
-                    false
-                }
-                None => true,
-            },
-        );
+        let local_index = files.remove(ENTRYPOINT_NAME);
+        // The key travels too: a secret in a file name is a secret sent.
+        files.retain(|key, text| {
+            let (path, finding) = match scan_for_secrets(key).into_iter().next() {
+                Some(finding) => (redact_secrets(key), finding),
+                None => match scan_for_secrets(text).into_iter().next() {
+                    Some(finding) => (key.clone(), finding),
+                    None => return true,
+                },
+            };
+            outcome.skipped_secrets.push(SecretSkip {
+                path,
+                rule_id: finding.rule_id,
+                label: finding.label,
+            });
+            false
+        });
+        if let Some(index) = self.pushed_index(local_index.as_deref(), &files, None, outcome) {
+            files.insert(ENTRYPOINT_NAME.to_owned(), index);
+        }
         if !outcome.skipped_secrets.is_empty() {
             let mut rule_ids: Vec<&str> =
                 outcome.skipped_secrets.iter().map(|s| s.rule_id).collect();
@@ -443,11 +682,11 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                 );
             }
         }
-        let hashes: StrMap = files
-            .iter()
-            .map(|(k, v)| (k.clone(), hash_content(v)))
-            .collect();
         loop {
+            let hashes: StrMap = files
+                .iter()
+                .map(|(k, v)| (k.clone(), hash_content(v)))
+                .collect();
             let delta: Vec<(&str, &str)> = files
                 .iter()
                 .filter(|(k, _)| state.server_checksums.get(k) != hashes.get(k))
@@ -474,8 +713,116 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                 .with_status(412));
             }
             outcome.conflict_retries += 1;
-            self.probe_hashes(state).await?;
+            self.after_conflict(state, outcome, &mut files, &hashes, local_index.as_deref())
+                .await?;
         }
+    }
+
+    /// The `MEMORY.md` a push sends: the local index (it wins) plus, after a conflict, the
+    /// server's entries for other files, re-derived from the files being pushed and those the
+    /// server holds, minus lines with secrets (reported). `None` when there is nothing to index
+    /// or the text as a whole still holds a secret.
+    fn pushed_index(
+        &self,
+        local_index: Option<&str>,
+        files: &StrMap,
+        server: Option<&StrMap>,
+        outcome: &mut PushOutcome,
+    ) -> Option<String> {
+        let mut present = KeySet::new();
+        add_keys(&mut present, &mut files.keys());
+        let others = server
+            .and_then(|s| s.get(ENTRYPOINT_NAME))
+            .map(|text| entries_of(text))
+            .unwrap_or_default();
+        if let Some(server) = server {
+            add_keys(&mut present, &mut server.keys().filter(|k| is_sync_key(k)));
+        }
+        present.remove(ENTRYPOINT_NAME);
+        let merged = merge_index(local_index, &others, &present, |key| {
+            let text = files.get(key).or_else(|| server?.get(key))?;
+            entry_from_frontmatter(key, text)
+        })?;
+        let (clean, finding) = drop_secret_lines(&merged);
+        let finding = finding.or_else(|| scan_for_secrets(&clean).into_iter().next());
+        if let Some(finding) = finding {
+            if !outcome
+                .skipped_secrets
+                .iter()
+                .any(|s| s.path == ENTRYPOINT_NAME)
+            {
+                outcome.skipped_secrets.push(SecretSkip {
+                    path: ENTRYPOINT_NAME.to_owned(),
+                    rule_id: finding.rule_id,
+                    label: finding.label,
+                });
+            }
+            if !scan_for_secrets(&clean).is_empty() {
+                return None;
+            }
+        }
+        Some(clean)
+    }
+
+    /// After a 412: read the server's team memory again, keep the server's versions of the keys
+    /// another client changed that this push will replace (under `.conflicts/`, reported as
+    /// `overwritten`), and merge the server's index into the one pushed.
+    async fn after_conflict(
+        &self,
+        state: &mut SyncState,
+        outcome: &mut PushOutcome,
+        files: &mut StrMap,
+        hashes: &StrMap,
+        local_index: Option<&str>,
+    ) -> Result<()> {
+        let Some(response) = self.fetch(None, "conflict check").await? else {
+            state.server_checksums.clear();
+            state.last_checksum = None;
+            return Ok(());
+        };
+        let view = read_server_view(&response, "conflict check", true)?;
+        drop(response);
+        let known = std::mem::take(&mut state.server_checksums);
+        let server: StrMap = view.entries.into_iter().collect();
+        state.last_checksum = view.checksum;
+        state.server_checksums = view.entry_checksums.unwrap_or_else(|| {
+            server
+                .iter()
+                .map(|(k, v)| (k.clone(), hash_content(v)))
+                .collect()
+        });
+        for (key, theirs) in server.iter() {
+            let Some(now) = state.server_checksums.get(key) else {
+                continue;
+            };
+            let ours = hashes.get(key);
+            if key == ENTRYPOINT_NAME
+                || ours.is_none()
+                || ours == Some(now)
+                || known.get(key) == Some(now)
+                || outcome.overwritten.contains(key)
+            {
+                continue;
+            }
+            match self.save_conflict_copy(key, theirs).await {
+                Ok(copy) => outcome.saved_copies.push(copy),
+                Err(code) => {
+                    return Err(Error::new(
+                        Code::HostFs,
+                        format!(
+                            "Team memory push stopped: keeping the server's version of a file \
+                             it would replace failed ({code})"
+                        ),
+                    ))
+                }
+            }
+            outcome.overwritten.push(key.clone());
+        }
+        files.remove(ENTRYPOINT_NAME);
+        if let Some(index) = self.pushed_index(local_index, files, Some(&server), outcome) {
+            files.insert(ENTRYPOINT_NAME.to_owned(), index);
+        }
+        Ok(())
     }
 
     /// Send the delta in batches; `Ok(true)` when a batch hit a 412 conflict.
@@ -572,32 +919,6 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                 .with_status(413)
             }
             _ => http_error(413, "push"),
-        }
-    }
-
-    /// Replace the known server checksums with the server's current ones (`&view=hashes`).
-    async fn probe_hashes(&self, state: &mut SyncState) -> Result<()> {
-        let response = self
-            .get_with_retry(self.request("GET", self.config.url(true), None))
-            .await?;
-        match response.status {
-            404 => {
-                state.server_checksums.clear();
-                state.last_checksum = None;
-                Ok(())
-            }
-            200..=299 => {
-                let view = read_server_view(&response, "conflict check", false)?;
-                state.last_checksum = view.checksum;
-                state.server_checksums = view.entry_checksums.unwrap_or_else(|| {
-                    view.entries
-                        .iter()
-                        .map(|(k, v)| (k.clone(), hash_content(v)))
-                        .collect()
-                });
-                Ok(())
-            }
-            status => Err(http_error(status, "conflict check")),
         }
     }
 }

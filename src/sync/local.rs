@@ -5,15 +5,41 @@ use super::{MAX_ENTRY_BYTES, MAX_PUT_BODY_BYTES};
 use crate::error::{Error, Result};
 use crate::host::{EntryKind, FileSystem};
 use crate::json::Json;
+use crate::path_key::sanitize_path_key;
 use crate::paths::join;
+use crate::store::names::check_memory_file;
 use crate::str_map::StrMap;
+use crate::types::ENTRYPOINT_NAME;
 
-/// Every regular file under `team_dir` (symlinks are not followed), keyed by its `/`-separated
-/// path relative to the directory. Files over [`MAX_ENTRY_BYTES`] are left out; a directory that
+/// Whether a key (a `/`-separated path relative to the team directory) names something a sync
+/// moves: the top-level `MEMORY.md`, or a memory file — a `.md` file whose key passes the team
+/// key checks ([`sanitize_path_key`], [`check_memory_file`]) and has no hidden segment. Temp files
+/// of interrupted writes (`x.md.tmp-…`), `.DS_Store`, `notes.txt`, anything under `.conflicts/`
+/// are not memory files.
+///
+/// ```
+/// use memdir::sync::is_sync_key;
+/// assert!(is_sync_key("MEMORY.md") && is_sync_key("notes/api.md"));
+/// assert!(!is_sync_key("real.md.tmp-1a2b") && !is_sync_key(".DS_Store") && !is_sync_key("notes.txt"));
+/// assert!(!is_sync_key(".conflicts/a.md") && !is_sync_key("sub/MEMORY.md") && !is_sync_key("a\\b.md"));
+/// ```
+pub fn is_sync_key(key: &str) -> bool {
+    if key == ENTRYPOINT_NAME {
+        return true;
+    }
+    !key.split('/').any(|segment| segment.starts_with('.'))
+        && sanitize_path_key(key).is_ok()
+        && check_memory_file(key).is_ok()
+}
+
+/// The keys of the memory files (and `MEMORY.md`) under `team_dir`, with their paths, in no
+/// particular order. Hidden entries are not entered, symlinks are not followed; a directory that
 /// vanished or cannot be read (`ENOENT`, `EACCES`, `EPERM`) is passed over.
-pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Result<StrMap> {
-    // Collected, then sorted once into a map (listings come in any order).
-    let mut files: Vec<(String, String)> = Vec::new();
+pub(crate) async fn list_team_keys<F: FileSystem>(
+    fs: &F,
+    team_dir: &str,
+) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
     let mut pending: Vec<(String, String)> = vec![(team_dir.to_owned(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
         let entries = match fs.read_dir(&dir).await {
@@ -24,6 +50,9 @@ pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Re
             Err(e) => return Err(Error::fs("read directory", &dir, e)),
         };
         for entry in entries {
+            if entry.name.starts_with('.') {
+                continue;
+            }
             let path = join(&dir, &entry.name);
             let key = if prefix.is_empty() {
                 entry.name.clone()
@@ -32,16 +61,25 @@ pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Re
             };
             match entry.kind {
                 EntryKind::Dir => pending.push((path, key)),
-                EntryKind::File => match fs.read_file(&path).await {
-                    Ok(text) if text.len() <= MAX_ENTRY_BYTES => {
-                        files.push((key, text));
-                    }
-                    Ok(_) => {}
-                    Err(e) if e.is_not_found() => {}
-                    Err(e) => return Err(Error::fs("read", &path, e)),
-                },
-                EntryKind::Symlink => {}
+                EntryKind::File if is_sync_key(&key) => out.push((key, path)),
+                EntryKind::File | EntryKind::Symlink => {}
             }
+        }
+    }
+    Ok(out)
+}
+
+/// Every memory file under `team_dir` (see [`list_team_keys`]) with its text, keyed by its key.
+/// Files over [`MAX_ENTRY_BYTES`] are left out.
+pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Result<StrMap> {
+    // Collected, then sorted once into a map (listings come in any order).
+    let mut files: Vec<(String, String)> = Vec::new();
+    for (key, path) in list_team_keys(fs, team_dir).await? {
+        match fs.read_file(&path).await {
+            Ok(text) if text.len() <= MAX_ENTRY_BYTES => files.push((key, text)),
+            Ok(_) => {}
+            Err(e) if e.is_not_found() => {}
+            Err(e) => return Err(Error::fs("read", &path, e)),
         }
     }
     Ok(files.into_iter().collect())

@@ -1,8 +1,12 @@
-//! Team sync bound to a [`Store`]: every pull writes into the store's directory, so it runs as a
-//! write of that store — refused in `off` and `read-only` mode, and under the directory lock,
-//! so it never interleaves with a save's read-modify-write of an index. Pushes only read.
+//! Team sync bound to a [`Store`]: every pull writes into the store's directory, so its writes
+//! run as a write of that store — refused in `off` and `read-only` mode (before any request),
+//! and under the directory lock, so they never interleave with a save's read-modify-write of an
+//! index. The request itself (timeouts, backoff, `Retry-After` waits) runs outside the lock. Pushes read, and write
+//! nothing but the copies a conflict keeps in `team/.conflicts/` (new files no index names).
 
-use super::{PullOutcome, PushOutcome, SyncConfig, SyncState, TeamSync, TeamWatcher, Transport};
+use super::{
+    PullOutcome, PushOutcome, SyncConfig, SyncState, TeamSync, TeamWatcher, Transport, WriteScope,
+};
 use crate::error::Result;
 use crate::host::{Clock, FileSystem, Telemetry};
 use crate::store::Store;
@@ -60,18 +64,18 @@ where
         StoreSync { store, watcher }
     }
 
-    /// The first pull under the store's lock; emits `team_sync_started` (see
+    /// The first pull, its writes under the store's lock; emits `team_sync_started` (see
     /// [`TeamWatcher::start`]).
     pub async fn start(&self) -> Result<PullOutcome> {
-        self.store.with_write_lock(self.watcher.start()).await?
+        self.watcher.start_in(&StoreWrites(&*self.store)).await
     }
 
-    /// Pull now, under the store's lock.
+    /// Pull now: the request outside the store's lock, the writes under it.
     pub async fn pull(&self) -> Result<PullOutcome> {
-        self.store.with_write_lock(self.watcher.pull()).await?
+        self.watcher.pull_in(&StoreWrites(&*self.store)).await
     }
 
-    /// Push now (reads only; no lock).
+    /// Push now (no lock: a push reads, and writes only conflict copies under `.conflicts/`).
     pub async fn push_now(&self) -> Result<PushOutcome> {
         self.watcher.push_now().await
     }
@@ -89,6 +93,18 @@ where
     /// The watcher (state, debouncer).
     pub fn watcher(&self) -> &TeamWatcher<F, X, C, M> {
         &self.watcher
+    }
+}
+
+/// A pull's writes as writes of a store: refused in `off`/`read-only` mode, under its lock.
+struct StoreWrites<'a, F: FileSystem, C: Clock, T: Telemetry>(&'a Store<F, C, T>);
+
+impl<F: FileSystem, C: Clock, T: Telemetry> WriteScope for StoreWrites<'_, F, C, T> {
+    fn check(&self) -> Result<()> {
+        self.0.check_writable()
+    }
+    async fn run<R>(&self, work: impl std::future::Future<Output = R>) -> Result<R> {
+        self.0.with_write_lock(work).await
     }
 }
 
@@ -119,9 +135,10 @@ where
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::error::HostError;
+    use crate::error::{Code, HostError};
     use crate::future::block_on;
     use crate::host::{FileSystem, NoTelemetry};
     use crate::store::{StoreConfig, WriteMode, LOCK_FILE_NAME};
@@ -138,7 +155,7 @@ mod tests {
         async fn sleep(&self, _ms: u32) {}
     }
 
-    /// A server with nothing, which notes whether the store's lock file exists at each request.
+    /// A server with one entry, which notes whether the store's lock file exists at each request.
     struct Probe<'a> {
         fs: &'a MemFs,
         locked: RefCell<Vec<bool>>,
@@ -152,35 +169,49 @@ mod tests {
                 .is_ok();
             self.locked.borrow_mut().push(held);
             Ok(HttpResponse {
-                status: 404,
+                status: 200,
                 headers: Vec::new(),
-                body: String::new(),
+                body: r#"{"checksum":"c","content":{"entries":{"a.md":"from the server"}}}"#
+                    .to_owned(),
             })
         }
     }
 
+    fn store(fs: &MemFs, mode: WriteMode) -> Store<&MemFs, Clock0, NoTelemetry> {
+        Store::new(fs, Clock0, NoTelemetry, "/m/", mode, StoreConfig::default())
+    }
+
     #[test]
-    fn pulls_hold_the_store_lock() {
+    fn pulls_write_as_the_store_and_request_outside_its_lock() {
         let fs = MemFs::new();
-        let store = Store::new(
-            &fs,
-            Clock0,
-            NoTelemetry,
-            "/m/",
-            WriteMode::Auto,
-            StoreConfig::default(),
-        );
         let probe = Probe {
             fs: &fs,
             locked: RefCell::new(Vec::new()),
         };
         let config = SyncConfig::new("https://h.example", "acme/app", "/m/team/");
-        let sync = StoreSync::for_store(&store, &probe, config, SyncState::default());
-        assert!(block_on(sync.start()).is_ok());
+        // Read-only: refused before any request.
+        let ro = store(&fs, WriteMode::ReadOnly);
+        let sync = StoreSync::for_store(&ro, &probe, config.clone(), SyncState::default());
+        assert_eq!(
+            block_on(sync.pull()).unwrap_err().code,
+            Code::WriteForbidden
+        );
+        assert!(probe.locked.borrow().is_empty());
+
+        let rw = store(&fs, WriteMode::Auto);
+        let sync = StoreSync::for_store(&rw, &probe, config, SyncState::default());
+        assert_eq!(block_on(sync.start()).unwrap().files_written, 1);
         assert!(block_on(sync.pull()).is_ok());
-        let during_pulls = probe.locked.take();
-        assert!(!during_pulls.is_empty());
-        assert!(during_pulls.iter().all(|&held| held), "{during_pulls:?}");
+        let during_requests = probe.locked.take();
+        assert_eq!(
+            during_requests,
+            [false, false],
+            "a slow server never holds the lock"
+        );
+        assert_eq!(
+            block_on(fs.read_file("/m/team/a.md")).unwrap(),
+            "from the server"
+        );
         // Released afterwards.
         assert!(block_on(fs.read_file(&format!("/m/{LOCK_FILE_NAME}"))).is_err());
     }

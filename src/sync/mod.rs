@@ -8,13 +8,25 @@
 //! * `GET <base>/api/claude_code/team_memory?repo=<owner/repo>` answers
 //!   `{checksum, content: {entries: {key: text}, entryChecksums?: {key: "sha256:<hex>"}}}`;
 //!   [`TeamSync::pull`] sends `If-None-Match` with the last checksum (304: nothing new; 404: the
-//!   team has no memory yet), checks every key with [`crate::path_key::validate_team_key`],
-//!   skips entries over 250,000 bytes, and leaves identical files untouched.
-//! * [`TeamSync::push`] reads the team directory, skips (and reports) files in which the secret
-//!   scanner finds anything, and `PUT`s `{entries}` for the keys whose `sha256:` checksum differs
-//!   from the server's, in batches of at most 200,000 bytes, each with `If-Match`. A 412
-//!   conflict is answered by a `&view=hashes` probe and a retry (two at most, local wins); a 413
-//!   teaches the server's entry cap, which later pushes respect.
+//!   team has no memory yet), refuses a body over [`MAX_RESPONSE_BYTES`] before parsing it,
+//!   writes at most [`MAX_PULL_ENTRIES`] entries, checks every key with
+//!   [`crate::path_key::validate_team_key`], skips entries over 250,000 bytes, leaves identical
+//!   files untouched, and skips (and reports) an entry whose write fails rather than failing the
+//!   pull. A local edit the server's version replaces is kept under `team/.conflicts/`. `GET`s
+//!   retry network errors, 429 and 5xx with backoff, waiting as long as a `Retry-After` (seconds
+//!   or an HTTP date) asks on a 429 or 503, up to [`MAX_RETRY_AFTER_MS`].
+//! * `team/MEMORY.md` is never copied as text: a pull merges the server's index with the local
+//!   one entry by entry (union by file), then re-derives it from the files present (entries of
+//!   missing files dropped, un-indexed memory files given an entry from their frontmatter).
+//! * [`TeamSync::push`] reads the memory files of the team directory ([`is_sync_key`]: no
+//!   hidden, temp or non-`.md` files), skips (and reports) files whose key or text the secret
+//!   scanner fires on, re-derives the index the same way (dropping lines with secrets), and
+//!   `PUT`s `{entries}` for the keys whose `sha256:` checksum differs from the server's, in
+//!   batches of at most 200,000 bytes, each with `If-Match`. A 412 conflict is answered by
+//!   re-reading the server's team memory, merging its index into the one pushed, keeping the
+//!   server's versions of the keys this push replaces under `team/.conflicts/` (reported as
+//!   `overwritten`) and retrying (two at most, local wins); a 413 teaches the server's entry
+//!   cap, which later pushes respect.
 //! * [`watcher::TeamWatcher`] debounces change notifications into pushes (2 s) and stops
 //!   pushing after a permanent failure until a file is deleted or the watcher restarts.
 //!
@@ -25,14 +37,17 @@
 #![allow(async_fn_in_trait)]
 
 mod client;
+mod index_merge;
 mod local;
 mod locked;
+mod retry_after;
 mod sha256;
 pub mod watcher;
 
 pub use client::TeamSync;
-pub use local::batch_by_bytes;
+pub use local::{batch_by_bytes, is_sync_key};
 pub use locked::{SharedStoreSync, StoreSync};
+pub use retry_after::retry_after_ms;
 pub use sha256::{hash_content, sha256};
 pub use watcher::{PushDebouncer, TeamWatcher};
 
@@ -48,6 +63,19 @@ pub const MAX_PUT_BODY_BYTES: usize = 200_000;
 pub const MAX_GET_RETRIES: u32 = 3;
 /// Retries of a push after a 412 conflict.
 pub const MAX_CONFLICT_RETRIES: u32 = 2;
+/// Largest response body a pull (or the re-read after a conflict) accepts, in bytes: a longer
+/// body — or a `Content-Length` saying so — is refused with an `HTTP` error before it is parsed.
+/// `fetchTransport()` stops reading at the same cap.
+pub const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
+/// Most entries a pull writes: past it, the entries after the first this many keys (in key
+/// order) are left out and counted in [`PullOutcome::entries_over_cap`].
+pub const MAX_PULL_ENTRIES: usize = 2_000;
+/// Longest `Retry-After` a `GET` waits for (on a 429 or 503), in milliseconds; a longer one
+/// ends the call with the HTTP error instead.
+pub const MAX_RETRY_AFTER_MS: u32 = 30_000;
+/// Where a sync keeps the versions it replaced (`team/.conflicts/<key>.<ms timestamp>`): a
+/// hidden folder that scans and pushes pass over.
+pub const CONFLICTS_DIR: &str = ".conflicts";
 /// Default timeout of one HTTP request, in milliseconds.
 pub const HTTP_TIMEOUT_MS: u32 = 30_000;
 /// Quiet time after the last change before the watcher pushes, in milliseconds.
@@ -106,6 +134,33 @@ pub trait Transport {
 impl<T: Transport + ?Sized> Transport for &T {
     async fn send(&self, request: HttpRequest) -> HostResult<HttpResponse> {
         (**self).send(request).await
+    }
+}
+
+/// Where the local writes of a pull run: as they come ([`Unscoped`]) or as a write of a store,
+/// under its lock (what [`StoreSync`] passes). The network part of a pull runs outside, so a slow
+/// server or a `Retry-After` wait never holds the directory lock.
+pub trait WriteScope {
+    /// Refuse before any request when writes are not allowed (`WRITE_FORBIDDEN`).
+    fn check(&self) -> crate::error::Result<()> {
+        Ok(())
+    }
+    /// Run `work`, the writes of one pull.
+    async fn run<R>(&self, work: impl std::future::Future<Output = R>) -> crate::error::Result<R>;
+}
+
+/// Local writes as they come, with no lock.
+///
+/// ```
+/// use memdir::sync::{Unscoped, WriteScope};
+/// assert_eq!(memdir::future::block_on(Unscoped.run(async { 7 })).unwrap(), 7);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unscoped;
+
+impl WriteScope for Unscoped {
+    async fn run<R>(&self, work: impl std::future::Future<Output = R>) -> crate::error::Result<R> {
+        Ok(work.await)
     }
 }
 
@@ -190,6 +245,9 @@ pub enum SkipReason {
     InvalidKey(Code),
     /// The entry is larger than [`MAX_ENTRY_BYTES`].
     TooLarge,
+    /// Writing it failed (a directory or file in the way: `EEXIST`, `ENOTDIR`, `EISDIR` …); the
+    /// host's error code. The rest of the pull goes on, and the next pull tries again.
+    WriteFailed(String),
 }
 
 /// An entry a pull did not write.
@@ -212,15 +270,24 @@ pub struct PullOutcome {
     pub server_has_content: bool,
     /// Files created or changed on disk.
     pub files_written: usize,
-    /// Entries refused or too large.
+    /// Entries refused, too large, or whose write failed.
     pub skipped: Vec<SkippedEntry>,
+    /// Entries past [`MAX_PULL_ENTRIES`], left out.
+    pub entries_over_cap: usize,
+    /// Keys whose local edits (made since the last sync) the server's version replaced; each
+    /// local version is kept in `team/.conflicts/` (see `saved_copies`).
+    pub overwritten: Vec<String>,
+    /// Where replaced versions were kept, relative to the team directory.
+    pub saved_copies: Vec<String>,
 }
 
-/// A local file a push left out because the secret scanner fired on it.
+/// A local file (or index line) a push left out because the secret scanner fired on its key or
+/// its text.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SecretSkip {
-    /// The file's key (relative path), for the host to show; never sent to telemetry.
+    /// The file's key (relative path) with any secret in it redacted, for the host to show;
+    /// never sent to telemetry. `MEMORY.md` when index lines were dropped.
     pub path: String,
     /// The first rule that fired.
     pub rule_id: &'static str,
@@ -244,4 +311,9 @@ pub struct PushOutcome {
     pub skipped_secrets: Vec<SecretSkip>,
     /// Files left out because of the server's entry cap.
     pub dropped_by_cap: usize,
+    /// After a conflict: keys another client had changed that this push replaced (local wins);
+    /// each server version is kept in `team/.conflicts/` (see `saved_copies`).
+    pub overwritten: Vec<String>,
+    /// Where replaced versions were kept, relative to the team directory.
+    pub saved_copies: Vec<String>,
 }

@@ -5,7 +5,9 @@
 //! other than 409 and 429) suppresses pushes until a change reports a deleted file. The async
 //! [`TeamWatcher`] drives it with the host's clock.
 
-use super::{PullOutcome, PushOutcome, SyncState, TeamSync, Transport, DEBOUNCE_MS};
+use super::{
+    PullOutcome, PushOutcome, SyncState, TeamSync, Transport, Unscoped, WriteScope, DEBOUNCE_MS,
+};
 use crate::error::{Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
 use std::cell::RefCell;
@@ -118,8 +120,13 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamWatcher<F, T, C, M
 
     /// The initial pull; emits `team_sync_started`.
     pub async fn start(&self) -> Result<PullOutcome> {
+        self.start_in(&Unscoped).await
+    }
+
+    /// [`Self::start`] with the pull's local writes run in `scope`.
+    pub async fn start_in<W: WriteScope>(&self, scope: &W) -> Result<PullOutcome> {
         let mut state = self.state.take();
-        let result = self.sync.pull(&mut state).await;
+        let result = self.sync.pull_in(&mut state, scope).await;
         self.state.replace(state);
         let (success, written, has_content) = match &result {
             Ok(o) => (true, o.files_written, o.server_has_content),
@@ -154,8 +161,13 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamWatcher<F, T, C, M
 
     /// Pull now (without the `team_sync_started` event of [`Self::start`]).
     pub async fn pull(&self) -> Result<PullOutcome> {
+        self.pull_in(&Unscoped).await
+    }
+
+    /// [`Self::pull`] with its local writes run in `scope`.
+    pub async fn pull_in<W: WriteScope>(&self, scope: &W) -> Result<PullOutcome> {
         let mut state = self.state.take();
-        let result = self.sync.pull(&mut state).await;
+        let result = self.sync.pull_in(&mut state, scope).await;
         self.state.replace(state);
         result
     }

@@ -338,12 +338,19 @@ export interface TeamSyncOptions {
   now?: () => number;
 }
 
-/** What a pull did. */
+/** What a pull did. `team/MEMORY.md` is merged by entries, never replaced as text. */
 export interface PullOutcome {
   notModified: boolean;
   serverHasContent: boolean;
   filesWritten: number;
-  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } }[];
+  /** Entries not written; `write-failed` carries the host's code (`EEXIST` …), and the next pull tries again. */
+  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } | { kind: "write-failed"; code: string } }[];
+  /** Entries past the cap of 2,000 per pull (first keys in key order are written). */
+  entriesOverCap: number;
+  /** Keys whose unpushed local edits the server's version replaced. */
+  overwritten: string[];
+  /** Where those local versions were kept, relative to `team/` (`.conflicts/<key>.<ms>`). */
+  savedCopies: string[];
 }
 
 /** What a push did. Files with secrets are skipped and named here (never the secret). */
@@ -352,8 +359,13 @@ export interface PushOutcome {
   conflict: boolean;
   conflictRetries: number;
   putBatches: number;
+  /** Files (secret in the name redacted) or `MEMORY.md` lines left out because of secrets. */
   skippedSecrets: { path: string; ruleId: string; label: string }[];
   droppedByCap: number;
+  /** After a conflict: keys another client had changed that this push replaced (it wins). */
+  overwritten: string[];
+  /** Where the server's replaced versions were kept, relative to `team/` (`.conflicts/<key>.<ms>`). */
+  savedCopies: string[];
 }
 
 /** A secret rule that matched (never the secret itself). */

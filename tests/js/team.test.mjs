@@ -95,3 +95,55 @@ test("team pulls are writes of the memory directory: under its lock (memdir.team
     http.close();
   }
 });
+
+test("fetchTransport stops reading a team answer at 16 MiB, and the pull refuses it unparsed", async () => {
+  const { createServer } = await import("node:http");
+  const { memoryFs, fetchTransport, TeamSync } = await import("memdir");
+  const cap = 16 * 1024 * 1024;
+  const chunk = Buffer.alloc(256 * 1024, "y");
+  let streamed = 0;
+  const http = createServer((req, res) => {
+    if (req.url.includes("small")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end('{"checksum":"y","content":{"entries":{"b.md":"bee"}}}');
+    }
+    if (req.url.includes("declared")) {
+      // A Content-Length far over the cap: the body is never read.
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(200 * 1024 * 1024) });
+      res.write(chunk);
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    // No length, an endless stream (up to 200 MB) that stops when the reader goes away.
+    res.write('{"checksum":"x","content":{"entries":{"a.md":"');
+    const pump = () => {
+      while (streamed < 200 * 1024 * 1024) {
+        streamed += chunk.length;
+        if (!res.write(chunk)) return res.once("drain", pump);
+      }
+      res.end('"}}}');
+    };
+    pump();
+  });
+  await new Promise((r) => http.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${http.address().port}`;
+  try {
+    const fs = memoryFs();
+    for (const path of ["stream", "declared"]) {
+      const sync = new TeamSync({ fs, dir: "/m/", baseUrl: `${base}/${path}`, repo: "acme/app", transport: fetchTransport() });
+      await assert.rejects(sync.pull(), (e) => isMemdirError(e) && e.code === "HTTP" && /cap/.test(e.message), path);
+    }
+    // What the server got to send before the reader cancelled: the cap plus socket buffers, far
+    // from the 200 MB it offered.
+    assert.ok(streamed < cap + 8 * 1024 * 1024, `streamed ${streamed} bytes`);
+    assert.equal(Object.keys(fs.toJSON()).filter((p) => p.startsWith("/m/team/")).length, 0, "nothing written");
+
+    // Under the cap the body is read whole.
+    const small = new TeamSync({ fs, dir: "/m/", baseUrl: `${base}/small`, repo: "acme/app", transport: fetchTransport() });
+    assert.equal((await small.pull()).filesWritten, 1);
+    assert.equal(fs.toJSON()["/m/team/b.md"], "bee");
+  } finally {
+    http.closeAllConnections?.();
+    http.close();
+  }
+});
