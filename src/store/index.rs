@@ -49,10 +49,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// A scope's raw index text; empty when it does not exist.
     pub(crate) async fn read_raw_index(&self, scope: Scope) -> Result<String> {
         let path = self.index_path(scope);
-        match self.fs.read_file(&path).await {
+        match self.bounded(self.fs.read_file(&path)).await {
             Ok(text) => Ok(text),
             Err(e) if is_absent(&e) => Ok(String::new()),
-            Err(e) => Err(Error::fs("read", &path, e)),
+            Err(e) => Err(super::deadline::fs_error("read", &path, e)),
         }
     }
 
