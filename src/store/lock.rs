@@ -30,7 +30,7 @@
 //! that holds the lock longer than the stale age can be broken into; a process id reused by a
 //! new process keeps a dead holder's lock until it is stale. A future dropped mid-write, or a
 //! `createExclusive` that timed out but lands later, leaves its lock file behind until it goes
-//! stale.
+//! stale, unless the same store writes again first (it removes its own orphaned lock file).
 
 use super::deadline::fs_error;
 use super::Store;
@@ -85,6 +85,9 @@ impl Queue {
 pub(crate) struct LockState {
     queue: RefCell<Queue>,
     pub(crate) last_sweep_ms: Cell<Option<f64>>,
+    /// Lock files (path, holder id) of writes whose future was dropped while holding the lock:
+    /// the next writer of this store removes them if they still name that holder.
+    orphans: RefCell<Vec<(String, String)>>,
 }
 
 impl LockState {
@@ -188,10 +191,19 @@ enum Held {
     InProcessOnly,
 }
 
-/// A held directory lock; give it back with [`Store::unlock_dir`].
+/// A held directory lock; give it back with [`Store::unlock_dir`]. Dropped without that (the
+/// write's future was cancelled), its lock file is left for the store's next writer to remove.
 pub(crate) struct DirLock<'a> {
-    _flag: InProcessGuard<'a>,
+    flag: InProcessGuard<'a>,
     held: Held,
+}
+
+impl Drop for DirLock<'_> {
+    fn drop(&mut self) {
+        if let Held::File(file) = std::mem::replace(&mut self.held, Held::InProcessOnly) {
+            self.flag.0.orphans.borrow_mut().push(*file);
+        }
+    }
 }
 
 /// The `acquired at` time written in a lock file, if readable.
@@ -287,17 +299,21 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 .map_err(|_| self.lock_timeout_error())?
                 .map_err(|e| Error::host(Code::HostFs, format_args!("lock {name}"), e))?;
             return Ok(DirLock {
-                _flag: flag,
+                flag,
                 held: Held::Host(host),
             });
         }
         if !caps.create_exclusive {
             return Ok(DirLock {
-                _flag: flag,
+                flag,
                 held: Held::InProcessOnly,
             });
         }
         self.mkdir_all(&self.dir).await?;
+        let orphans = std::mem::take(&mut *self.lock_state.orphans.borrow_mut());
+        for (path, holder) in orphans {
+            self.remove_own_lock_file(&path, &holder).await;
+        }
         let path = self.lock_file_path();
         let holder = self.next_id();
         let owner = self.owner_tag().await;
@@ -321,7 +337,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 })?;
             if created {
                 return Ok(DirLock {
-                    _flag: flag,
+                    flag,
                     held: Held::File(Box::new((path, holder))),
                 });
             }
@@ -407,16 +423,20 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Release a lock taken by [`Store::lock_dir`]. Never fails: a lock file that now names
     /// another holder (ours was broken as stale) is left alone.
-    pub(crate) async fn unlock_dir(&self, lock: DirLock<'_>) {
-        if let Held::File(file) = &lock.held {
-            let (path, holder) = &**file;
-            if let Ok(content) = self.bounded(self.fs.read_file(path)).await {
-                if content.split('\n').next() == Some(holder.as_str()) {
-                    let _ = self.bounded(self.fs.remove(path)).await;
-                }
-            }
+    pub(crate) async fn unlock_dir(&self, mut lock: DirLock<'_>) {
+        if let Held::File(file) = std::mem::replace(&mut lock.held, Held::InProcessOnly) {
+            self.remove_own_lock_file(&file.0, &file.1).await;
         }
         drop(lock);
+    }
+
+    /// Remove the lock file at `path` if it still names `holder`.
+    async fn remove_own_lock_file(&self, path: &str, holder: &str) {
+        if let Ok(content) = self.bounded(self.fs.read_file(path)).await {
+            if content.split('\n').next() == Some(holder) {
+                let _ = self.bounded(self.fs.remove(path)).await;
+            }
+        }
     }
 }
 
