@@ -112,6 +112,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         let mut stop = pin!(stop);
         loop {
+            // An abort that already happened wins over a deadline that passed.
+            if poll_once(stop.as_mut()).await.is_some() {
+                return Err(Cut::Aborted);
+            }
             let Some(ms) = remaining_ms(deadline_ms, self.clock.now_ms()) else {
                 return Err(Cut::TimedOut);
             };
