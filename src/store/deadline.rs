@@ -33,7 +33,7 @@ pub enum Cut {
 }
 
 /// Poll a future once: its output if it is ready at once.
-async fn poll_once<F: Future>(mut fut: Pin<&mut F>) -> Option<F::Output> {
+async fn poll_once<F: Future + ?Sized>(mut fut: Pin<&mut F>) -> Option<F::Output> {
     std::future::poll_fn(|cx| match fut.as_mut().poll(cx) {
         Poll::Ready(v) => Poll::Ready(Some(v)),
         Poll::Pending => Poll::Ready(None),
@@ -106,25 +106,56 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         stop: impl Future<Output = ()>,
         fut: impl Future<Output = R>,
     ) -> Result<R, Cut> {
-        let mut fut = pin!(fut);
-        if let Some(v) = poll_once(fut.as_mut()).await {
-            return Ok(v);
+        self.deadline_dyn(deadline_ms, pin!(stop), pin!(fut)).await
+    }
+
+    /// [`Store::with_deadline`] over type-erased futures (compiled once per output type).
+    async fn deadline_dyn<R>(
+        &self,
+        deadline_ms: f64,
+        stop: Pin<&mut dyn Future<Output = ()>>,
+        fut: Pin<&mut dyn Future<Output = R>>,
+    ) -> Result<R, Cut> {
+        let mut out = None;
+        let cut = {
+            let body = pin!(async {
+                out = Some(fut.await);
+            });
+            self.wait_until(deadline_ms, stop, body).await
+        };
+        match (out, cut) {
+            (Some(v), _) => Ok(v),
+            (None, Some(cut)) => Err(cut),
+            // Not reached: `wait_until` returns `None` only once the body has run.
+            (None, None) => Err(Cut::TimedOut),
         }
-        let mut stop = pin!(stop);
+    }
+
+    /// The one (type-erased, so compiled once) loop behind [`Store::with_deadline`]: `None`
+    /// when `body` finished, else why it was cut.
+    async fn wait_until(
+        &self,
+        deadline_ms: f64,
+        mut stop: Pin<&mut dyn Future<Output = ()>>,
+        mut body: Pin<&mut dyn Future<Output = ()>>,
+    ) -> Option<Cut> {
+        if poll_once(body.as_mut()).await.is_some() {
+            return None;
+        }
         loop {
             // An abort that already happened wins over a deadline that passed.
             if poll_once(stop.as_mut()).await.is_some() {
-                return Err(Cut::Aborted);
+                return Some(Cut::Aborted);
             }
             let Some(ms) = remaining_ms(deadline_ms, self.clock.now_ms()) else {
-                return Err(Cut::TimedOut);
+                return Some(Cut::TimedOut);
             };
-            match race(fut.as_mut(), race(stop.as_mut(), self.clock.sleep(ms))).await {
-                Either::Left(v) => return Ok(v),
-                Either::Right(Either::Left(())) => return Err(Cut::Aborted),
+            match race(body.as_mut(), race(stop.as_mut(), self.clock.sleep(ms))).await {
+                Either::Left(()) => return None,
+                Either::Right(Either::Left(())) => return Some(Cut::Aborted),
                 Either::Right(Either::Right(())) => {
                     if remaining_ms(deadline_ms, self.clock.now_ms()).is_none() {
-                        return Err(Cut::TimedOut);
+                        return Some(Cut::TimedOut);
                     }
                     // The timer fired early: let the rest of the task run, then wait again.
                     YieldNow(false).await;
@@ -134,17 +165,22 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// A host call bounded by `host_call_timeout_ms` (0: unbounded): a call that has not
-    /// answered by then fails with a host error coded [`TIMED_OUT`].
-    pub(crate) async fn bounded<R>(
-        &self,
-        call: impl Future<Output = HostResult<R>>,
-    ) -> HostResult<R> {
-        let ms = self.config.host_call_timeout_ms;
-        if ms == 0 {
-            return call.await;
-        }
-        let deadline = self.clock.now_ms() + f64::from(ms);
-        self.bounded_until(deadline, call).await
+    /// answered by then fails with a host error coded [`TIMED_OUT`]. (Boxed so the waiting
+    /// code is compiled once per output type, not once per call site.)
+    pub(crate) fn bounded<'a, R: 'a>(
+        &'a self,
+        call: impl Future<Output = HostResult<R>> + 'a,
+    ) -> impl Future<Output = HostResult<R>> + 'a {
+        self.bounded_dyn(f64::INFINITY, Box::pin(call))
+    }
+
+    /// A host call bounded by `host_call_timeout_ms` and by the absolute time `deadline`.
+    pub(crate) fn bounded_until<'a, R: 'a>(
+        &'a self,
+        deadline: f64,
+        call: impl Future<Output = HostResult<R>> + 'a,
+    ) -> impl Future<Output = HostResult<R>> + 'a {
+        self.bounded_dyn(deadline, Box::pin(call))
     }
 
     /// An optional host answer bounded like [`Store::bounded`]; `None` when it timed out.
@@ -153,11 +189,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         self.bounded(wrapped).await.ok().flatten()
     }
 
-    /// A host call bounded by `host_call_timeout_ms` and by the absolute time `deadline`.
-    pub(crate) async fn bounded_until<R>(
-        &self,
+    async fn bounded_dyn<'a, R>(
+        &'a self,
         deadline: f64,
-        call: impl Future<Output = HostResult<R>>,
+        mut call: Pin<Box<dyn Future<Output = HostResult<R>> + 'a>>,
     ) -> HostResult<R> {
         let ms = self.config.host_call_timeout_ms;
         let deadline = if ms == 0 {
@@ -165,10 +200,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         } else {
             deadline.min(self.clock.now_ms() + f64::from(ms))
         };
-        match self
-            .with_deadline(deadline, std::future::pending(), call)
-            .await
-        {
+        if deadline == f64::INFINITY {
+            return call.await;
+        }
+        let stop = pin!(std::future::pending::<()>());
+        match self.deadline_dyn(deadline, stop, call.as_mut()).await {
             Ok(out) => out,
             Err(_) => Err(HostError::new(
                 Some(TIMED_OUT),
