@@ -144,11 +144,11 @@ pub trait FileSystem {
     /// With [`FileSystem::process_id`] and [`FileSystem::process_alive`] it lets a lock file
     /// left by a killed process on this machine be broken at once instead of after the stale
     /// age.
-    async fn host_id(&self) -> Option<String> {
+    fn host_id(&self) -> Option<String> {
         None
     }
     /// This process's id, if the host can tell.
-    async fn process_id(&self) -> Option<u32> {
+    fn process_id(&self) -> Option<u32> {
         None
     }
     /// Whether the process `pid` on this machine is alive; `None` when the host cannot tell.
@@ -301,11 +301,11 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     async fn lock(&self, name: &str) -> HostResult<HostLock> {
         (**self).lock(name).await
     }
-    async fn host_id(&self) -> Option<String> {
-        (**self).host_id().await
+    fn host_id(&self) -> Option<String> {
+        (**self).host_id()
     }
-    async fn process_id(&self) -> Option<u32> {
-        (**self).process_id().await
+    fn process_id(&self) -> Option<u32> {
+        (**self).process_id()
     }
     async fn process_alive(&self, pid: u32) -> Option<bool> {
         (**self).process_alive(pid).await

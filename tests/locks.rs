@@ -108,10 +108,10 @@ impl FileSystem for Host<'_> {
         }
         Ok(HostLock::new(|| {}))
     }
-    async fn host_id(&self) -> Option<String> {
+    fn host_id(&self) -> Option<String> {
         self.owner.as_ref().map(|(host, _, _)| (*host).to_owned())
     }
-    async fn process_id(&self) -> Option<u32> {
+    fn process_id(&self) -> Option<u32> {
         self.owner.as_ref().map(|(_, pid, _)| *pid)
     }
     async fn process_alive(&self, pid: u32) -> Option<bool> {

@@ -183,16 +183,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         self.bounded_dyn(deadline, Box::pin(call))
     }
 
-    /// An optional host answer bounded like [`Store::bounded`]; `None` when it timed out.
-    pub(crate) async fn bounded_opt<R>(&self, call: impl Future<Output = Option<R>>) -> Option<R> {
-        let wrapped = async { Ok::<_, HostError>(call.await) };
-        self.bounded(wrapped).await.ok().flatten()
-    }
-
     async fn bounded_dyn<'a, R>(
         &'a self,
         deadline: f64,
-        mut call: Pin<Box<dyn Future<Output = HostResult<R>> + 'a>>,
+        call: Pin<Box<dyn Future<Output = HostResult<R>> + 'a>>,
     ) -> HostResult<R> {
         let ms = self.config.host_call_timeout_ms;
         let deadline = if ms == 0 {
@@ -203,14 +197,20 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if deadline == f64::INFINITY {
             return call.await;
         }
-        let stop = pin!(std::future::pending::<()>());
-        match self.deadline_dyn(deadline, stop, call.as_mut()).await {
-            Ok(out) => out,
-            Err(_) => Err(HostError::new(
+        let mut out = None;
+        {
+            let body = pin!(async {
+                out = Some(call.await);
+            });
+            let stop = pin!(std::future::pending::<()>());
+            self.wait_until(deadline, stop, body).await;
+        }
+        out.unwrap_or_else(|| {
+            Err(HostError::new(
                 Some(TIMED_OUT),
                 "the host filesystem did not answer in time",
-            )),
-        }
+            ))
+        })
     }
 }
 

@@ -30,12 +30,14 @@ pub const SWEEP_MAX_ENTRIES: usize = 20_000;
 /// True for the name of a temp file of an atomic write: `<something>.tmp-<id>` with the id made
 /// of `[0-9a-z-]` only (so never a `.md` file).
 pub(crate) fn is_temp_name(name: &str) -> bool {
-    match name.rfind(TEMP_MARK) {
-        Some(i) if i > 0 => name.get(i + TEMP_MARK.len()..).is_some_and(|id| {
+    let bytes = name.as_bytes();
+    let mark = TEMP_MARK.as_bytes();
+    match bytes.windows(mark.len()).rposition(|w| w == mark) {
+        Some(i) if i > 0 => bytes.get(i + mark.len()..).is_some_and(|id| {
             !id.is_empty()
                 && id
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'-')
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || *b == b'-')
         }),
         _ => false,
     }

@@ -38,7 +38,6 @@ use super::LOCK_FILE_NAME;
 use crate::error::{Code, Error, HostError, Result};
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, HostLock, Telemetry};
 use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
@@ -66,7 +65,7 @@ struct Waiter {
 struct Queue {
     held: bool,
     next_ticket: u64,
-    waiters: VecDeque<Waiter>,
+    waiters: Vec<Waiter>,
 }
 
 impl Queue {
@@ -75,7 +74,7 @@ impl Queue {
         if self.held {
             return None;
         }
-        self.waiters.front_mut().and_then(|w| w.waker.take())
+        self.waiters.first_mut().and_then(|w| w.waker.take())
     }
 }
 
@@ -135,7 +134,7 @@ impl<'a> Future for Enter<'a> {
             None => {
                 let t = q.next_ticket;
                 q.next_ticket = t.wrapping_add(1);
-                q.waiters.push_back(Waiter {
+                q.waiters.push(Waiter {
                     ticket: t,
                     waker: Some(cx.waker().clone()),
                 });
@@ -144,8 +143,8 @@ impl<'a> Future for Enter<'a> {
                 return Poll::Pending;
             }
         };
-        if !q.held && q.waiters.front().is_some_and(|w| w.ticket == ticket) {
-            q.waiters.pop_front();
+        if !q.held && q.waiters.first().is_some_and(|w| w.ticket == ticket) {
+            q.waiters.remove(0);
             q.held = true;
             drop(q);
             self.done = true;
@@ -276,9 +275,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// `<pid>@<host id>` of this process, when the host tells both.
-    async fn owner_tag(&self) -> Option<String> {
-        let pid = self.bounded_opt(self.fs.process_id()).await?;
-        let host = self.bounded_opt(self.fs.host_id()).await?;
+    fn owner_tag(&self) -> Option<String> {
+        let pid = self.fs.process_id()?;
+        let host = self.fs.host_id()?;
         let host: String = host.chars().filter(|c| !c.is_control()).collect();
         (!host.is_empty()).then(|| format!("{pid}@{host}"))
     }
@@ -316,7 +315,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         let path = self.lock_file_path();
         let holder = self.next_id();
-        let owner = self.owner_tag().await;
+        let owner = self.owner_tag();
         let mut delay = LOCK_BACKOFF_START_MS;
         let mut quick_retries = 0u32;
         loop {
@@ -412,13 +411,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let Some((pid, host)) = lock_owner(content) else {
             return false;
         };
-        let Some(ours) = self.bounded_opt(self.fs.host_id()).await else {
+        let Some(ours) = self.fs.host_id() else {
             return false;
         };
         if ours.chars().filter(|c| !c.is_control()).ne(host.chars()) {
             return false;
         }
-        self.bounded_opt(self.fs.process_alive(pid)).await == Some(false)
+        let alive = self.bounded(async { Ok(self.fs.process_alive(pid).await) });
+        alive.await.ok().flatten() == Some(false)
     }
 
     /// Release a lock taken by [`Store::lock_dir`]. Never fails: a lock file that now names

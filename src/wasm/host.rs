@@ -299,13 +299,19 @@ impl FileSystem for JsFs {
         Ok(HostLock::new(move || call_release(&release)))
     }
 
-    async fn host_id(&self) -> Option<String> {
-        let id = call(&self.obj, "hostId", &[]).await.ok()?.as_string()?;
+    fn host_id(&self) -> Option<String> {
+        let id = function(&self.obj, "hostId")?
+            .call0(&self.obj)
+            .ok()?
+            .as_string()?;
         (!id.is_empty()).then_some(id)
     }
 
-    async fn process_id(&self) -> Option<u32> {
-        let pid = call(&self.obj, "processId", &[]).await.ok()?.as_f64()?;
+    fn process_id(&self) -> Option<u32> {
+        let pid = function(&self.obj, "processId")?
+            .call0(&self.obj)
+            .ok()?
+            .as_f64()?;
         (pid.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&pid)).then_some(pid as u32)
     }
 

@@ -80,9 +80,9 @@ export interface MemoryFs {
   /** Host mutual exclusion (Web Locks): resolves to a release function. */
   lock?(name: string): MaybePromise<() => void>;
   /** This machine's id (e.g. `os.hostname()`). With `processId` and `processAlive`, a lock file left by a dead process on this machine is broken at once. */
-  hostId?(): MaybePromise<string>;
+  hostId?(): string;
   /** This process's id (e.g. `process.pid`). */
-  processId?(): MaybePromise<number>;
+  processId?(): number;
   /** Whether process `pid` on this machine is alive (e.g. `process.kill(pid, 0)` succeeds or fails with `EPERM`). */
   processAlive?(pid: number): MaybePromise<boolean>;
 }
