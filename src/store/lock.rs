@@ -2,7 +2,9 @@
 //!
 //! Strategy, by host capability:
 //! 1. Always, an in-process queue: writes through the same [`Store`] run one at a time, in the
-//!    order they asked (FIFO). A waiter is woken by the release before it, never polled.
+//!    order they asked (FIFO). A waiter is woken by the release before it, never polled. Its
+//!    `lock_timeout_ms` counts from the last time the lock changed hands: a long queue that
+//!    moves never times out, a holder that never lets go times everyone behind it out.
 //! 2. `lock` (e.g. Web Locks in browsers): the host lock named `memdir:<dir>`.
 //! 3. Else `createExclusive`: the lock file `<dir>.memdir.lock` holding `<holder id>\n<acquired
 //!    at, ms>` and, when the host tells [`FileSystem::process_id`] and [`FileSystem::host_id`],
@@ -22,8 +24,9 @@
 //! 4. Else no cross-process lock (hosts without either capability are single-writer by
 //!    assumption; only the in-process queue applies).
 //!
-//! The whole wait (queue, host lock, lock file) is bounded by `lock_timeout_ms` (→
-//! `LOCK_TIMEOUT`), and every host call by `host_call_timeout_ms` too (see [`super::deadline`]).
+//! The wait for the host lock or the lock file is bounded by `lock_timeout_ms` (→
+//! `LOCK_TIMEOUT`), as is a wait in the queue that sees no progress; every host call is bounded
+//! by `host_call_timeout_ms` too (see [`super::deadline`]).
 //!
 //! Known limits: breaking a stale lock re-reads the file just before removing it, but two
 //! writers breaking the same stale lock at the same instant can still both proceed; a write
@@ -64,6 +67,8 @@ struct Waiter {
 #[derive(Default)]
 struct Queue {
     held: bool,
+    /// How many times the lock changed hands: a waiter's timeout restarts while this moves.
+    handovers: u64,
     next_ticket: u64,
     waiters: Vec<Waiter>,
 }
@@ -103,6 +108,7 @@ impl LockState {
         let waker = {
             let mut q = self.queue.borrow_mut();
             q.held = false;
+            q.handovers = q.handovers.wrapping_add(1);
             q.front_waker()
         };
         if let Some(w) = waker {
@@ -283,12 +289,25 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     async fn acquire_dir_lock(&self) -> Result<DirLock<'_>> {
-        let started = self.clock.now_ms();
-        let deadline = started + f64::from(self.config.lock_timeout_ms);
-        let flag = self
-            .with_deadline(deadline, std::future::pending(), self.lock_state.enter())
-            .await
-            .map_err(|_| self.lock_timeout_error())?;
+        let timeout = f64::from(self.config.lock_timeout_ms);
+        let handovers = || self.lock_state.queue.borrow().handovers;
+        let mut enter = self.lock_state.enter();
+        let mut seen = handovers();
+        let flag = loop {
+            let deadline = self.clock.now_ms() + timeout;
+            match self
+                .with_deadline(deadline, std::future::pending(), &mut enter)
+                .await
+            {
+                Ok(guard) => break guard,
+                // The queue moved meanwhile: the writers ahead are making progress, keep our
+                // place and wait on. A holder that never lets go times us out.
+                Err(_) if handovers() != seen => seen = handovers(),
+                Err(_) => return Err(self.lock_timeout_error()),
+            }
+        };
+        drop(enter);
+        let deadline = self.clock.now_ms() + timeout;
         let caps = self.fs.capabilities();
         if caps.lock {
             let name = format!("memdir:{}", self.dir);
