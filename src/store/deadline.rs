@@ -56,14 +56,17 @@ impl Future for YieldNow {
     }
 }
 
+/// The longest single timer (setTimeout's limit; longer delays fire at once).
+const MAX_TIMER_MS: f64 = 2_147_483_647.0;
+
 /// Whole milliseconds left until `deadline`, rounded up; `None` once it has passed.
 fn remaining_ms(deadline: f64, now: f64) -> Option<u32> {
     let left = deadline - now;
     if left.is_nan() || left <= 0.0 {
         return None;
     }
-    // `as` saturates: an infinite deadline waits u32::MAX ms at a time.
-    Some(left.ceil() as u32)
+    // JS timers fire at once past 2^31 - 1 ms: wait at most that long at a time.
+    Some(left.ceil().min(MAX_TIMER_MS) as u32)
 }
 
 /// The error a store operation reports for a host call that timed out (`TIMEOUT`), or any
@@ -223,6 +226,6 @@ mod tests {
         assert_eq!(remaining_ms(10.0, 9.5), Some(1));
         assert_eq!(remaining_ms(10.0, 10.0), None);
         assert_eq!(remaining_ms(f64::NAN, 0.0), None);
-        assert_eq!(remaining_ms(f64::INFINITY, 0.0), Some(u32::MAX));
+        assert_eq!(remaining_ms(f64::INFINITY, 0.0), Some(2_147_483_647));
     }
 }
