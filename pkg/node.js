@@ -3,6 +3,7 @@ import * as fsp from "node:fs/promises";
 import * as fss from "node:fs";
 import { randomBytes } from "node:crypto";
 import { readArgs } from "./lib/errors.js";
+import { hostname } from "node:os";
 
 function kindOf(stats) {
   if (stats.isSymbolicLink()) return "symlink";
@@ -14,12 +15,28 @@ function statResult(stats) {
   return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
+// Who holds a lock file: a lock left by a process of this machine that is gone is broken at once.
+const owner = {
+  hostId: () => hostname(),
+  processId: () => process.pid,
+  processAlive(pid) {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (err) {
+      // EPERM: it exists but belongs to someone else.
+      return err.code === "EPERM";
+    }
+  },
+};
+
 const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
 
 /**
  * A `MemoryFs` over Node's filesystem, with every optional capability: atomic writes (temp file
  * + rename, so a killed writer never leaves a torn file), `realpath`, `lstat`, exclusive create
- * (lock files), `appendFile` and head reads.
+ * (lock files), `appendFile` and head reads, and `hostId`/`processId`/`processAlive`, so a lock
+ * file left by a killed process of this machine is broken at once instead of after the stale age.
  *
  * By default methods are async (`fs/promises`). With `{ sync: true }` they return values
  * directly (`readFileSync` …): on many machines a scan is several times faster, at the cost of
@@ -38,6 +55,7 @@ export function nodeFs(options) {
 
 function asyncFs() {
   return {
+    ...owner,
     readFile: (path) => fsp.readFile(path, "utf8"),
     async writeFile(path, data) {
       const tmp = tempName(path);
@@ -86,6 +104,7 @@ function asyncFs() {
 
 function syncFs() {
   return {
+    ...owner,
     readFile: (path) => fss.readFileSync(path, "utf8"),
     writeFile(path, data) {
       const tmp = tempName(path);

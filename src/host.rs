@@ -140,6 +140,22 @@ pub trait FileSystem {
     async fn lock(&self, _name: &str) -> HostResult<HostLock> {
         Err(HostError::unsupported("lock"))
     }
+    /// The id of the machine this process runs on (e.g. its host name), if the host can tell.
+    /// With [`FileSystem::process_id`] and [`FileSystem::process_alive`] it lets a lock file
+    /// left by a killed process on this machine be broken at once instead of after the stale
+    /// age.
+    fn host_id(&self) -> Option<String> {
+        None
+    }
+    /// This process's id, if the host can tell.
+    fn process_id(&self) -> Option<u32> {
+        None
+    }
+    /// Whether the process `pid` on this machine is alive; `None` when the host cannot tell.
+    /// Only a definite `Some(false)` breaks a lock.
+    async fn process_alive(&self, _pid: u32) -> Option<bool> {
+        None
+    }
 }
 
 /// Why the library is calling the model.
@@ -284,6 +300,15 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     }
     async fn lock(&self, name: &str) -> HostResult<HostLock> {
         (**self).lock(name).await
+    }
+    fn host_id(&self) -> Option<String> {
+        (**self).host_id()
+    }
+    fn process_id(&self) -> Option<u32> {
+        (**self).process_id()
+    }
+    async fn process_alive(&self, pid: u32) -> Option<bool> {
+        (**self).process_alive(pid).await
     }
 }
 

@@ -448,6 +448,9 @@ fn every_output_type_matches_its_typescript_declaration() {
             key: "k".into(),
             reason: memdir::sync::SkipReason::InvalidKey(Code::PathEscapes),
         }],
+        entries_over_cap: 0,
+        overwritten: vec!["a.md".into()],
+        saved_copies: vec![".conflicts/a.md.1".into()],
     };
     check(&d, "PullOutcome", &pull, &[]);
     let push = PushOutcome {
@@ -461,6 +464,8 @@ fn every_output_type_matches_its_typescript_declaration() {
             label: "GitHub PAT".into(),
         }],
         dropped_by_cap: 0,
+        overwritten: vec!["a.md".into()],
+        saved_copies: vec![".conflicts/a.md.1".into()],
     };
     check(&d, "PushOutcome", &push, &[]);
     for finding in memdir::secrets::scan_for_secrets(&format!("ghp_{}", "a".repeat(36))) {

@@ -75,10 +75,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 return Err(read_escape(&path));
             }
         };
-        match self.fs.read_file(&real).await {
+        match self.bounded(self.fs.read_file(&real)).await {
             Ok(text) => Ok(Some(text)),
             Err(e) if is_absent(&e) => Ok(None),
-            Err(e) => Err(Error::fs("read", &path, e)),
+            Err(e) => Err(super::deadline::fs_error("read", &path, e)),
         }
     }
 

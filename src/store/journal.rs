@@ -3,16 +3,45 @@
 //! writer killed in between leaves the journal behind, and the next writer — under the same
 //! directory lock — repairs that one entry: the index then points at the file if the file is on
 //! disk with a valid header, and at nothing otherwise.
+//!
+//! Recovery also sweeps the temp files of atomic writes a killed writer left behind
+//! (`<name>.tmp-<id>`, see [`super::write`]): under the lock, at most once per `lock_stale_ms`
+//! per store, a walk of the directory (no symlinks followed, at most [`SWEEP_MAX_DEPTH`] levels
+//! and [`SWEEP_MAX_ENTRIES`] entries) removes every file whose name ends in `.tmp-` and an id
+//! (`[0-9a-z-]`, which covers the node filesystem's own `.tmp-<pid>-<hex>` too) and whose mtime
+//! is older than `lock_stale_ms`. A younger one may belong to a live writer without the lock
+//! (another process's `writeFile`), so it stays.
 
 use super::types::Scope;
+use super::write::TEMP_MARK;
 use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
-use crate::host::{Clock, FileSystem, Telemetry};
+use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
 use crate::index_entry::{remove_index_entry, upsert_index_entry, IndexEntry};
 
 /// The journal's file name inside the memory directory.
 pub const JOURNAL_FILE_NAME: &str = ".memdir-journal";
+/// Directory levels below the memory directory the temp-file sweep looks into.
+pub const SWEEP_MAX_DEPTH: usize = 8;
+/// Directory entries the temp-file sweep looks at, at most.
+pub const SWEEP_MAX_ENTRIES: usize = 20_000;
+
+/// True for the name of a temp file of an atomic write: `<something>.tmp-<id>` with the id made
+/// of `[0-9a-z-]` only (so never a `.md` file).
+pub(crate) fn is_temp_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let mark = TEMP_MARK.as_bytes();
+    match bytes.windows(mark.len()).rposition(|w| w == mark) {
+        Some(i) if i > 0 => bytes.get(i + mark.len()..).is_some_and(|id| {
+            !id.is_empty()
+                && id
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || *b == b'-')
+        }),
+        _ => false,
+    }
+}
 
 fn encode(scope: Scope, rel: &str) -> String {
     let tag = match scope {
@@ -46,12 +75,13 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// The change recorded by [`Self::journal_begin`] is complete.
     pub(crate) async fn journal_end(&self) {
-        let _ = self.fs.remove(&self.journal_path()).await;
+        let _ = self.bounded(self.fs.remove(&self.journal_path())).await;
     }
 
     /// Finish what a killed writer left half done (see the module docs). Must run under the
     /// lock; never fails the caller's write.
     pub(crate) async fn journal_recover(&self) {
+        self.sweep_temp_files().await;
         let Ok(Some(text)) = self.read_optional(&self.journal_path()).await else {
             return;
         };
@@ -89,10 +119,82 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 }
 
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
+    /// Remove stale temp files (see the module docs). Must run under the lock; never fails.
+    pub(crate) async fn sweep_temp_files(&self) {
+        let now = self.clock.now_ms();
+        let stale = f64::from(self.config.lock_stale_ms);
+        if let Some(last) = self.lock_state.last_sweep_ms.get() {
+            if now >= last && now - last < stale {
+                return;
+            }
+        }
+        self.lock_state.last_sweep_ms.set(Some(now));
+        let mut dirs = vec![(self.dir.trim_end_matches('/').to_owned(), 0usize)];
+        let (mut seen, mut removed) = (0usize, 0u32);
+        while let Some((dir, depth)) = dirs.pop() {
+            let Ok(entries) = self.bounded(self.fs.read_dir(&dir)).await else {
+                continue;
+            };
+            for entry in entries {
+                seen += 1;
+                if seen > SWEEP_MAX_ENTRIES {
+                    dirs.clear();
+                    break;
+                }
+                let path = format!("{dir}/{}", entry.name);
+                match entry.kind {
+                    EntryKind::Dir if depth < SWEEP_MAX_DEPTH => dirs.push((path, depth + 1)),
+                    EntryKind::File if is_temp_name(&entry.name) => {
+                        let Ok(st) = self.bounded(self.fs.stat(&path)).await else {
+                            continue;
+                        };
+                        let old = st.mtime_ms.is_finite() && now - st.mtime_ms > stale;
+                        if st.kind == EntryKind::File
+                            && old
+                            && self.bounded(self.fs.remove(&path)).await.is_ok()
+                        {
+                            removed += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if removed > 0 {
+            self.telemetry.emit(
+                "memdir_temp_swept",
+                &[("removed", FieldValue::Num(f64::from(removed)))],
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn temp_names() {
+        for yes in [
+            "MEMORY.md.tmp-lx2a1b3",
+            "a.md.tmp-123-ff09",
+            "a.md.tmp-x.tmp-9-ab",
+        ] {
+            assert!(is_temp_name(yes), "{yes}");
+        }
+        for no in [
+            "a.md",
+            "a.tmp-1.md",
+            ".tmp-1",
+            "a.md.tmp-",
+            "a.md.tmp-ABC",
+            "notes.txt",
+        ] {
+            assert!(!is_temp_name(no), "{no}");
+        }
+    }
 
     #[test]
     fn journal_lines_round_trip_and_reject_junk() {

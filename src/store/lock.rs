@@ -1,41 +1,191 @@
 //! The directory lock every write takes.
 //!
 //! Strategy, by host capability:
-//! 1. Always, an in-process flag: two writes through the same [`Store`] never overlap.
+//! 1. Always, an in-process queue: writes through the same [`Store`] run one at a time, in the
+//!    order they asked (FIFO). A waiter is woken by the release before it, never polled. Its
+//!    `lock_timeout_ms` counts from the last time the lock changed hands: a long queue that
+//!    moves never times out, a holder that never lets go times everyone behind it out.
 //! 2. `lock` (e.g. Web Locks in browsers): the host lock named `memdir:<dir>`.
 //! 3. Else `createExclusive`: the lock file `<dir>.memdir.lock` holding `<holder id>\n<acquired
-//!    at, ms>`. A writer that finds it waits with a backoff (10 ms doubling to 200 ms, through
-//!    [`Clock::sleep`]) up to `lock_timeout_ms` (→ `LOCK_TIMEOUT`). A lock file older than
-//!    `lock_stale_ms` is broken, so a holder killed by SIGKILL blocks others for at most that
-//!    long. Release removes the file only if it still names this holder.
+//!    at, ms>` and, when the host tells [`FileSystem::process_id`] and [`FileSystem::host_id`],
+//!    a third line `<pid>@<host id>`. A writer that finds it waits with a backoff (10 ms
+//!    doubling to 200 ms, through [`Clock::sleep`]). The lock is broken when
+//!    - its holder is provably dead: the same host id as ours and
+//!      [`FileSystem::process_alive`] says `false` for its pid (broken at once), or
+//!    - it is older than `lock_stale_ms`, judged by the older *credible* of the time written in
+//!      it and the file's mtime. A time is credible when finite, at most [`MAX_CREDIBLE_TIME_MS`]
+//!      and no more than [`CLOCK_SKEW_MS`] in the future; a lock with no credible time at all
+//!      (`1e308`, a far-future body on a far-future file) is broken as garbage.
+//!
+//!    A *directory* at the lock path cannot be removed through the host interface (`remove`
+//!    removes files), so it fails the write at once with `HOST_FS` (cause `EISDIR`) naming the
+//!    path, instead of waiting for the timeout. Release removes the file only if it still names
+//!    this holder.
 //! 4. Else no cross-process lock (hosts without either capability are single-writer by
-//!    assumption; only the in-process flag applies).
+//!    assumption; only the in-process queue applies).
+//!
+//! The wait for the host lock or the lock file is bounded by `lock_timeout_ms` (→
+//! `LOCK_TIMEOUT`), as is a wait in the queue that sees no progress; every host call is bounded
+//! by `host_call_timeout_ms` too (see [`super::deadline`]).
 //!
 //! Known limits: breaking a stale lock re-reads the file just before removing it, but two
-//! writers breaking the same stale lock at the same instant can still both proceed; and a write
-//! that holds the lock longer than the stale age can be broken into. A future dropped mid-write
-//! leaves its lock file behind until it goes stale.
+//! writers breaking the same stale lock at the same instant can still both proceed; a write
+//! that holds the lock longer than the stale age can be broken into; a process id reused by a
+//! new process keeps a dead holder's lock until it is stale. A future dropped mid-write, or a
+//! `createExclusive` that timed out but lands later, leaves its lock file behind until it goes
+//! stale, unless the same store writes again first (it removes its own orphaned lock file).
 
+use super::deadline::fs_error;
 use super::Store;
 use super::LOCK_FILE_NAME;
-use crate::error::{Code, Error, Result};
-use crate::host::{Clock, FieldValue, FileSystem, HostLock, Telemetry};
-use std::cell::Cell;
+use crate::error::{Code, Error, HostError, Result};
+use crate::host::{Clock, EntryKind, FieldValue, FileSystem, HostLock, Telemetry};
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 /// First backoff step while waiting for the lock, in ms.
 pub const LOCK_BACKOFF_START_MS: u32 = 10;
 /// Longest backoff step, in ms.
 pub const LOCK_BACKOFF_MAX_MS: u32 = 200;
+/// How far in the future a lock time may lie and still be believed (clocks of two machines
+/// sharing a directory differ a little), in ms.
+pub const CLOCK_SKEW_MS: f64 = 5_000.0;
+/// Lock times above this (about the year 33,658) are not believed.
+pub const MAX_CREDIBLE_TIME_MS: f64 = 1e15;
 
 /// Immediate retries after finding the lock gone or stale, before backing off again.
 const MAX_QUICK_RETRIES: u32 = 8;
 
-/// Resets the in-process flag when dropped (also when the write future is cancelled).
-pub(crate) struct FlagGuard<'a>(&'a Cell<bool>);
+/// A waiter's place in the in-process queue.
+struct Waiter {
+    ticket: u64,
+    waker: Option<Waker>,
+}
 
-impl Drop for FlagGuard<'_> {
+#[derive(Default)]
+struct Queue {
+    held: bool,
+    /// How many times the lock changed hands: a waiter's timeout restarts while this moves.
+    handovers: u64,
+    next_ticket: u64,
+    waiters: Vec<Waiter>,
+}
+
+impl Queue {
+    /// The waker of the first waiter, when the lock is free for it.
+    fn front_waker(&mut self) -> Option<Waker> {
+        if self.held {
+            return None;
+        }
+        self.waiters.first_mut().and_then(|w| w.waker.take())
+    }
+}
+
+/// The store's lock state: the in-process FIFO queue of writers, and when stale temp files
+/// were last swept (see [`super::journal`]).
+#[derive(Default)]
+pub(crate) struct LockState {
+    queue: RefCell<Queue>,
+    pub(crate) last_sweep_ms: Cell<Option<f64>>,
+    /// Lock files (path, holder id) of writes whose future was dropped while holding the lock:
+    /// the next writer of this store removes them if they still name that holder.
+    orphans: RefCell<Vec<(String, String)>>,
+}
+
+impl LockState {
+    /// Wait for the in-process lock, behind every writer that asked before.
+    fn enter(&self) -> Enter<'_> {
+        Enter {
+            state: self,
+            ticket: None,
+            done: false,
+        }
+    }
+
+    fn release(&self) {
+        let waker = {
+            let mut q = self.queue.borrow_mut();
+            q.held = false;
+            q.handovers = q.handovers.wrapping_add(1);
+            q.front_waker()
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+}
+
+/// The future of [`LockState::enter`]; dropping it before it is ready leaves the queue.
+struct Enter<'a> {
+    state: &'a LockState,
+    ticket: Option<u64>,
+    done: bool,
+}
+
+impl<'a> Future for Enter<'a> {
+    type Output = InProcessGuard<'a>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<InProcessGuard<'a>> {
+        let state = self.state;
+        let mut q = state.queue.borrow_mut();
+        let ticket = match self.ticket {
+            Some(t) => t,
+            None if !q.held && q.waiters.is_empty() => {
+                q.held = true;
+                drop(q);
+                self.done = true;
+                return Poll::Ready(InProcessGuard(state));
+            }
+            None => {
+                let t = q.next_ticket;
+                q.next_ticket = t.wrapping_add(1);
+                q.waiters.push(Waiter {
+                    ticket: t,
+                    waker: Some(cx.waker().clone()),
+                });
+                drop(q);
+                self.ticket = Some(t);
+                return Poll::Pending;
+            }
+        };
+        if !q.held && q.waiters.first().is_some_and(|w| w.ticket == ticket) {
+            q.waiters.remove(0);
+            q.held = true;
+            drop(q);
+            self.done = true;
+            return Poll::Ready(InProcessGuard(state));
+        }
+        if let Some(w) = q.waiters.iter_mut().find(|w| w.ticket == ticket) {
+            w.waker = Some(cx.waker().clone());
+        }
+        Poll::Pending
+    }
+}
+
+impl Drop for Enter<'_> {
     fn drop(&mut self) {
-        self.0.set(false);
+        let (Some(ticket), false) = (self.ticket, self.done) else {
+            return;
+        };
+        let waker = {
+            let mut q = self.state.queue.borrow_mut();
+            q.waiters.retain(|w| w.ticket != ticket);
+            // If we were first and the lock is free, the next one may go now.
+            q.front_waker()
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+}
+
+/// Releases the in-process lock when dropped (also when the write future is cancelled).
+pub(crate) struct InProcessGuard<'a>(&'a LockState);
+
+impl Drop for InProcessGuard<'_> {
+    fn drop(&mut self) {
+        self.0.release();
     }
 }
 
@@ -46,10 +196,19 @@ enum Held {
     InProcessOnly,
 }
 
-/// A held directory lock; give it back with [`Store::unlock_dir`].
+/// A held directory lock; give it back with [`Store::unlock_dir`]. Dropped without that (the
+/// write's future was cancelled), its lock file is left for the store's next writer to remove.
 pub(crate) struct DirLock<'a> {
-    _flag: FlagGuard<'a>,
+    flag: InProcessGuard<'a>,
     held: Held,
+}
+
+impl Drop for DirLock<'_> {
+    fn drop(&mut self) {
+        if let Held::File(file) = std::mem::replace(&mut self.held, Held::InProcessOnly) {
+            self.flag.0.orphans.borrow_mut().push(*file);
+        }
+    }
 }
 
 /// The `acquired at` time written in a lock file, if readable.
@@ -61,22 +220,54 @@ fn lock_acquired_at(content: &str) -> Option<f64> {
         .filter(|t| t.is_finite())
 }
 
+/// The `<pid>@<host id>` of a lock file's holder, if written.
+fn lock_owner(content: &str) -> Option<(u32, &str)> {
+    let (pid, host) = content.split('\n').nth(2)?.trim().split_once('@')?;
+    Some((pid.parse().ok()?, host))
+}
+
+/// A lock time that can be believed at `now`.
+fn credible(t: f64, now: f64) -> bool {
+    t.is_finite() && (0.0..=MAX_CREDIBLE_TIME_MS).contains(&t) && t <= now + CLOCK_SKEW_MS
+}
+
+/// When a lock was taken, as best known: the older credible one of the time written in it and
+/// the file's mtime; `None` when neither is credible.
+fn lock_taken_at(written: Option<f64>, mtime: f64, now: f64) -> Option<f64> {
+    [written, Some(mtime)]
+        .into_iter()
+        .flatten()
+        .filter(|&t| credible(t, now))
+        .reduce(f64::min)
+}
+
+/// What to do about a lock file someone else holds.
+enum Verdict {
+    /// It is gone (or was just broken): try to take it again at once.
+    Retry,
+    /// It is held: back off and wait.
+    Wait,
+}
+
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Path of the lock file.
     pub(crate) fn lock_file_path(&self) -> String {
         format!("{}{LOCK_FILE_NAME}", self.dir)
     }
 
-    fn lock_timeout(&self, started: f64) -> Result<()> {
-        let waited = self.clock.now_ms() - started;
-        if waited >= f64::from(self.config.lock_timeout_ms) {
-            return Err(Error::new(
-                Code::LockTimeout,
-                format!(
-                    "could not lock {} within {} ms",
-                    self.dir, self.config.lock_timeout_ms
-                ),
-            ));
+    fn lock_timeout_error(&self) -> Error {
+        Error::new(
+            Code::LockTimeout,
+            format!(
+                "could not lock {} within {} ms",
+                self.dir, self.config.lock_timeout_ms
+            ),
+        )
+    }
+
+    fn lock_timeout(&self, deadline: f64) -> Result<()> {
+        if self.clock.now_ms() >= deadline {
+            return Err(self.lock_timeout_error());
         }
         Ok(())
     }
@@ -89,56 +280,88 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         Ok(lock)
     }
 
+    /// `<pid>@<host id>` of this process, when the host tells both.
+    fn owner_tag(&self) -> Option<String> {
+        let pid = self.fs.process_id()?;
+        let host = self.fs.host_id()?;
+        let host: String = host.chars().filter(|c| !c.is_control()).collect();
+        (!host.is_empty()).then(|| format!("{pid}@{host}"))
+    }
+
     async fn acquire_dir_lock(&self) -> Result<DirLock<'_>> {
-        let started = self.clock.now_ms();
-        let mut delay = LOCK_BACKOFF_START_MS;
-        while self.writing.get() {
-            self.lock_timeout(started)?;
-            self.clock.sleep(delay).await;
-            delay = (delay * 2).min(LOCK_BACKOFF_MAX_MS);
-        }
-        self.writing.set(true);
-        let flag = FlagGuard(&self.writing);
+        let timeout = f64::from(self.config.lock_timeout_ms);
+        let handovers = || self.lock_state.queue.borrow().handovers;
+        let mut enter = self.lock_state.enter();
+        let mut seen = handovers();
+        let flag = loop {
+            let deadline = self.clock.now_ms() + timeout;
+            match self
+                .with_deadline(deadline, std::future::pending(), &mut enter)
+                .await
+            {
+                Ok(guard) => break guard,
+                // The queue moved meanwhile: the writers ahead are making progress, keep our
+                // place and wait on. A holder that never lets go times us out.
+                Err(_) if handovers() != seen => seen = handovers(),
+                Err(_) => return Err(self.lock_timeout_error()),
+            }
+        };
+        drop(enter);
+        let deadline = self.clock.now_ms() + timeout;
         let caps = self.fs.capabilities();
         if caps.lock {
             let name = format!("memdir:{}", self.dir);
             let host = self
-                .fs
-                .lock(&name)
+                .with_deadline(deadline, std::future::pending(), self.fs.lock(&name))
                 .await
+                .map_err(|_| self.lock_timeout_error())?
                 .map_err(|e| Error::host(Code::HostFs, format_args!("lock {name}"), e))?;
             return Ok(DirLock {
-                _flag: flag,
+                flag,
                 held: Held::Host(host),
             });
         }
         if !caps.create_exclusive {
             return Ok(DirLock {
-                _flag: flag,
+                flag,
                 held: Held::InProcessOnly,
             });
         }
         self.mkdir_all(&self.dir).await?;
+        let orphans = std::mem::take(&mut *self.lock_state.orphans.borrow_mut());
+        for (path, holder) in orphans {
+            self.remove_own_lock_file(&path, &holder).await;
+        }
         let path = self.lock_file_path();
         let holder = self.next_id();
+        let owner = self.owner_tag();
+        let mut delay = LOCK_BACKOFF_START_MS;
         let mut quick_retries = 0u32;
         loop {
             let now = self.clock.now_ms();
-            let content = format!("{holder}\n{}", now.floor());
+            let content = match &owner {
+                Some(tag) => format!("{holder}\n{}\n{tag}", now.floor()),
+                None => format!("{holder}\n{}", now.floor()),
+            };
             let created = self
-                .fs
-                .create_exclusive(&path, &content)
+                .bounded_until(deadline, self.fs.create_exclusive(&path, &content))
                 .await
-                .map_err(|e| Error::fs("create", &path, e))?;
+                .map_err(|e| {
+                    if self.lock_timeout(deadline).is_err() {
+                        self.lock_timeout_error()
+                    } else {
+                        fs_error("create", &path, e)
+                    }
+                })?;
             if created {
                 return Ok(DirLock {
-                    _flag: flag,
+                    flag,
                     held: Held::File(Box::new((path, holder))),
                 });
             }
-            let retry_now = self.break_stale_lock(&path).await;
-            self.lock_timeout(started)?;
-            if retry_now && quick_retries < MAX_QUICK_RETRIES {
+            let verdict = self.judge_lock(&path, deadline).await?;
+            self.lock_timeout(deadline)?;
+            if matches!(verdict, Verdict::Retry) && quick_retries < MAX_QUICK_RETRIES {
                 quick_retries += 1;
                 continue;
             }
@@ -147,51 +370,92 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
     }
 
-    /// Remove the lock file when its holder is gone (older than the stale age). True when the
-    /// caller should retry at once (removed, or already gone).
-    async fn break_stale_lock(&self, path: &str) -> bool {
-        let content = match self.fs.read_file(path).await {
+    /// Look at a lock file someone else holds, and remove it when its holder is gone (see the
+    /// module docs). Fails only for a directory at the lock path.
+    async fn judge_lock(&self, path: &str, deadline: f64) -> Result<Verdict> {
+        let stat = match self.bounded_until(deadline, self.fs.stat(path)).await {
+            Ok(st) => st,
+            Err(e) if e.is_not_found() => return Ok(Verdict::Retry),
+            Err(_) => return Ok(Verdict::Wait),
+        };
+        if stat.kind == EntryKind::Dir {
+            let cause = HostError::new(Some("EISDIR"), "a directory is in the lock file's place");
+            return Err(Error::host(
+                Code::HostFs,
+                format_args!(
+                    "the lock path {path} is a directory, which memdir does not remove; \
+                     remove it by hand"
+                ),
+                cause,
+            ));
+        }
+        let content = match self.bounded_until(deadline, self.fs.read_file(path)).await {
             Ok(c) => c,
-            Err(e) => return e.is_not_found(),
+            Err(e) if e.is_not_found() => return Ok(Verdict::Retry),
+            Err(_) => return Ok(Verdict::Wait),
         };
-        let acquired = match lock_acquired_at(&content) {
-            Some(t) => t,
-            // Written but not yet filled, or garbage: judge by the file's own time.
-            None => match self.fs.stat(path).await {
-                Ok(st) => st.mtime_ms,
-                Err(e) => return e.is_not_found(),
-            },
-        };
-        let age = self.clock.now_ms() - acquired;
-        if age <= f64::from(self.config.lock_stale_ms) {
-            return false;
+        let now = self.clock.now_ms();
+        let taken = lock_taken_at(lock_acquired_at(&content), stat.mtime_ms, now);
+        let age = taken.map_or(f64::INFINITY, |t| now - t);
+        let dead = self.holder_is_dead(&content).await;
+        if !dead && age <= f64::from(self.config.lock_stale_ms) {
+            return Ok(Verdict::Wait);
         }
         // Re-read right before removing so a lock taken meanwhile by someone else survives.
-        match self.fs.read_file(path).await {
+        match self.bounded_until(deadline, self.fs.read_file(path)).await {
             Ok(again) if again == content => {}
-            Ok(_) => return true,
-            Err(e) => return e.is_not_found(),
+            Ok(_) => return Ok(Verdict::Retry),
+            Err(e) if e.is_not_found() => return Ok(Verdict::Retry),
+            Err(_) => return Ok(Verdict::Wait),
         }
-        self.telemetry
-            .emit("memdir_lock_broken", &[("age_ms", FieldValue::Num(age))]);
-        match self.fs.remove(path).await {
-            Ok(()) => true,
-            Err(e) => e.is_not_found(),
+        self.telemetry.emit(
+            "memdir_lock_broken",
+            &[
+                (
+                    "age_ms",
+                    FieldValue::Num(if age.is_finite() { age } else { -1.0 }),
+                ),
+                ("holder_dead", FieldValue::Bool(dead)),
+            ],
+        );
+        match self.bounded_until(deadline, self.fs.remove(path)).await {
+            Ok(()) => Ok(Verdict::Retry),
+            Err(e) if e.is_not_found() => Ok(Verdict::Retry),
+            Err(_) => Ok(Verdict::Wait),
         }
+    }
+
+    /// True when the lock body names a process on this host that the host says is gone.
+    async fn holder_is_dead(&self, content: &str) -> bool {
+        let Some((pid, host)) = lock_owner(content) else {
+            return false;
+        };
+        let Some(ours) = self.fs.host_id() else {
+            return false;
+        };
+        if ours.chars().filter(|c| !c.is_control()).ne(host.chars()) {
+            return false;
+        }
+        let alive = self.bounded(async { Ok(self.fs.process_alive(pid).await) });
+        alive.await.ok().flatten() == Some(false)
     }
 
     /// Release a lock taken by [`Store::lock_dir`]. Never fails: a lock file that now names
     /// another holder (ours was broken as stale) is left alone.
-    pub(crate) async fn unlock_dir(&self, lock: DirLock<'_>) {
-        if let Held::File(file) = &lock.held {
-            let (path, holder) = &**file;
-            if let Ok(content) = self.fs.read_file(path).await {
-                if content.split('\n').next() == Some(holder.as_str()) {
-                    let _ = self.fs.remove(path).await;
-                }
-            }
+    pub(crate) async fn unlock_dir(&self, mut lock: DirLock<'_>) {
+        if let Held::File(file) = std::mem::replace(&mut lock.held, Held::InProcessOnly) {
+            self.remove_own_lock_file(&file.0, &file.1).await;
         }
         drop(lock);
+    }
+
+    /// Remove the lock file at `path` if it still names `holder`.
+    async fn remove_own_lock_file(&self, path: &str, holder: &str) {
+        if let Ok(content) = self.bounded(self.fs.read_file(path)).await {
+            if content.split('\n').next() == Some(holder) {
+                let _ = self.bounded(self.fs.remove(path)).await;
+            }
+        }
     }
 }
 
@@ -227,6 +491,34 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
+
+    #[test]
+    fn judges_lock_times() {
+        let now = 1.7e12;
+        // The older credible time wins.
+        assert_eq!(
+            lock_taken_at(Some(now - 5.0), now - 1.0, now),
+            Some(now - 5.0)
+        );
+        assert_eq!(
+            lock_taken_at(Some(now - 1.0), now - 5.0, now),
+            Some(now - 5.0)
+        );
+        // Absurd body times are ignored: the file's mtime decides.
+        for absurd in [now + 3_600_000.0, 1e308, 2e15, -1.0] {
+            assert_eq!(lock_taken_at(Some(absurd), now - 7.0, now), Some(now - 7.0));
+        }
+        // A little skew is believed; nothing credible gives None.
+        assert_eq!(lock_taken_at(None, now + 1_000.0, now), Some(now + 1_000.0));
+        assert_eq!(lock_taken_at(Some(1e308), f64::NAN, now), None);
+    }
+
+    #[test]
+    fn parses_owner() {
+        assert_eq!(lock_owner("h\n1\n42@box"), Some((42, "box")));
+        assert_eq!(lock_owner("h\n1\nx@box"), None);
+        assert_eq!(lock_owner("h\n1"), None);
+    }
 
     #[test]
     fn parses_acquired_time() {

@@ -10,6 +10,7 @@
 //! names, line heads) live in small modules of their own.
 
 mod contain;
+pub mod deadline;
 mod edit;
 pub mod head;
 mod index;
@@ -61,12 +62,15 @@ pub enum WriteMode {
 pub const DEFAULT_LOCK_TIMEOUT_MS: u32 = 10_000;
 /// Default age after which a lock file is considered abandoned, in milliseconds.
 pub const DEFAULT_LOCK_STALE_MS: u32 = 30_000;
+/// Default bound on one host filesystem call of the write path, in milliseconds.
+pub const DEFAULT_HOST_CALL_TIMEOUT_MS: u32 = 10_000;
 
 /// Tuning of the read/write paths.
 ///
 /// ```
 /// let c = memdir::store::StoreConfig::default();
 /// assert_eq!((c.lock_timeout_ms, c.lock_stale_ms), (10_000, 30_000));
+/// assert_eq!(c.host_call_timeout_ms, 10_000);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoreConfig {
@@ -76,6 +80,9 @@ pub struct StoreConfig {
     pub lock_timeout_ms: u32,
     /// A lock file whose acquisition time is older than this is broken (its holder died).
     pub lock_stale_ms: u32,
+    /// How long one host filesystem call of a write (and of the lock) may take before the
+    /// write fails with `TIMEOUT` and gives the lock back; 0 waits forever. Default 10 s.
+    pub host_call_timeout_ms: u32,
     /// Refuse secrets in private memory and the daily log too (team memory is always checked).
     pub guard_private_secrets: bool,
 }
@@ -86,6 +93,7 @@ impl Default for StoreConfig {
             index_caps: TruncateOptions::default(),
             lock_timeout_ms: DEFAULT_LOCK_TIMEOUT_MS,
             lock_stale_ms: DEFAULT_LOCK_STALE_MS,
+            host_call_timeout_ms: DEFAULT_HOST_CALL_TIMEOUT_MS,
             guard_private_secrets: false,
         }
     }
@@ -123,8 +131,8 @@ pub struct Store<F: FileSystem, C: Clock, T: Telemetry = NoTelemetry> {
     config: StoreConfig,
     /// Counter behind temp-file names and lock-holder ids.
     id_counter: Cell<u64>,
-    /// True while a write of this store holds the directory lock (in-process exclusion).
-    writing: Cell<bool>,
+    /// The in-process writer queue (in-process exclusion) and the temp-file sweep's clock.
+    lock_state: lock::LockState,
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
@@ -146,7 +154,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             write_mode,
             config,
             id_counter: Cell::new(0),
-            writing: Cell::new(false),
+            lock_state: lock::LockState::default(),
         }
     }
 

@@ -1,12 +1,17 @@
 //! Low-level write helpers: unique ids, atomic replace, parent directories, and the check that a
 //! write stays inside the memory directory even through symlinks.
 
+use super::deadline::fs_error;
 use super::{Store, WriteMode};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::paths::to_base36;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
+
+/// What separates a target's name from the unique id in the name of its temp file
+/// (`MEMORY.md.tmp-<id>`).
+pub(crate) const TEMP_MARK: &str = ".tmp-";
 
 /// The parent directory of an absolute path (`/a/b.md` → `/a`).
 pub(crate) fn parent_dir(path: &str) -> &str {
@@ -60,19 +65,19 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Whether `path` exists (any kind). Errors other than "not found" are reported.
     pub(crate) async fn path_exists(&self, path: &str) -> Result<bool> {
-        match self.fs.stat(path).await {
+        match self.bounded(self.fs.stat(path)).await {
             Ok(_) => Ok(true),
             Err(e) if e.is_not_found() => Ok(false),
-            Err(e) => Err(Error::fs("stat", path, e)),
+            Err(e) => Err(fs_error("stat", path, e)),
         }
     }
 
     /// A file's text, `None` when it does not exist.
     pub(crate) async fn read_optional(&self, path: &str) -> Result<Option<String>> {
-        match self.fs.read_file(path).await {
+        match self.bounded(self.fs.read_file(path)).await {
             Ok(text) => Ok(Some(text)),
             Err(e) if e.is_not_found() => Ok(None),
-            Err(e) => Err(Error::fs("read", path, e)),
+            Err(e) => Err(fs_error("read", path, e)),
         }
     }
 
@@ -84,9 +89,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Create `dir` and its parents. `mkdir` is meant to be recursive; for hosts whose `mkdir`
     /// answers `ENOENT` for a missing parent, every ancestor is created in turn.
     pub(crate) async fn mkdir_all(&self, dir: &str) -> Result<()> {
-        match self.fs.mkdir(dir).await {
+        match self.bounded(self.fs.mkdir(dir)).await {
             Ok(()) => return Ok(()),
-            Err(e) if !e.is_not_found() => return Err(Error::fs("mkdir", dir, e)),
+            Err(e) if !e.is_not_found() => return Err(fs_error("mkdir", dir, e)),
             Err(_) => {}
         }
         let mut prefix = String::new();
@@ -94,32 +99,32 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             prefix.push('/');
             prefix.push_str(segment);
             // Ancestors may exist or be unreadable; only the final result counts.
-            let _ = self.fs.mkdir(&prefix).await;
+            let _ = self.bounded(self.fs.mkdir(&prefix)).await;
         }
-        self.fs
-            .mkdir(dir)
+        self.bounded(self.fs.mkdir(dir))
             .await
-            .map_err(|e| Error::fs("mkdir", dir, e))
+            .map_err(|e| fs_error("mkdir", dir, e))
     }
 
     /// Replace `path` with `data` atomically (temp file + `rename`) when the host can rename;
     /// otherwise a plain write. A failed write removes its temp file and leaves `path` as it was.
+    /// Each host call is bounded by `host_call_timeout_ms` (→ `TIMEOUT`); a temp file a hung
+    /// call leaves behind is swept later (see [`super::journal`]).
     pub(crate) async fn write_atomic(&self, path: &str, data: &str) -> Result<()> {
         if !self.fs.capabilities().rename {
             return self
-                .fs
-                .write_file(path, data)
+                .bounded(self.fs.write_file(path, data))
                 .await
-                .map_err(|e| Error::fs("write", path, e));
+                .map_err(|e| fs_error("write", path, e));
         }
-        let tmp = format!("{path}.tmp-{}", self.next_id());
-        if let Err(e) = self.fs.write_file(&tmp, data).await {
-            let _ = self.fs.remove(&tmp).await;
-            return Err(Error::fs("write", &tmp, e));
+        let tmp = format!("{path}{TEMP_MARK}{}", self.next_id());
+        if let Err(e) = self.bounded(self.fs.write_file(&tmp, data)).await {
+            let _ = self.bounded(self.fs.remove(&tmp)).await;
+            return Err(fs_error("write", &tmp, e));
         }
-        if let Err(e) = self.fs.rename(&tmp, path).await {
-            let _ = self.fs.remove(&tmp).await;
-            return Err(Error::fs("rename", path, e));
+        if let Err(e) = self.bounded(self.fs.rename(&tmp, path)).await {
+            let _ = self.bounded(self.fs.remove(&tmp)).await;
+            return Err(fs_error("rename", path, e));
         }
         Ok(())
     }
@@ -134,23 +139,21 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         let root_trimmed = root.trim_end_matches('/');
         let real_root = self
-            .fs
-            .realpath(root_trimmed)
+            .bounded(self.fs.realpath(root_trimmed))
             .await
             .map_err(|e| Error::host(Code::PathUnverifiable, root_trimmed, e))?;
         let parent = parent_dir(path);
         let real_parent = self
-            .fs
-            .realpath(parent)
+            .bounded(self.fs.realpath(parent))
             .await
             .map_err(|e| Error::host(Code::PathUnverifiable, parent, e))?;
         if !is_within(&real_root, &real_parent) {
             return Err(escape(path));
         }
         if caps.lstat {
-            if let Ok(st) = self.fs.lstat(path).await {
+            if let Ok(st) = self.bounded(self.fs.lstat(path)).await {
                 if st.kind == EntryKind::Symlink {
-                    let real = self.fs.realpath(path).await.map_err(|e| {
+                    let real = self.bounded(self.fs.realpath(path)).await.map_err(|e| {
                         let code = if e.has_code("ELOOP") {
                             Code::PathSymlinkLoop
                         } else if e.is_not_found() {

@@ -330,14 +330,74 @@ impl FileSystem for JsFs {
     }
 
     async fn lock(&self, name: &str) -> HostResult<HostLock> {
-        let release = call(&self.obj, "lock", &[name.into()]).await?;
+        let f = function(&self.obj, "lock").ok_or_else(|| HostError::unsupported("lock"))?;
+        let pending = f.call1(&self.obj, &name.into()).map_err(host_error)?;
+        // If the wait is cut (the lock timeout) before the host grants the lock, release it as
+        // soon as it is granted, so it is not held forever by nobody.
+        let late = ReleaseWhenGranted(Some(pending.clone()));
+        let release = settle(pending).await.map_err(host_error)?;
+        late.disarm();
         let release = release.dyn_into::<Function>().map_err(|_| lying("lock"))?;
-        Ok(HostLock::new(move || {
-            // A release that throws leaves nothing for us to undo.
-            let _ = release
-                .call0(&JsValue::UNDEFINED)
-                .map(|v| swallow_rejection(&v));
-        }))
+        Ok(HostLock::new(move || call_release(&release)))
+    }
+
+    fn host_id(&self) -> Option<String> {
+        let id = function(&self.obj, "hostId")?
+            .call0(&self.obj)
+            .ok()?
+            .as_string()?;
+        (!id.is_empty()).then_some(id)
+    }
+
+    fn process_id(&self) -> Option<u32> {
+        let pid = function(&self.obj, "processId")?
+            .call0(&self.obj)
+            .ok()?
+            .as_f64()?;
+        (pid.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&pid)).then_some(pid as u32)
+    }
+
+    async fn process_alive(&self, pid: u32) -> Option<bool> {
+        call(&self.obj, "processAlive", &[JsValue::from(pid)])
+            .await
+            .ok()?
+            .as_bool()
+    }
+}
+
+/// Call a host lock's release function; what it throws or rejects is ignored.
+fn call_release(release: &Function) {
+    let _ = release
+        .call0(&JsValue::UNDEFINED)
+        .map(|v| swallow_rejection(&v));
+}
+
+/// Armed while a host `lock()` is pending: dropped armed, it releases the lock once granted.
+struct ReleaseWhenGranted(Option<JsValue>);
+
+impl ReleaseWhenGranted {
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for ReleaseWhenGranted {
+    fn drop(&mut self) {
+        let Some(pending) = self.0.take() else {
+            return;
+        };
+        if !is_thenable(&pending) {
+            return;
+        }
+        let granted = Closure::once(|release: JsValue| {
+            if let Some(f) = release.dyn_ref::<Function>() {
+                call_release(f);
+            }
+        });
+        let chained = Promise::resolve(&pending).then(&granted);
+        swallow_rejection(&chained);
+        // Called at most once by the Promise; kept alive until then.
+        granted.forget();
     }
 }
 

@@ -83,6 +83,12 @@ export interface MemoryFs {
   readHead?(path: string, maxBytes: number): MaybePromise<Uint8Array>;
   /** Host mutual exclusion (Web Locks): resolves to a release function. */
   lock?(name: string): MaybePromise<() => void>;
+  /** This machine's id (e.g. `os.hostname()`). With `processId` and `processAlive`, a lock file left by a dead process on this machine is broken at once. */
+  hostId?(): string;
+  /** This process's id (e.g. `process.pid`). */
+  processId?(): number;
+  /** Whether process `pid` on this machine is alive (e.g. `process.kill(pid, 0)` succeeds or fails with `EPERM`). */
+  processAlive?(pid: number): MaybePromise<boolean>;
 }
 
 /** What the library asks of the host's model. */
@@ -126,9 +132,11 @@ export interface MemdirOptions {
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /**
    * Index caps, lock tuning, and the secret guard: team writes are always scanned;
-   * `guardPrivateSecrets` scans private memory and the daily log too.
+   * `guardPrivateSecrets` scans private memory and the daily log too. `hostCallTimeoutMs`
+   * (default 10000; 0 waits forever) bounds each filesystem call of a write: a call that does
+   * not answer fails the write with `TIMEOUT` and the lock is given back.
    */
-  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number; guardPrivateSecrets?: boolean };
+  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number; hostCallTimeoutMs?: number; guardPrivateSecrets?: boolean };
 }
 
 /** Tool names the prompt mentions; rename them to match the host's tools. */

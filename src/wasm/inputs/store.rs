@@ -38,6 +38,9 @@ impl FromJs for MemdirConfig {
         if let Some(n) = given.opt_u32("lockStaleMs") {
             store.lock_stale_ms = n;
         }
+        if let Some(n) = given.opt_u32("hostCallTimeoutMs") {
+            store.host_call_timeout_ms = n;
+        }
         if let Some(b) = given.opt_bool("guardPrivateSecrets") {
             store.guard_private_secrets = b;
         }

@@ -1,0 +1,443 @@
+//! The directory lock and the write path under hostile hosts (issue #19 items 5, 6, 7, 15):
+//! host calls that never answer, many writers in one process, lock files with absurd times, a
+//! directory in the lock file's place, a lock left by a dead process, and temp files left by
+//! killed writers.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{block_on, TestClock, YieldOnce};
+use memdir::future::{join_all, race, Either};
+use memdir::host::{
+    Clock, DirEntry, FileStat, FileSystem, FsCapabilities, HostLock, HostResult, NoTelemetry,
+};
+use memdir::store::{SaveInput, SaveOutcome, Store, StoreConfig, WriteMode};
+use memdir::{Code, MemFs};
+use std::cell::Cell;
+
+const T0: f64 = 1_700_000_000_000.0;
+const LOCK: &str = "/m/.memdir.lock";
+
+/// A host over a `MemFs` that can yield before every call, hang writes or the host lock, and
+/// tell a host id, its pid and which pids are alive.
+struct Host<'a> {
+    inner: &'a MemFs,
+    yields: bool,
+    hang_writes: Cell<bool>,
+    hang_create: Cell<bool>,
+    /// `Some(hang)`: offer the host `lock`, which never answers when `hang`.
+    host_lock: Option<bool>,
+    /// `(host id, our pid, live pids)`.
+    owner: Option<(&'static str, u32, Vec<u32>)>,
+}
+
+impl<'a> Host<'a> {
+    fn new(inner: &'a MemFs) -> Self {
+        Host {
+            inner,
+            yields: false,
+            hang_writes: Cell::new(false),
+            hang_create: Cell::new(false),
+            host_lock: None,
+            owner: None,
+        }
+    }
+    async fn pause(&self) {
+        if self.yields {
+            YieldOnce(false).await;
+        }
+    }
+}
+
+impl FileSystem for Host<'_> {
+    async fn read_file(&self, path: &str) -> HostResult<String> {
+        self.pause().await;
+        self.inner.read_file(path).await
+    }
+    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+        self.pause().await;
+        if self.hang_writes.get() {
+            std::future::pending::<()>().await;
+        }
+        self.inner.write_file(path, data).await
+    }
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+        self.pause().await;
+        self.inner.read_dir(path).await
+    }
+    async fn stat(&self, path: &str) -> HostResult<FileStat> {
+        self.pause().await;
+        self.inner.stat(path).await
+    }
+    async fn mkdir(&self, path: &str) -> HostResult<()> {
+        self.pause().await;
+        self.inner.mkdir(path).await
+    }
+    async fn remove(&self, path: &str) -> HostResult<()> {
+        self.pause().await;
+        self.inner.remove(path).await
+    }
+    fn capabilities(&self) -> FsCapabilities {
+        FsCapabilities {
+            lock: self.host_lock.is_some(),
+            ..self.inner.capabilities()
+        }
+    }
+    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+        self.pause().await;
+        self.inner.rename(from, to).await
+    }
+    async fn realpath(&self, path: &str) -> HostResult<String> {
+        self.pause().await;
+        self.inner.realpath(path).await
+    }
+    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
+        self.pause().await;
+        self.inner.lstat(path).await
+    }
+    async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
+        self.pause().await;
+        if self.hang_create.get() {
+            std::future::pending::<()>().await;
+        }
+        self.inner.create_exclusive(path, data).await
+    }
+    async fn lock(&self, _name: &str) -> HostResult<HostLock> {
+        if self.host_lock == Some(true) {
+            std::future::pending::<()>().await;
+        }
+        Ok(HostLock::new(|| {}))
+    }
+    fn host_id(&self) -> Option<String> {
+        self.owner.as_ref().map(|(host, _, _)| (*host).to_owned())
+    }
+    fn process_id(&self) -> Option<u32> {
+        self.owner.as_ref().map(|(_, pid, _)| *pid)
+    }
+    async fn process_alive(&self, pid: u32) -> Option<bool> {
+        self.owner
+            .as_ref()
+            .map(|(_, _, alive)| alive.contains(&pid))
+    }
+}
+
+/// A clock whose sleep yields once while time stands still.
+struct YieldClock(f64);
+
+impl Clock for YieldClock {
+    fn now_ms(&self) -> f64 {
+        self.0
+    }
+    async fn sleep(&self, _ms: u32) {
+        YieldOnce(false).await;
+    }
+}
+
+fn input(name: &str) -> SaveInput {
+    SaveInput {
+        name: name.into(),
+        description: format!("about {name}"),
+        memory_type: "project".into(),
+        body: "body".into(),
+        ..SaveInput::default()
+    }
+}
+
+fn store<'a, C: Clock>(host: Host<'a>, clock: C, config: StoreConfig) -> Store<Host<'a>, C> {
+    Store::new(host, clock, NoTelemetry, "/m/", WriteMode::Auto, config)
+}
+
+fn text(fs: &MemFs, path: &str) -> Option<String> {
+    block_on(fs.read_file(path)).ok()
+}
+
+fn saved_file(out: &SaveOutcome) -> String {
+    match out {
+        SaveOutcome::Saved(s) => s.file.clone(),
+        other => panic!("not saved: {other:?}"),
+    }
+}
+
+// ---------- item 6: one process, many writers ----------
+
+#[test]
+fn two_hundred_concurrent_saves_on_one_instance_all_land_in_order() {
+    let fs = MemFs::new();
+    let mut host = Host::new(&fs);
+    host.yields = true;
+    let s = store(host, YieldClock(T0), StoreConfig::default());
+    let names: Vec<String> = (0..200).map(|i| format!("Note {i:03}")).collect();
+    let outs = block_on(join_all(names.iter().map(|n| s.save(input(n))).collect()));
+    let files: Vec<String> = outs
+        .iter()
+        .map(|o| saved_file(o.as_ref().expect("every save lands")))
+        .collect();
+    // FIFO: the index lists the memories in the order the saves were asked for.
+    let index = text(&fs, "/m/MEMORY.md").unwrap();
+    let order: Vec<&str> = index
+        .lines()
+        .map(|l| l.split("](").nth(1).unwrap().split(')').next().unwrap())
+        .collect();
+    assert_eq!(order, files);
+    assert_eq!(order.len(), 200);
+    assert!(text(&fs, LOCK).is_none());
+}
+
+#[test]
+fn a_waiter_that_times_out_leaves_the_queue_and_the_next_writer_goes() {
+    let fs = MemFs::new();
+    let s = store(Host::new(&fs), TestClock::new(T0), StoreConfig::default());
+    // The holder never finishes; the waiter gives up after lock_timeout_ms of clock time.
+    let out = block_on(race(
+        s.with_write_lock(std::future::pending::<()>()),
+        s.save(input("Waiter")),
+    ));
+    let Either::Right(Err(e)) = out else {
+        panic!("the waiter should fail")
+    };
+    assert_eq!(e.code, Code::LockTimeout);
+    assert!(s.clock().now_ms() - T0 >= 10_000.0);
+    // The dropped holder gave the in-process lock back; its lock file is removed by this
+    // store's next writer, which therefore does not wait for it to go stale.
+    let before = s.clock().now_ms();
+    block_on(s.save(input("After"))).unwrap();
+    assert_eq!(s.clock().now_ms(), before);
+    assert!(text(&fs, LOCK).is_none());
+}
+
+// ---------- item 5: host calls that never answer ----------
+
+#[test]
+fn a_hung_write_times_out_and_releases_the_lock() {
+    let fs = MemFs::new();
+    let host = Host::new(&fs);
+    host.hang_writes.set(true);
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    let err = block_on(s.save(input("Hung"))).unwrap_err();
+    assert_eq!(err.code, Code::Timeout, "{}", err.message);
+    assert!(s.clock().now_ms() - T0 >= 10_000.0);
+    assert!(text(&fs, LOCK).is_none(), "the lock file was given back");
+    // The filesystem recovers: the next save goes through (no LOCK_TIMEOUT).
+    s.fs().hang_writes.set(false);
+    block_on(s.save(input("Recovered"))).unwrap();
+    assert!(text(&fs, "/m/MEMORY.md").unwrap().contains("Recovered"));
+}
+
+#[test]
+fn a_host_lock_that_never_answers_is_bounded_by_the_lock_timeout() {
+    let fs = MemFs::new();
+    let mut host = Host::new(&fs);
+    host.host_lock = Some(true);
+    let config = StoreConfig {
+        lock_timeout_ms: 2_500,
+        ..StoreConfig::default()
+    };
+    let s = store(host, TestClock::new(T0), config);
+    let err = block_on(s.save(input("A"))).unwrap_err();
+    assert_eq!(err.code, Code::LockTimeout);
+    assert_eq!(s.clock().now_ms() - T0, 2_500.0);
+}
+
+#[test]
+fn a_hung_exclusive_create_is_a_lock_timeout() {
+    let fs = MemFs::new();
+    let host = Host::new(&fs);
+    host.hang_create.set(true);
+    let config = StoreConfig {
+        lock_timeout_ms: 3_000,
+        ..StoreConfig::default()
+    };
+    let s = store(host, TestClock::new(T0), config);
+    assert_eq!(
+        block_on(s.save(input("A"))).unwrap_err().code,
+        Code::LockTimeout
+    );
+    s.fs().hang_create.set(false);
+    block_on(s.save(input("B"))).unwrap();
+}
+
+#[test]
+fn zero_host_call_timeout_waits_for_slow_calls() {
+    // With the bound off, a call that answers late still counts (no timer is raced).
+    let fs = MemFs::new();
+    let mut host = Host::new(&fs);
+    host.yields = true;
+    let config = StoreConfig {
+        host_call_timeout_ms: 0,
+        ..StoreConfig::default()
+    };
+    let s = store(host, TestClock::new(T0), config);
+    block_on(s.save(input("Slow"))).unwrap();
+}
+
+// ---------- item 7: lock files ----------
+
+/// Save once with a lock file already in place; the clock time the save waited.
+fn save_over_lock(fs: &MemFs, host: Host<'_>, stale_ms: u32) -> (Result<(), Code>, f64) {
+    let config = StoreConfig {
+        lock_timeout_ms: 120_000,
+        lock_stale_ms: stale_ms,
+        ..StoreConfig::default()
+    };
+    let s = store(host, TestClock::new(T0), config);
+    let out = block_on(s.save(input("A"))).map(|_| ()).map_err(|e| e.code);
+    if out.is_ok() {
+        assert!(text(fs, LOCK).is_none());
+    }
+    (out, s.clock().now_ms() - T0)
+}
+
+#[test]
+fn absurd_lock_times_are_judged_by_the_file_mtime() {
+    for body in [
+        format!("future\n{}", T0 + 3_600_000.0),
+        "huge\n1e308".to_owned(),
+        "big\n2e15".to_owned(),
+        "neg\n-5".to_owned(),
+    ] {
+        // An old file: broken at once, whatever its body claims.
+        let fs = MemFs::new();
+        fs.insert_file(LOCK, &body);
+        fs.set_mtime(LOCK, T0 - 31_000.0);
+        let (out, waited) = save_over_lock(&fs, Host::new(&fs), 30_000);
+        assert_eq!((out, waited), (Ok(()), 0.0), "{body}");
+        // A fresh file: held until the file itself is 30 s old, not until the claimed time.
+        let fs = MemFs::new();
+        fs.insert_file(LOCK, &body);
+        fs.set_mtime(LOCK, T0);
+        let (out, waited) = save_over_lock(&fs, Host::new(&fs), 30_000);
+        assert_eq!(out, Ok(()), "{body}");
+        assert!((30_000.0..31_000.0).contains(&waited), "{body}: {waited}");
+    }
+}
+
+#[test]
+fn the_older_credible_time_decides() {
+    // The body says old, the file is fresh: the body's time counts (the older one).
+    let fs = MemFs::new();
+    fs.insert_file(LOCK, format!("x\n{}", T0 - 40_000.0));
+    fs.set_mtime(LOCK, T0);
+    assert_eq!(save_over_lock(&fs, Host::new(&fs), 30_000), (Ok(()), 0.0));
+    // Nothing credible at all (a far-future body on a far-future file): garbage, broken.
+    let fs = MemFs::new();
+    fs.insert_file(LOCK, format!("x\n{}", T0 + 9e9));
+    fs.set_mtime(LOCK, T0 + 9e9);
+    assert_eq!(save_over_lock(&fs, Host::new(&fs), 30_000), (Ok(()), 0.0));
+}
+
+#[test]
+fn a_directory_at_the_lock_path_fails_at_once() {
+    let fs = MemFs::new();
+    block_on(fs.mkdir(LOCK)).unwrap();
+    let s = store(Host::new(&fs), TestClock::new(T0), StoreConfig::default());
+    let err = block_on(s.save(input("A"))).unwrap_err();
+    assert_eq!(err.code, Code::HostFs);
+    assert!(err.message.contains("is a directory"), "{}", err.message);
+    assert!(err.cause.as_ref().unwrap().has_code("EISDIR"));
+    assert_eq!(s.clock().now_ms(), T0, "no waiting");
+    // Nothing was written and the directory is still there.
+    assert!(text(&fs, "/m/MEMORY.md").is_none());
+    assert!(block_on(fs.stat(LOCK)).is_ok());
+}
+
+fn owned(fs: &MemFs, alive: Vec<u32>) -> Host<'_> {
+    let mut host = Host::new(fs);
+    host.owner = Some(("box", 7, alive));
+    host
+}
+
+#[test]
+fn a_lock_left_by_a_dead_process_on_this_host_is_broken_at_once() {
+    let fresh = |owner: &str| {
+        let fs = MemFs::new();
+        fs.insert_file(LOCK, format!("h\n{T0}\n{owner}"));
+        fs.set_mtime(LOCK, T0);
+        fs
+    };
+    // Dead pid on our host: broken without waiting.
+    let fs = fresh("99@box");
+    assert_eq!(
+        save_over_lock(&fs, owned(&fs, vec![7]), 30_000),
+        (Ok(()), 0.0)
+    );
+    // Alive pid: held until stale.
+    let fs = fresh("99@box");
+    let (out, waited) = save_over_lock(&fs, owned(&fs, vec![7, 99]), 30_000);
+    assert!(out.is_ok() && waited >= 30_000.0, "{waited}");
+    // Another host: we cannot tell, so the stale age decides.
+    let fs = fresh("99@elsewhere");
+    let (out, waited) = save_over_lock(&fs, owned(&fs, vec![7]), 30_000);
+    assert!(out.is_ok() && waited >= 30_000.0, "{waited}");
+    // A host that cannot tell whether processes live: the stale age decides.
+    let fs = fresh("99@box");
+    let (out, waited) = save_over_lock(&fs, Host::new(&fs), 30_000);
+    assert!(out.is_ok() && waited >= 30_000.0, "{waited}");
+}
+
+#[test]
+fn the_lock_file_names_its_process_when_the_host_tells() {
+    let fs = MemFs::new();
+    let s = store(
+        owned(&fs, vec![7]),
+        TestClock::new(T0),
+        StoreConfig::default(),
+    );
+    let body = block_on(s.with_write_lock(async { text(&fs, LOCK) }))
+        .unwrap()
+        .unwrap();
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(lines.len(), 3, "{body}");
+    assert_eq!(lines[1].parse::<f64>().unwrap(), T0);
+    assert_eq!(lines[2], "7@box");
+    // Without the capability, the body stays two lines.
+    let fs = MemFs::new();
+    let s = store(Host::new(&fs), TestClock::new(T0), StoreConfig::default());
+    let body = block_on(s.with_write_lock(async { text(&fs, LOCK) }))
+        .unwrap()
+        .unwrap();
+    assert_eq!(body.lines().count(), 2, "{body}");
+}
+
+// ---------- item 15: temp files left by killed writers ----------
+
+#[test]
+fn stale_temp_files_are_swept_under_the_lock() {
+    let fs = MemFs::new();
+    let old = [
+        "/m/MEMORY.md.tmp-lx2a1b3k9",
+        "/m/team/project_x.md.tmp-123-ab09ff",
+        "/m/a/b/c.md.tmp-q.tmp-77-00",
+    ];
+    let kept = [
+        "/m/fresh.md.tmp-zz1",      // young: may belong to a live writer
+        "/m/notes.tmp-1.md",        // a memory file, not a temp file
+        "/m/MEMORY.md.tmp-UPPER",   // not our id alphabet
+        "/m/logs/readme.txt",       // not ours at all
+        "/m/.memdir-journal.tmp-x", // young (below)
+    ];
+    for p in old.iter().chain(kept.iter()) {
+        fs.insert_file(p, "x");
+    }
+    for p in old.iter().chain(&kept[1..4]) {
+        fs.set_mtime(p, T0 - 31_000.0);
+    }
+    for p in [kept[0], kept[4]] {
+        fs.set_mtime(p, T0 - 1_000.0);
+    }
+    let s = store(Host::new(&fs), TestClock::new(T0), StoreConfig::default());
+    block_on(s.save(input("A"))).unwrap();
+    for p in old {
+        assert!(text(&fs, p).is_none(), "{p} should be swept");
+    }
+    for p in kept {
+        assert!(text(&fs, p).is_some(), "{p} should stay");
+    }
+    // At most once per stale age: a new stale temp file waits for the next sweep.
+    fs.insert_file("/m/late.md.tmp-abc", "x");
+    fs.set_mtime("/m/late.md.tmp-abc", T0 - 60_000.0);
+    block_on(s.save(input("B"))).unwrap();
+    assert!(text(&fs, "/m/late.md.tmp-abc").is_some());
+    s.clock().now.set(T0 + 31_000.0);
+    block_on(s.save(input("C"))).unwrap();
+    assert!(text(&fs, "/m/late.md.tmp-abc").is_none());
+}
