@@ -133,7 +133,10 @@ fn lexical_ranker_tables() {
                 .unwrap_or(0.0);
             assert!(f1 >= 0.65, "test-half F1 {f1:.3} < 0.65");
             assert!(abstain >= 0.8, "test-half abstain {abstain:.3} < 0.8");
-            assert!(long >= 0.6, "test-half recall of must at 10+ words {long:.3} < 0.6");
+            assert!(
+                long >= 0.6,
+                "test-half recall of must at 10+ words {long:.3} < 0.6"
+            );
         }
     }
 }
