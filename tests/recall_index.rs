@@ -370,7 +370,7 @@ fn the_instances_own_writes_are_seen_without_a_stat_pass() {
         panic!("not saved");
     };
     counting.reset();
-    assert_eq!(recall(&m, "pnpm workspaces"), [saved.path.clone()]);
+    assert_eq!(recall(&m, "pnpm workspaces"), vec![saved.path.clone()]);
     let (reads, stats, lists) = counting.calls();
     assert_eq!((reads, lists), (1, 0));
     assert!(stats <= 1, "{stats} stats");
