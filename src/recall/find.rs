@@ -19,7 +19,6 @@ use crate::store::Store;
 use crate::types::{MemoryHeader, MAX_SELECTED};
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 
 /// Options of one recall.
 #[derive(Clone, Debug)]
@@ -276,7 +275,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
     }
 
     /// Look at each reported path again; false when a full pass is needed (a directory changed).
-    async fn probe_paths(&self, live: &LiveIndex, paths: &BTreeSet<String>) -> bool {
+    async fn probe_paths(&self, live: &LiveIndex, paths: &[String]) -> bool {
         for rel in paths {
             match self.store.probe_memory_path(rel).await {
                 PathState::Memory(file) => {
@@ -307,25 +306,23 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
 
     /// List and stat the directory; read what is new, changed or in `forced`; forget what is
     /// gone.
-    async fn full_pass(&self, live: &LiveIndex, forced: &BTreeSet<String>) {
+    async fn full_pass(&self, live: &LiveIndex, forced: &[String]) {
         let files = self.store.list_memory_files().await;
         let stale: Vec<(u32, &MemoryFile)> = {
             let mut index = live.index().borrow_mut();
-            let listed: BTreeSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
-            index.retain_listed(&listed);
-            files
+            index.begin_pass();
+            let stale = files
                 .iter()
                 .enumerate()
                 .filter_map(|(i, f)| {
                     let order = u32::try_from(i).unwrap_or(u32::MAX);
-                    if !forced.contains(&f.rel) && index.is_current(&f.rel, f.size, f.mtime_ms) {
-                        index.set_order(&f.rel, order);
-                        None
-                    } else {
-                        Some((order, f))
-                    }
+                    let current = index.listed(&f.rel, f.size, f.mtime_ms, order);
+                    let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
+                    (forced || !current).then_some((order, f))
                 })
-                .collect()
+                .collect();
+            index.sweep();
+            stale
         };
         for chunk in stale.chunks(READ_CHUNK) {
             let reads = chunk

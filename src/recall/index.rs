@@ -13,7 +13,9 @@ use super::ranker::{RankerIndex, RankerParams};
 use crate::host::{HostWatch, WatchEvent, WatchListener};
 use crate::types::MemoryHeader;
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet};
+// (The map type `lint` uses too, so no other map code is compiled into the wasm; B-trees and
+// sets would each add their own.)
+use std::collections::HashMap;
 use std::future::poll_fn;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
@@ -24,6 +26,8 @@ struct Entry {
     size: f64,
     /// Position in the last walk (ties of mtime keep walk order, as the scan does).
     order: u32,
+    /// The last full pass that listed it.
+    pass: u32,
     /// The manifest header (its `body_head` emptied once tokenised).
     header: MemoryHeader,
 }
@@ -47,7 +51,11 @@ struct Entry {
 #[derive(Clone, Debug)]
 pub struct RecallIndex {
     ranker: RankerIndex,
-    entries: BTreeMap<String, Entry>,
+    entries: Vec<Entry>,
+    /// Filename → position in `entries`.
+    slots: HashMap<String, usize>,
+    /// The current full pass (see [`RecallIndex::begin_pass`]).
+    pass: u32,
 }
 
 impl RecallIndex {
@@ -55,7 +63,9 @@ impl RecallIndex {
     pub fn new(params: RankerParams) -> Self {
         RecallIndex {
             ranker: RankerIndex::new(params),
-            entries: BTreeMap::new(),
+            entries: Vec::new(),
+            slots: HashMap::new(),
+            pass: 0,
         }
     }
 
@@ -70,7 +80,7 @@ impl RecallIndex {
     pub fn from_headers(headers: Vec<MemoryHeader>, params: RankerParams) -> Self {
         let mut index = RecallIndex::new(params);
         for (order, header) in headers.into_iter().enumerate() {
-            if !index.entries.contains_key(&header.filename) {
+            if !index.slots.contains_key(&header.filename) {
                 index.upsert(header, 0.0, order as u32);
             }
         }
@@ -89,9 +99,46 @@ impl RecallIndex {
 
     /// True when the memory at `rel` is indexed with this size and mtime.
     pub fn is_current(&self, rel: &str, size: f64, mtime_ms: f64) -> bool {
-        self.entries
-            .get(rel)
+        self.entry(rel)
             .is_some_and(|e| e.size == size && e.header.mtime_ms == mtime_ms)
+    }
+
+    fn entry(&self, rel: &str) -> Option<&Entry> {
+        self.slots.get(rel).and_then(|&i| self.entries.get(i))
+    }
+
+    /// Start a full pass: the memories it does not [`RecallIndex::listed`] or upsert are
+    /// forgotten by [`RecallIndex::sweep`].
+    pub fn begin_pass(&mut self) {
+        self.pass = self.pass.wrapping_add(1);
+    }
+
+    /// The current pass listed `rel` at walk position `order`; true when it is indexed with
+    /// this size and mtime (nothing to read).
+    pub fn listed(&mut self, rel: &str, size: f64, mtime_ms: f64, order: u32) -> bool {
+        let pass = self.pass;
+        match self.slots.get(rel).and_then(|&i| self.entries.get_mut(i)) {
+            Some(e) => {
+                e.pass = pass;
+                e.order = order;
+                e.size == size && e.header.mtime_ms == mtime_ms
+            }
+            None => false,
+        }
+    }
+
+    /// Forget every memory the current pass did not list.
+    pub fn sweep(&mut self) {
+        let pass = self.pass;
+        let gone: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|e| e.pass != pass)
+            .map(|e| e.header.filename.clone())
+            .collect();
+        for rel in gone {
+            self.remove(&rel);
+        }
     }
 
     /// Index a memory read from a file of `size` bytes, found at walk position `order`
@@ -99,20 +146,39 @@ impl RecallIndex {
     pub fn upsert(&mut self, mut header: MemoryHeader, size: f64, order: u32) {
         self.ranker.upsert((&header).into());
         header.body_head = String::new();
-        self.entries.insert(
-            header.filename.clone(),
-            Entry {
-                size,
-                order,
-                header,
-            },
-        );
+        let entry = Entry {
+            size,
+            order,
+            pass: self.pass,
+            header,
+        };
+        match self.slots.get(&entry.header.filename) {
+            Some(&i) => {
+                if let Some(slot) = self.entries.get_mut(i) {
+                    *slot = entry;
+                }
+            }
+            None => {
+                self.slots
+                    .insert(entry.header.filename.clone(), self.entries.len());
+                self.entries.push(entry);
+            }
+        }
     }
 
     /// Forget the memory at `rel`; false if it was not indexed.
     pub fn remove(&mut self, rel: &str) -> bool {
         self.ranker.remove(rel);
-        self.entries.remove(rel).is_some()
+        let Some(i) = self.slots.remove(rel) else {
+            return false;
+        };
+        if i < self.entries.len() {
+            self.entries.swap_remove(i);
+            if let Some(moved) = self.entries.get(i) {
+                self.slots.insert(moved.header.filename.clone(), i);
+            }
+        }
+        true
     }
 
     /// True when some memory is indexed below the directory `dir_rel` (relative, no trailing
@@ -120,40 +186,19 @@ impl RecallIndex {
     pub fn has_under(&self, dir_rel: &str) -> bool {
         let prefix = format!("{dir_rel}/");
         self.entries
-            .range(prefix.clone()..)
-            .next()
-            .is_some_and(|(k, _)| k.starts_with(&prefix))
-    }
-
-    /// Forget every memory whose filename is not in `listed`.
-    pub fn retain_listed(&mut self, listed: &BTreeSet<&str>) {
-        let gone: Vec<String> = self
-            .entries
-            .keys()
-            .filter(|k| !listed.contains(k.as_str()))
-            .cloned()
-            .collect();
-        for rel in gone {
-            self.remove(&rel);
-        }
-    }
-
-    /// Record the walk position of `rel`.
-    pub fn set_order(&mut self, rel: &str, order: u32) {
-        if let Some(e) = self.entries.get_mut(rel) {
-            e.order = order;
-        }
+            .iter()
+            .any(|e| e.header.filename.starts_with(&prefix))
     }
 
     /// The header of `rel`, if indexed (with an empty `body_head`).
     pub fn header(&self, rel: &str) -> Option<&MemoryHeader> {
-        self.entries.get(rel).map(|e| &e.header)
+        self.entry(rel).map(|e| &e.header)
     }
 
     /// How many memories are not in `surfaced` (absolute paths, sorted).
     pub fn candidates(&self, surfaced: &[&str]) -> usize {
         self.entries
-            .values()
+            .iter()
             .filter(|e| !is_in(surfaced, &e.header.file_path))
             .count()
     }
@@ -163,7 +208,7 @@ impl RecallIndex {
     pub fn newest(&self, surfaced: &[&str], limit: usize) -> Vec<MemoryHeader> {
         let mut all: Vec<&Entry> = self
             .entries
-            .values()
+            .iter()
             .filter(|e| !is_in(surfaced, &e.header.file_path))
             .collect();
         crate::sort::sort_by(&mut all, |a, b| {
@@ -200,7 +245,7 @@ impl RecallIndex {
         self.ranker.set_params(params.clone());
         let kept: Vec<_> = hits
             .into_iter()
-            .filter(|h| !hidden.contains(h.filename.as_str()))
+            .filter(|h| !is_in_owned(&hidden, &h.filename))
             .collect();
         let top = kept.first().map_or(0.0, |h| h.raw_score);
         self.headers_of(
@@ -233,36 +278,40 @@ impl RecallIndex {
         let mut shown = self.headers_of(
             hits.iter()
                 .map(|h| h.filename.as_str())
-                .filter(|f| !hidden.contains(*f))
+                .filter(|f| !is_in_owned(&hidden, f))
                 .take(budget),
         );
         if shown.len() < budget {
-            let taken: BTreeSet<String> = shown.iter().map(|h| h.filename.clone()).collect();
+            let mut taken: Vec<String> = shown.iter().map(|h| h.filename.clone()).collect();
+            crate::sort::sort(&mut taken);
             let rest = self
                 .newest(surfaced, usize::MAX)
                 .into_iter()
-                .filter(|h| !taken.contains(&h.filename));
+                .filter(|h| !is_in_owned(&taken, &h.filename));
             let room = budget - shown.len();
             shown.extend(rest.take(room));
         }
         shown
     }
 
-    /// Filenames of the indexed memories in `surfaced`.
-    fn hidden(&self, surfaced: &[&str]) -> BTreeSet<String> {
+    /// Filenames of the indexed memories in `surfaced`, sorted.
+    fn hidden(&self, surfaced: &[&str]) -> Vec<String> {
         if surfaced.is_empty() {
-            return BTreeSet::new();
+            return Vec::new();
         }
-        self.entries
-            .values()
+        let mut hidden: Vec<String> = self
+            .entries
+            .iter()
             .filter(|e| is_in(surfaced, &e.header.file_path))
             .map(|e| e.header.filename.clone())
-            .collect()
+            .collect();
+        crate::sort::sort(&mut hidden);
+        hidden
     }
 
     fn headers_of<'a>(&self, filenames: impl Iterator<Item = &'a str>) -> Vec<MemoryHeader> {
         filenames
-            .filter_map(|f| self.entries.get(f).map(|e| e.header.clone()))
+            .filter_map(|f| self.entry(f).map(|e| e.header.clone()))
             .collect()
     }
 }
@@ -271,12 +320,16 @@ fn is_in(sorted: &[&str], path: &str) -> bool {
     sorted.binary_search(&path).is_ok()
 }
 
+fn is_in_owned(sorted: &[String], name: &str) -> bool {
+    sorted.binary_search_by(|s| s.as_str().cmp(name)).is_ok()
+}
+
 /// Changes reported since the last refresh: paths (relative to the memory directory) to look
 /// at again, or the whole directory.
 #[derive(Debug, Default)]
 struct Changes {
     everything: Cell<bool>,
-    paths: RefCell<BTreeSet<String>>,
+    paths: RefCell<Vec<String>>,
     /// The host watch is running (so no report means no change).
     watching: Cell<bool>,
 }
@@ -297,8 +350,9 @@ pub(crate) enum WatchState {
 pub(crate) struct Pending {
     /// List and stat the whole directory.
     pub(crate) everything: bool,
-    /// Look at these paths again; re-read them even if their stat looks unchanged.
-    pub(crate) paths: BTreeSet<String>,
+    /// Look at these paths again; re-read them even if their stat looks unchanged (sorted,
+    /// distinct).
+    pub(crate) paths: Vec<String>,
 }
 
 /// A [`RecallIndex`] kept current across recalls: owned by a [`crate::Memdir`] and handed to
@@ -394,9 +448,12 @@ impl LiveIndex {
             }
             self.changes.everything.set(true);
         }
+        let mut paths = std::mem::take(&mut *self.changes.paths.borrow_mut());
+        crate::sort::sort(&mut paths);
+        paths.dedup();
         Pending {
             everything: self.changes.everything.replace(false),
-            paths: std::mem::take(&mut *self.changes.paths.borrow_mut()),
+            paths,
         }
     }
 
@@ -463,9 +520,7 @@ fn note(changes: &Changes, dir: &str, event: WatchEvent<'_>) {
     if plain {
         // A poisoned borrow cannot happen (never held across a call out), but stay safe.
         match changes.paths.try_borrow_mut() {
-            Ok(mut paths) => {
-                paths.insert(rel.to_owned());
-            }
+            Ok(mut paths) => paths.push(rel.to_owned()),
             Err(_) => changes.everything.set(true),
         }
     } else {
