@@ -54,9 +54,9 @@ pub const HEAD_MAX_BYTES: usize = 1024 * 1024;
 
 /// A candidate memory file: its path relative to the directory, and the path to read it at
 /// (its real path when it was reached through a symlink).
-struct Candidate {
-    rel: String,
-    read: String,
+pub(super) struct Candidate {
+    pub(super) rel: String,
+    pub(super) read: String,
 }
 
 /// A candidate that is a regular file, with its stat.
@@ -115,7 +115,7 @@ fn plausible_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains('/') && !name.contains('\0')
 }
 
-fn is_memory_file_name(name: &str) -> bool {
+pub(super) fn is_memory_file_name(name: &str) -> bool {
     name.ends_with(".md") && name != ENTRYPOINT_NAME
 }
 
@@ -165,7 +165,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Candidate memory files, in walk order (see the module docs for the bounds).
-    async fn scan_candidates(&self, root: &str) -> Vec<Candidate> {
+    pub(super) async fn scan_candidates(&self, root: &str) -> Vec<Candidate> {
         let read_root = match self.read_root().await {
             Ok(ReadRoot::Absent) => return Vec::new(),
             Ok(read_root) => read_root,

@@ -5,7 +5,7 @@ use super::error::host_error;
 use crate::error::HostError;
 use crate::host::{
     Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock,
-    HostResult, Llm, LlmRequest, Telemetry,
+    HostResult, HostWatch, Llm, LlmRequest, Telemetry, WatchListener,
 };
 use crate::types::MAX_HOST_FILE_LEN;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
@@ -362,6 +362,10 @@ impl FileSystem for JsFs {
             .await
             .ok()?
             .as_bool()
+    }
+
+    async fn watch(&self, dir: &str, on_change: WatchListener) -> HostResult<HostWatch> {
+        super::watch::watch(&self.obj, dir, on_change).await
     }
 }
 

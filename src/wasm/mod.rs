@@ -30,6 +30,7 @@ pub mod recall;
 pub mod sync;
 pub mod tasks;
 mod ts;
+mod watch;
 
 use host::{JsClock, JsFs, JsLlm, JsTelemetry};
 use serde::Serialize;

@@ -89,6 +89,17 @@ export interface MemoryFs {
   processId?(): number;
   /** Whether process `pid` on this machine is alive (e.g. `process.kill(pid, 0)` succeeds or fails with `EPERM`). */
   processAlive?(pid: number): MaybePromise<boolean>;
+  /**
+   * Change notifications for `dir` and below: call `onChange(path?)` after each change (`path`
+   * absolute or relative to `dir`, omitted when unknown) and `onLost()` if the watch breaks;
+   * return a handle with `close()` (or a stop function). With it, a recall over an unchanged
+   * directory stats nothing. Only implement it if no change can go unreported.
+   */
+  watch?(
+    dir: string,
+    onChange: (path?: string) => void,
+    onLost: () => void,
+  ): MaybePromise<{ close(): void } | (() => void)>;
 }
 
 /** What the library asks of the host's model. */
