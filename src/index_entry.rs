@@ -393,7 +393,9 @@ mod tests {
                 .map(|(file, tail)| (file.trim(), tail))
         }
         let rest = js_trim(line).strip_prefix(['-', '*', '+'])?;
-        let body = rest.trim_start_matches(char::is_whitespace).strip_prefix('[')?;
+        let body = rest
+            .trim_start_matches(char::is_whitespace)
+            .strip_prefix('[')?;
         body.match_indices("](")
             .filter(|(close, _)| !is_escaped(body, *close))
             .find_map(|(close, _)| {
@@ -409,8 +411,9 @@ mod tests {
     #[test]
     fn one_pass_agrees_with_rescanning() {
         const PIECES: &[&str] = &[
-            "- [", "[", "]", "](", "](", "](a", "(", ")", ")", "a)", "<", ">", ">)", " -", "\\", " ", "\t", "\u{2003}", "a",
-            "b.md", "\u{2014}", "\u{2013}", "-", "--", ":", "é", "x y", "\r",
+            "- [", "[", "]", "](", "](", "](a", "(", ")", ")", "a)", "<", ">", ">)", " -", "\\",
+            " ", "\t", "\u{2003}", "a", "b.md", "\u{2014}", "\u{2013}", "-", "--", ":", "é", "x y",
+            "\r",
         ];
         let mut rng = crate::test_rng::XorShift(0x5DEE_CE66_D1CE_B00C);
         let mut entries = 0;

@@ -99,70 +99,205 @@ fn json(text: &str) {
 #[allow(clippy::type_complexity)]
 fn shapes() -> Vec<(&'static str, Parser, Box<dyn Fn(usize) -> String>)> {
     let fm = |head: &'static str, unit: &'static str, tail: &'static str| {
-        Box::new(move |n| shape(&format!("---\n{head}"), unit, &format!("{tail}\n---\nbody\n"), n))
-            as Box<dyn Fn(usize) -> String>
+        Box::new(move |n| {
+            shape(
+                &format!("---\n{head}"),
+                unit,
+                &format!("{tail}\n---\nbody\n"),
+                n,
+            )
+        }) as Box<dyn Fn(usize) -> String>
     };
     vec![
-        ("index: - [t]( + 'a)'*n", index_line, Box::new(|n| shape("- [t](", "a)", "", n))),
-        ("index: - [ + '](a'*n", index_line, Box::new(|n| shape("- [", "](a", "", n))),
-        ("index: - [ + '](<a>)x'*n", index_line, Box::new(|n| shape("- [", "](<a>)x", "", n))),
-        ("index: - [t](< + ' '*n + >)x", index_line, Box::new(|n| shape("- [t](<", " ", ">)x>)", n))),
-        ("index: - [ + '\\\\'*n + ](", index_line, Box::new(|n| shape("- [", "\\", "](a", n))),
-        ("index file: n lines '- [t](a)a)'", index, Box::new(|n| shape("", "- [t](a)a)a)\n", "", n))),
-        ("frontmatter: d: [ + 'a '*n (unclosed)", frontmatter, fm("d: [", "a ", "")),
-        ("frontmatter: d: [ + 'a, '*n (unclosed)", frontmatter, fm("d: [", "a, ", "")),
-        ("frontmatter: '['*n (nesting)", frontmatter, fm("d: ", "[", "")),
-        ("frontmatter: '{a: '*n (nesting)", frontmatter, fm("d: ", "{a: ", "")),
-        ("frontmatter: d: { + 'a: b, '*n", frontmatter, fm("d: {", "a: b, ", "")),
-        ("frontmatter: plain keys k<i>: v", frontmatter, Box::new(|n| {
-            block_keys("---\n", |i| format!("k{i}: value\n"), "---\nbody\n", n)
-        })),
-        ("frontmatter: YAML keys k<i>: [v]", frontmatter, Box::new(|n| {
-            block_keys("---\n", |i| format!("k{i}: [v]\n"), "---\nbody\n", n)
-        })),
-        ("frontmatter: retry keys k<i>: a: b", frontmatter, Box::new(|n| {
-            block_keys("---\n", |i| format!("k{i}: a: b @\n"), "---\nbody\n", n)
-        })),
-        ("frontmatter: '? k<i>' complex keys", frontmatter, Box::new(|n| {
-            block_keys("---\n", |i| format!("? k{i}\n: v\n"), "---\nbody\n", n)
-        })),
-        ("frontmatter: block nesting 'a:\\n '*", frontmatter, Box::new(|n| {
-            block_keys("---\n", |i| format!("{}a:\n", " ".repeat(i % 64)), "---\nbody\n", n)
-        })),
-        ("frontmatter: d: \" + '\\\\\"'*n + \"", frontmatter, fm("d: \"", "\\\"", "\"")),
-        ("frontmatter: d: \" + '\\\\u00e9'*n + \"", frontmatter, fm("d: \"", "\\u00e9", "\"")),
-        ("frontmatter: d: ' + 'a'''*n + '", frontmatter, fm("d: '", "a''", "'")),
-        ("frontmatter: d: | + lines", frontmatter, fm("d: |\n", "  line\n", "")),
-        ("frontmatter: '&a a '*n anchors", frontmatter, Box::new(|n| {
-            block_keys("---\n", |i| format!("k{i}: &a{i} v\n"), "---\nbody\n", n)
-        })),
-        ("frontmatter: unclosed ---, lines", frontmatter, Box::new(|n| shape("---\n", "a: b\n", "", n))),
+        (
+            "index: - [t]( + 'a)'*n",
+            index_line,
+            Box::new(|n| shape("- [t](", "a)", "", n)),
+        ),
+        (
+            "index: - [ + '](a'*n",
+            index_line,
+            Box::new(|n| shape("- [", "](a", "", n)),
+        ),
+        (
+            "index: - [ + '](<a>)x'*n",
+            index_line,
+            Box::new(|n| shape("- [", "](<a>)x", "", n)),
+        ),
+        (
+            "index: - [t](< + ' '*n + >)x",
+            index_line,
+            Box::new(|n| shape("- [t](<", " ", ">)x>)", n)),
+        ),
+        (
+            "index: - [ + '\\\\'*n + ](",
+            index_line,
+            Box::new(|n| shape("- [", "\\", "](a", n)),
+        ),
+        (
+            "index file: n lines '- [t](a)a)'",
+            index,
+            Box::new(|n| shape("", "- [t](a)a)a)\n", "", n)),
+        ),
+        (
+            "frontmatter: d: [ + 'a '*n (unclosed)",
+            frontmatter,
+            fm("d: [", "a ", ""),
+        ),
+        (
+            "frontmatter: d: [ + 'a, '*n (unclosed)",
+            frontmatter,
+            fm("d: [", "a, ", ""),
+        ),
+        (
+            "frontmatter: '['*n (nesting)",
+            frontmatter,
+            fm("d: ", "[", ""),
+        ),
+        (
+            "frontmatter: '{a: '*n (nesting)",
+            frontmatter,
+            fm("d: ", "{a: ", ""),
+        ),
+        (
+            "frontmatter: d: { + 'a: b, '*n",
+            frontmatter,
+            fm("d: {", "a: b, ", ""),
+        ),
+        (
+            "frontmatter: plain keys k<i>: v",
+            frontmatter,
+            Box::new(|n| block_keys("---\n", |i| format!("k{i}: value\n"), "---\nbody\n", n)),
+        ),
+        (
+            "frontmatter: YAML keys k<i>: [v]",
+            frontmatter,
+            Box::new(|n| block_keys("---\n", |i| format!("k{i}: [v]\n"), "---\nbody\n", n)),
+        ),
+        (
+            "frontmatter: retry keys k<i>: a: b",
+            frontmatter,
+            Box::new(|n| block_keys("---\n", |i| format!("k{i}: a: b @\n"), "---\nbody\n", n)),
+        ),
+        (
+            "frontmatter: '? k<i>' complex keys",
+            frontmatter,
+            Box::new(|n| block_keys("---\n", |i| format!("? k{i}\n: v\n"), "---\nbody\n", n)),
+        ),
+        (
+            "frontmatter: block nesting 'a:\\n '*",
+            frontmatter,
+            Box::new(|n| {
+                block_keys(
+                    "---\n",
+                    |i| format!("{}a:\n", " ".repeat(i % 64)),
+                    "---\nbody\n",
+                    n,
+                )
+            }),
+        ),
+        (
+            "frontmatter: d: \" + '\\\\\"'*n + \"",
+            frontmatter,
+            fm("d: \"", "\\\"", "\""),
+        ),
+        (
+            "frontmatter: d: \" + '\\\\u00e9'*n + \"",
+            frontmatter,
+            fm("d: \"", "\\u00e9", "\""),
+        ),
+        (
+            "frontmatter: d: ' + 'a'''*n + '",
+            frontmatter,
+            fm("d: '", "a''", "'"),
+        ),
+        (
+            "frontmatter: d: | + lines",
+            frontmatter,
+            fm("d: |\n", "  line\n", ""),
+        ),
+        (
+            "frontmatter: '&a a '*n anchors",
+            frontmatter,
+            Box::new(|n| block_keys("---\n", |i| format!("k{i}: &a{i} v\n"), "---\nbody\n", n)),
+        ),
+        (
+            "frontmatter: unclosed ---, lines",
+            frontmatter,
+            Box::new(|n| shape("---\n", "a: b\n", "", n)),
+        ),
         ("json: '['*n", json, Box::new(|n| shape("", "[", "", n))),
-        ("json: '[1,'*n", json, Box::new(|n| shape("[", "1,", "1]", n))),
-        ("json: '{\"a\":1,'*n", json, Box::new(|n| shape("{", "\"a\":1,", "\"a\":1}", n))),
-        ("json: string of \\u00e9", json, Box::new(|n| shape("\"", "\\u00e9", "\"", n))),
-        ("json: string of \\ud800", json, Box::new(|n| shape("\"", "\\ud800", "\"", n))),
-        ("json: number of n digits", json, Box::new(|n| shape("", "1", "", n))),
-        ("sync: n entries", pull, Box::new(|n| {
-            block_keys("{\"checksum\":\"x\",\"content\":{\"entries\":{", |i| {
-                format!("\"f{i}.md\":\"---\\nname: a\\n---\\nx\",")
-            }, "\"z.md\":\"z\"}}}", n)
-        })),
-        ("sync: n checksums", pull, Box::new(|n| {
-            block_keys("{\"content\":{\"entries\":{},\"entryChecksums\":{", |i| {
-                format!("\"f{i}.md\":\"sha256:00\",")
-            }, "\"z\":\"z\"}}}", n)
-        })),
-        ("sync: n duplicate keys", pull, Box::new(|n| {
-            shape("{\"content\":{\"entries\":{", "\"a.md\":\"x\",", "\"a.md\":\"y\"}}}", n)
-        })),
+        (
+            "json: '[1,'*n",
+            json,
+            Box::new(|n| shape("[", "1,", "1]", n)),
+        ),
+        (
+            "json: '{\"a\":1,'*n",
+            json,
+            Box::new(|n| shape("{", "\"a\":1,", "\"a\":1}", n)),
+        ),
+        (
+            "json: string of \\u00e9",
+            json,
+            Box::new(|n| shape("\"", "\\u00e9", "\"", n)),
+        ),
+        (
+            "json: string of \\ud800",
+            json,
+            Box::new(|n| shape("\"", "\\ud800", "\"", n)),
+        ),
+        (
+            "json: number of n digits",
+            json,
+            Box::new(|n| shape("", "1", "", n)),
+        ),
+        (
+            "sync: n entries",
+            pull,
+            Box::new(|n| {
+                block_keys(
+                    "{\"checksum\":\"x\",\"content\":{\"entries\":{",
+                    |i| format!("\"f{i}.md\":\"---\\nname: a\\n---\\nx\","),
+                    "\"z.md\":\"z\"}}}",
+                    n,
+                )
+            }),
+        ),
+        (
+            "sync: n checksums",
+            pull,
+            Box::new(|n| {
+                block_keys(
+                    "{\"content\":{\"entries\":{},\"entryChecksums\":{",
+                    |i| format!("\"f{i}.md\":\"sha256:00\","),
+                    "\"z\":\"z\"}}}",
+                    n,
+                )
+            }),
+        ),
+        (
+            "sync: n duplicate keys",
+            pull,
+            Box::new(|n| {
+                shape(
+                    "{\"content\":{\"entries\":{",
+                    "\"a.md\":\"x\",",
+                    "\"a.md\":\"y\"}}}",
+                    n,
+                )
+            }),
+        ),
     ]
 }
 
 #[test]
 #[ignore = "benchmark: run with --release -- --ignored --nocapture"]
 fn parsers_take_time_linear_in_their_input() {
-    println!("{:<42} {}", "shape", "ns/byte at 16, 32, 64, 128, 256 KB; last/first");
+    println!(
+        "{:<42} {}",
+        "shape", "ns/byte at 16, 32, 64, 128, 256 KB; last/first"
+    );
     for (name, parse, make) in shapes() {
         let mut row = Vec::new();
         for step in 0..=DOUBLINGS {
