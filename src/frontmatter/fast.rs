@@ -40,12 +40,56 @@ pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
             None if is_plain_value(value) => Cow::Borrowed(value),
             None => return None,
         };
-        if entries.iter().any(|(seen, _)| *seen == key) {
+        // Few keys (the usual three): compare as they come. Many: one sort at the end, so a
+        // block of thousands of keys does not cost their square.
+        if entries.len() < FEW_KEYS && entries.iter().any(|(seen, _)| *seen == key) {
             return None;
         }
         entries.push((key, value));
     }
+    if entries.len() > FEW_KEYS && has_repeated_key(&entries) {
+        return None;
+    }
     (!entries.is_empty()).then_some(entries)
+}
+
+/// Up to this many keys, repeats are found by comparing each new key with those before it.
+const FEW_KEYS: usize = 16;
+
+fn has_repeated_key(entries: &[(&str, Cow<'_, str>)]) -> bool {
+    let mut keys: Vec<&str> = entries.iter().map(|(key, _)| *key).collect();
+    crate::sort::sort(&mut keys);
+    keys.windows(2).any(|pair| pair.first() == pair.last())
+}
+
+/// The `name`, `description` and `type` lines of a block the YAML parser is not given (see
+/// [`super::MAX_YAML_BYTES`]): each top-level `key: value` line for one of them whose value
+/// [`plain_entries`] would take, the last one winning.
+pub(super) fn memory_lines(block: &str) -> Mapping {
+    let mut mapping = Mapping::new();
+    for line in block.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let Some((key, rest)) = line.split_once(':') else {
+            continue;
+        };
+        if !matches!(key, "name" | "description" | "type") {
+            continue;
+        }
+        let Some(value) = rest.strip_prefix(' ').map(|v| v.trim_start_matches(' ')) else {
+            continue;
+        };
+        let value = match value.strip_prefix('"') {
+            Some(quoted) => parse_double_quoted(quoted),
+            None => is_plain_value(value).then_some(Cow::Borrowed(value)),
+        };
+        if let Some(value) = value {
+            mapping.insert(
+                Value::String(key.to_owned()),
+                Value::String(value.into_owned()),
+            );
+        }
+    }
+    mapping
 }
 
 /// The string a double-quoted scalar stands for, given what follows its opening quote: the
