@@ -90,7 +90,7 @@ impl Ahead {
         wanted: impl Fn(&str, usize, char) -> bool,
     ) -> Option<usize> {
         if let Some((start, answer)) = self.last {
-            if start <= from && answer.map_or(true, |at| from <= at) {
+            if start <= from && answer.is_none_or(|at| from <= at) {
                 return answer;
             }
         }

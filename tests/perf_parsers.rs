@@ -308,8 +308,8 @@ fn shapes() -> Vec<(&'static str, Parser, Box<dyn Fn(usize) -> String>)> {
 #[ignore = "benchmark: run with --release -- --ignored --nocapture"]
 fn parsers_take_time_linear_in_their_input() {
     println!(
-        "{:<42} {}",
-        "shape", "ns/byte at 4, 8, 16, 32, 64, 128 KB; last/first"
+        "{:<42} ns/byte at 4, 8, 16, 32, 64, 128 KB; last/first",
+        "shape"
     );
     // PERF_FILTER=frontmatter runs only the shapes whose name contains it.
     let filter = std::env::var("PERF_FILTER").unwrap_or_default();
