@@ -64,7 +64,8 @@ fn has_repeated_key(entries: &[(&str, Cow<'_, str>)]) -> bool {
 
 /// The `name`, `description` and `type` lines of a block the YAML parser is not given (see
 /// [`super::MAX_YAML_BYTES`]): each top-level `key: value` line for one of them whose value
-/// [`plain_entries`] would take, the last one winning.
+/// [`plain_entries`] would take, or that the reference's quoting retry would make a string of
+/// (`description: Fix: use X`), the last one winning.
 pub(super) fn memory_lines(block: &str) -> Mapping {
     let mut mapping = Mapping::new();
     for line in block.split('\n') {
@@ -82,6 +83,10 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
             Some(quoted) => parse_double_quoted(quoted),
             None => is_plain_value(value).then_some(Cow::Borrowed(value)),
         };
+        // A value with YAML's special characters: what the reference's quoting retry reads.
+        let value = value.or_else(|| {
+            super::yaml::problematic_value(line).map(|(_, value)| Cow::Borrowed(value))
+        });
         if let Some(value) = value {
             mapping.insert(
                 Value::String(key.to_owned()),

@@ -23,8 +23,9 @@
 //!   fails to load anyway).
 //!
 //! Past either, the block is not parsed as YAML: a diagnostic says so, and the `name`,
-//! `description` and `type` lines the fast path can read are kept, so one odd header does not
-//! lose the memory's fields. Plain `key: value` blocks of any size still take the fast path.
+//! `description` and `type` lines are kept when the fast path can read their values or the
+//! reference's quoting retry would make strings of them, so one odd header does not lose the
+//! memory's fields. Plain `key: value` blocks of any size still take the fast path.
 
 mod fast;
 mod format;
@@ -400,7 +401,7 @@ mod tests {
     #[test]
     fn blocks_past_the_yaml_caps_keep_their_memory_lines() {
         let deep = format!(
-            "---\nname: \"Deep\"\nx: {}\ndescription: d: e\ndescription: kept\ntype: user\n---\nbody",
+            "---\nname: \"Deep\"\nx: {}\ndescription: d: e\ndescription: kept: [x]\ntype: user\n---\nbody",
             "{".repeat(MAX_FLOW_DEPTH + 1)
         );
         let long = format!(
@@ -421,7 +422,7 @@ mod tests {
         }
         assert_eq!(
             parse_frontmatter(&deep).header.description.as_deref(),
-            Some("kept")
+            Some("kept: [x]")
         );
         // Within the caps the same shapes go to YAML as before.
         let shallow = format!("---\nx: {}\n---\n", "[".repeat(MAX_FLOW_DEPTH));

@@ -246,7 +246,7 @@ pub(super) fn quote_problematic_values(block: &str) -> String {
 
 /// `line.match(/^([a-zA-Z_-]+):\s+(.+)$/)` followed by the quoting test: the key and value when
 /// the line needs quoting.
-fn problematic_value(line: &str) -> Option<(&str, &str)> {
+pub(super) fn problematic_value(line: &str) -> Option<(&str, &str)> {
     let key_len = line
         .bytes()
         .take_while(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'-')
