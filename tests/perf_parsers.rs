@@ -165,10 +165,10 @@ fn shapes() -> Vec<(&'static str, Parser, Box<dyn Fn(usize) -> String>)> {
             fm("d: {", "a: b, ", ""),
         ),
         (
-            "frontmatter: '['*255 + 'a, '*n",
+            "frontmatter: '['*128 + 'a, '*n",
             frontmatter,
             Box::new(|n| {
-                let head = format!("---\nd: {}", "[".repeat(255));
+                let head = format!("---\nd: {}", "[".repeat(128));
                 shape(&head, "a, ", "\n---\nbody\n", n)
             }),
         ),
