@@ -33,7 +33,8 @@ use std::time::Duration;
 /// A fuzz target's check: panics on a finding.
 pub type Check = fn(&[u8]);
 
-/// The smaller hostile text a timing check builds (bytes, about).
+/// The smaller hostile text a timing check builds (bytes, about; two copies of the input at
+/// least).
 pub const GROWTH_BYTES: usize = 1024;
 /// The larger one is this many times bigger.
 pub const GROWTH_FACTOR: usize = 4;
@@ -58,9 +59,8 @@ pub fn set_timing(on: bool) {
     TIMING.with(|t| t.set(on));
 }
 
-/// `head`, then `period` repeated to at least `bytes` bytes, then `tail`.
-fn repeated(head: &str, period: &str, tail: &str, bytes: usize) -> String {
-    let copies = bytes.div_ceil(period.len().max(1));
+/// `head`, then `period` repeated `copies` times, then `tail`.
+fn repeated(head: &str, period: &str, tail: &str, copies: usize) -> String {
     let mut out = String::with_capacity(head.len() + copies * period.len() + tail.len());
     out.push_str(head);
     for _ in 0..copies {
@@ -84,8 +84,11 @@ pub fn assert_linear(what: &str, head: &str, period: &str, tail: &str, run: &dyn
     if period.is_empty() || !TIMING.with(Cell::get) {
         return;
     }
-    let small = repeated(head, period, tail, GROWTH_BYTES);
-    let large = repeated(head, period, tail, GROWTH_BYTES * GROWTH_FACTOR);
+    // Two copies at least, so that both texts have the same shape (one copy of `---\n…` is an
+    // unclosed block, two are a block and a body: constant work that is not growth).
+    let copies = GROWTH_BYTES.div_ceil(period.len()).max(2);
+    let small = repeated(head, period, tail, copies);
+    let large = repeated(head, period, tail, copies * GROWTH_FACTOR);
     let per_byte_bound = MAX_TIME_PER_BYTE * u32::try_from(large.len()).unwrap_or(u32::MAX);
     let (mut best_small, mut best_large) = (Duration::MAX, Duration::MAX);
     for _ in 0..3 {
