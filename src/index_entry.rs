@@ -28,7 +28,8 @@ const SEPARATORS: [&str; 5] = ["\u{2014}", "\u{2013}", "--", "-", ":"];
 /// Accepted: leading indentation; a `-`, `*` or `+` bullet; `[title](file)` where the title may
 /// hold brackets (escaped as `\]` or not) and the target may be written `<file with spaces>`;
 /// then nothing, or a hook after an em dash, en dash, `-`, `--`, `:` or plain whitespace.
-/// Surrounding whitespace, including a trailing `\r`, is ignored.
+/// Surrounding whitespace, including a trailing `\r`, is ignored. Time is linear in the line's
+/// length, whatever it holds (one pass finds the target for every candidate `](`).
 ///
 /// ```
 /// use memdir::{parse_index_entry, IndexEntry};
