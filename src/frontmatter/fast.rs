@@ -79,10 +79,24 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
         let Some(value) = rest.strip_prefix(' ').map(|v| v.trim_start_matches(' ')) else {
             continue;
         };
+        let value_text = value;
         let value = match value.strip_prefix('"') {
             Some(quoted) => parse_double_quoted(quoted),
             None => is_plain_value(value).then_some(Cow::Borrowed(value)),
         };
+        // A quoted scalar with other escapes: that line alone through YAML (a quoted scalar
+        // holds no flow collection, so libyaml reads it in linear time).
+        let value = value.or_else(|| {
+            if !value_text.starts_with(['"', '\'']) {
+                return None;
+            }
+            let parsed = super::yaml::parse_lenient(line).ok()?;
+            parsed
+                .value
+                .get(key)?
+                .as_str()
+                .map(|s| Cow::Owned(s.to_owned()))
+        });
         // A value with YAML's special characters: what the reference's quoting retry reads.
         let value = value.or_else(|| {
             super::yaml::problematic_value(line).map(|(_, value)| Cow::Borrowed(value))
