@@ -53,6 +53,28 @@ pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
     (!entries.is_empty()).then_some(entries)
 }
 
+/// Whether `value` is exactly one quoted scalar (`"…"` with backslash escapes, or `'…'` with
+/// `''`), closed at its end: YAML reads such a line in linear time.
+fn is_one_quoted_scalar(value: &str) -> bool {
+    let mut chars = value.chars();
+    let quote = match chars.next() {
+        Some(q @ ('"' | '\'')) => q,
+        _ => return false,
+    };
+    while let Some(c) = chars.next() {
+        if quote == '"' && c == '\\' {
+            chars.next();
+        } else if c == quote {
+            if quote == '\'' && chars.clone().next() == Some('\'') {
+                chars.next();
+                continue;
+            }
+            return chars.as_str().trim_end_matches(' ').is_empty();
+        }
+    }
+    false
+}
+
 /// Up to this many keys, repeats are found by comparing each new key with those before it.
 const FEW_KEYS: usize = 16;
 
@@ -87,7 +109,7 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
         // A quoted scalar with other escapes: that line alone through YAML (a quoted scalar
         // holds no flow collection, so libyaml reads it in linear time).
         let value = value.or_else(|| {
-            if !value_text.starts_with(['"', '\'']) {
+            if !is_one_quoted_scalar(value_text) {
                 return None;
             }
             let parsed = super::yaml::parse_lenient(line).ok()?;
