@@ -40,12 +40,97 @@ pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
             None if is_plain_value(value) => Cow::Borrowed(value),
             None => return None,
         };
-        if entries.iter().any(|(seen, _)| *seen == key) {
+        // Few keys (the usual three): compare as they come. Many: one sort at the end, so a
+        // block of thousands of keys does not cost their square.
+        if entries.len() < FEW_KEYS && entries.iter().any(|(seen, _)| *seen == key) {
             return None;
         }
         entries.push((key, value));
     }
+    if entries.len() > FEW_KEYS && has_repeated_key(&entries) {
+        return None;
+    }
     (!entries.is_empty()).then_some(entries)
+}
+
+/// Whether `value` is exactly one quoted scalar (`"…"` with backslash escapes, or `'…'` with
+/// `''`), closed at its end: YAML reads such a line in linear time.
+fn is_one_quoted_scalar(value: &str) -> bool {
+    let mut chars = value.chars();
+    let quote = match chars.next() {
+        Some(q @ ('"' | '\'')) => q,
+        _ => return false,
+    };
+    while let Some(c) = chars.next() {
+        if quote == '"' && c == '\\' {
+            chars.next();
+        } else if c == quote {
+            if quote == '\'' && chars.clone().next() == Some('\'') {
+                chars.next();
+                continue;
+            }
+            return chars.as_str().trim_end_matches(' ').is_empty();
+        }
+    }
+    false
+}
+
+/// Up to this many keys, repeats are found by comparing each new key with those before it.
+const FEW_KEYS: usize = 16;
+
+fn has_repeated_key(entries: &[(&str, Cow<'_, str>)]) -> bool {
+    let mut keys: Vec<&str> = entries.iter().map(|(key, _)| *key).collect();
+    crate::sort::sort(&mut keys);
+    keys.windows(2).any(|pair| pair.first() == pair.last())
+}
+
+/// The `name`, `description` and `type` lines of a block the YAML parser is not given (see
+/// [`super::MAX_YAML_BYTES`]): each top-level `key: value` line for one of them whose value
+/// [`plain_entries`] would take, or that the reference's quoting retry would make a string of
+/// (`description: Fix: use X`), the last one winning.
+pub(super) fn memory_lines(block: &str) -> Mapping {
+    let mut mapping = Mapping::new();
+    for line in block.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let Some((key, rest)) = line.split_once(':') else {
+            continue;
+        };
+        if !matches!(key, "name" | "description" | "type") {
+            continue;
+        }
+        let Some(value) = rest.strip_prefix(' ').map(|v| v.trim_start_matches(' ')) else {
+            continue;
+        };
+        let value_text = value;
+        let value = match value.strip_prefix('"') {
+            Some(quoted) => parse_double_quoted(quoted),
+            None => is_plain_value(value).then_some(Cow::Borrowed(value)),
+        };
+        // A quoted scalar with other escapes: that line alone through YAML (a quoted scalar
+        // holds no flow collection, so libyaml reads it in linear time).
+        let value = value.or_else(|| {
+            if !is_one_quoted_scalar(value_text) {
+                return None;
+            }
+            let parsed = super::yaml::parse_lenient(line).ok()?;
+            parsed
+                .value
+                .get(key)?
+                .as_str()
+                .map(|s| Cow::Owned(s.to_owned()))
+        });
+        // A value with YAML's special characters: what the reference's quoting retry reads.
+        let value = value.or_else(|| {
+            super::yaml::problematic_value(line).map(|(_, value)| Cow::Borrowed(value))
+        });
+        if let Some(value) = value {
+            mapping.insert(
+                Value::String(key.to_owned()),
+                Value::String(value.into_owned()),
+            );
+        }
+    }
+    mapping
 }
 
 /// The string a double-quoted scalar stands for, given what follows its opening quote: the

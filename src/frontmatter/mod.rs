@@ -11,6 +11,21 @@
 //! Plain `key: value` headers, the common case, are read by a small fast path that gives the
 //! same mapping as the YAML parser (property-tested against it); everything else goes to
 //! serde_yaml.
+//!
+//! Every step takes time linear in the text. The fast path and the delimiter search are linear
+//! by construction; libyaml is not on every shape (its cost grows with the nesting of flow
+//! collections times their length, so 16 KB of `[` took seconds), so a block goes to it only
+//! within two caps, checked first in one pass:
+//!
+//! * [`MAX_YAML_BYTES`] (64 KiB) of block text;
+//! * [`MAX_FLOW_DEPTH`] (128) levels of `[`/`{` nesting, counted on the raw text (a bracket
+//!   inside a quoted string counts too, so the estimate errs high; serde_yaml refuses YAML
+//!   nested deeper than 128 levels anyway). At this depth libyaml spends about 2 µs per byte.
+//!
+//! Past either, the block is not parsed as YAML: a diagnostic says so, and the `name`,
+//! `description` and `type` lines are kept when the fast path can read their values or the
+//! reference's quoting retry would make strings of them, so one odd header does not lose the
+//! memory's fields. Plain `key: value` blocks of any size still take the fast path.
 
 mod fast;
 mod format;
@@ -24,6 +39,33 @@ use crate::jsstr::{is_js_whitespace, js_number_to_string};
 use crate::types::MemoryType;
 use serde::Serialize;
 use serde_yaml::{Mapping, Value};
+
+/// Largest frontmatter block, in bytes, given to the YAML parser. A larger block that is not
+/// plain `key: value` lines keeps only its `name`, `description` and `type` lines, with a
+/// diagnostic (see the module documentation).
+///
+/// ```
+/// use memdir::frontmatter::{parse_frontmatter, MAX_YAML_BYTES};
+/// let text = format!("---\nname: Big\nlist: [{}]\n---\n", "a, ".repeat(MAX_YAML_BYTES / 3));
+/// let parsed = parse_frontmatter(&text);
+/// assert_eq!(parsed.header.name.as_deref(), Some("Big"));
+/// assert!(parsed.frontmatter.get("list").is_none());
+/// assert!(parsed.diagnostics[0].contains("not parsed as YAML"));
+/// ```
+pub const MAX_YAML_BYTES: usize = 64 * 1024;
+
+/// Deepest nesting of flow collections (`[`, `{`) given to the YAML parser, counted over the raw
+/// block (brackets in strings count too). A deeper block keeps only its `name`, `description`
+/// and `type` lines, with a diagnostic.
+///
+/// ```
+/// use memdir::frontmatter::{parse_frontmatter, MAX_FLOW_DEPTH};
+/// let text = format!("---\ntype: user\nx: {}\n---\n", "[".repeat(MAX_FLOW_DEPTH + 1));
+/// let parsed = parse_frontmatter(&text);
+/// assert_eq!(parsed.header.memory_type, Some(memdir::MemoryType::User));
+/// assert!(parsed.diagnostics[0].contains("not parsed as YAML"));
+/// ```
+pub const MAX_FLOW_DEPTH: usize = 128;
 
 /// The fields the memory system reads from frontmatter.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -232,7 +274,13 @@ fn parse_head(delimited: Delimited<'_>) -> Option<FrontmatterHead> {
     };
     let frontmatter = match fast::parse_plain_block(split.block) {
         Some(mapping) => mapping,
-        None => yaml::parse_block(split.block, &mut diagnostics),
+        None => match yaml::refusal(split.block) {
+            Some(why) => {
+                diagnostics.push(why);
+                fast::memory_lines(split.block)
+            }
+            None => yaml::parse_block(split.block, &mut diagnostics),
+        },
     };
     Some(FrontmatterHead {
         header: memory_fields(&frontmatter),
@@ -348,6 +396,56 @@ mod tests {
             let parsed = parse_frontmatter(&format!("---\n{line}\n---\n"));
             assert_eq!(parsed.header.description.as_deref(), expected, "{line}");
         }
+    }
+
+    #[test]
+    fn blocks_past_the_yaml_caps_keep_their_memory_lines() {
+        let deep = format!(
+            "---\nname: \"Deep\"\nx: {}\ndescription: d: e\ndescription: kept: [x]\ntype: user\n---\nbody",
+            "{".repeat(MAX_FLOW_DEPTH + 1)
+        );
+        let long = format!(
+            "---\nname: Long\nx: [{}]\ntype: project\n---\nbody",
+            "a, ".repeat(MAX_YAML_BYTES / 3)
+        );
+        for (text, name, kind) in [
+            (&deep, "Deep", MemoryType::User),
+            (&long, "Long", MemoryType::Project),
+        ] {
+            let parsed = parse_frontmatter(text);
+            assert_eq!(parsed.header.name.as_deref(), Some(name));
+            assert_eq!(parsed.header.memory_type, Some(kind));
+            assert_eq!(parsed.body, "body");
+            assert_eq!(parsed.frontmatter.len(), 2 + usize::from(name == "Deep"));
+            assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+            assert!(parsed.diagnostics[0].contains("not parsed as YAML"));
+        }
+        assert_eq!(
+            parse_frontmatter(&deep).header.description.as_deref(),
+            Some("kept: [x]")
+        );
+        // Within the caps the same shapes go to YAML as before.
+        let shallow = format!("---\nx: {}\n---\n", "[".repeat(MAX_FLOW_DEPTH));
+        let parsed = parse_frontmatter(&shallow);
+        assert!(!parsed.diagnostics[0].contains("not parsed as YAML"));
+        // A long plain block is not capped: the fast path reads it whole.
+        let plain: String = (0..20_000).map(|i| format!("k{i}: v\n")).collect();
+        let parsed = parse_frontmatter(&format!("---\n{plain}name: n\n---\n"));
+        assert_eq!(parsed.frontmatter.len(), 20_001);
+        assert!(parsed.diagnostics.is_empty());
+        // Many keys and one repeat: the fast path still leaves it to YAML (last value wins).
+        let repeated = format!("---\n{plain}k7: w\n---\n");
+        let parsed = parse_frontmatter(&repeated);
+        assert!(
+            parsed.diagnostics[0].contains("not parsed as YAML"),
+            "{:?}",
+            parsed.diagnostics
+        );
+        let few: String = (0..20).map(|i| format!("k{i}: v\n")).collect();
+        let parsed = parse_frontmatter(&format!("---\n{few}k7: w\n---\n"));
+        assert_eq!(parsed.frontmatter.len(), 20);
+        assert_eq!(parsed.frontmatter["k7"], Value::from("w"));
+        assert!(parsed.diagnostics[0].contains("more than once"));
     }
 
     #[test]

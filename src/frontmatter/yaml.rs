@@ -8,6 +8,37 @@ use serde_yaml::{Mapping, Number, Value};
 use std::cell::RefCell;
 use std::fmt;
 
+/// Why `block` must not go to the YAML parser (too long, or nested too deeply for its
+/// time to stay linear), as a diagnostic; `None` when it may. One pass over the bytes.
+pub(super) fn refusal(block: &str) -> Option<String> {
+    use super::{MAX_FLOW_DEPTH, MAX_YAML_BYTES};
+    const KEPT: &str = "only its name, description and type lines were read";
+    if block.len() > MAX_YAML_BYTES {
+        return Some(format!(
+            "frontmatter is {} bytes, more than the {MAX_YAML_BYTES} read as YAML: \
+             not parsed as YAML; {KEPT}",
+            block.len()
+        ));
+    }
+    let mut depth = 0usize;
+    for b in block.bytes() {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some(format!(
+                        "frontmatter nests `[`/`{{` more than {MAX_FLOW_DEPTH} deep: \
+                         not parsed as YAML; {KEPT}"
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parse a frontmatter block as YAML, recovering what the reference recovers. Only a mapping is
 /// kept; anything else leaves the result empty. Diagnostics say what happened.
 pub(super) fn parse_block(block: &str, diagnostics: &mut Vec<String>) -> Mapping {
@@ -215,7 +246,7 @@ pub(super) fn quote_problematic_values(block: &str) -> String {
 
 /// `line.match(/^([a-zA-Z_-]+):\s+(.+)$/)` followed by the quoting test: the key and value when
 /// the line needs quoting.
-fn problematic_value(line: &str) -> Option<(&str, &str)> {
+pub(super) fn problematic_value(line: &str) -> Option<(&str, &str)> {
     let key_len = line
         .bytes()
         .take_while(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'-')

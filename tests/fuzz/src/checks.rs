@@ -4,6 +4,12 @@
 //!
 //! Shared by the cargo-fuzz targets (`tests/fuzz/fuzz_targets/*.rs`) and by the native
 //! regression test `tests/fuzz_regressions.rs`, which replays `tests/fuzz/regressions/<target>/*`.
+//!
+//! Every parser that sees untrusted text must also take time linear in it (issue #19): each
+//! check repeats its input into a hostile text of two sizes and fails when the larger one costs
+//! clearly more than linear growth allows, see [`assert_linear`]. The including crate provides
+//! `crate::cpu_time::now()` (the thread's CPU time under the fuzzer, so a busy machine does not
+//! count; the wall clock natively).
 
 use memdir::entrypoint::{lines_cut, truncate_counted};
 use memdir::frontmatter::{head_for_js, parse_frontmatter_head, split_frontmatter, HeadForJs};
@@ -13,23 +19,115 @@ use memdir::jsstr::js_trim;
 use memdir::path_key::sanitize_path_key;
 use memdir::recall::try_parse_selector_reply;
 use memdir::secrets::{redact_secrets, scan_for_secrets, REDACTED};
+use memdir::sync::{HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync, Transport};
 use memdir::{
     format_index_entry, format_memory_file, parse_frontmatter, parse_index_entry,
     truncate_entrypoint, TruncateOptions,
 };
+use memdir::{Clock, MemFs, NoTelemetry};
 use std::borrow::Cow;
+use std::cell::Cell;
+use std::hint::black_box;
+use std::time::Duration;
 
 /// A fuzz target's check: panics on a finding.
 pub type Check = fn(&[u8]);
 
+/// The smaller hostile text a timing check builds (bytes, about; two copies of the input at
+/// least).
+pub const GROWTH_BYTES: usize = 1024;
+/// The larger one is this many times bigger.
+pub const GROWTH_FACTOR: usize = 8;
+/// Linear work grows by [`GROWTH_FACTOR`] (8), quadratic by its square (64): the larger text may
+/// take at most this many times the smaller one's time, plus [`GROWTH_NOISE`]. (With 4 and 8, a
+/// linear YAML shape measured 9.4× under AddressSanitizer: allocation-heavy code does not scale
+/// perfectly there; `regressions/parse_frontmatter/timing-asan-growth-9x`.)
+pub const GROWTH_SLACK: u32 = 20;
+/// Whatever the smaller text cost, the larger may always take this much per byte: a shape can
+/// change between the sizes (YAML that fails at its first control character in the small text
+/// and is refused by a cap, then read line by line, in the large one), and linear work at this
+/// rate is fine. The old quadratic costs were far above it at 8 KB (the `[` nesting: 1.8 s).
+/// Found by fuzzing: `regressions/parse_frontmatter/timing-cap-shape-change` (26× growth, under
+/// 1 µs a byte).
+pub const LINEAR_FLOOR_PER_BYTE: Duration = Duration::from_micros(2);
+/// Timer noise allowed on top of the growth bound.
+pub const GROWTH_NOISE: Duration = Duration::from_micros(500);
+/// And never more than this per byte of the larger text (plus [`MAX_FIXED_TIME`]): generous,
+/// for unoptimised builds and sanitizers, but 5 s on 100 KB.
+pub const MAX_TIME_PER_BYTE: Duration = Duration::from_micros(50);
+/// The constant part of the per-byte bound.
+pub const MAX_FIXED_TIME: Duration = Duration::from_millis(100);
+
+thread_local! {
+    static TIMING: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turn the timing half of the checks off (or back on) for this thread: the native random
+/// sweep runs thousands of inputs through unoptimised code and checks behaviour only.
+pub fn set_timing(on: bool) {
+    TIMING.with(|t| t.set(on));
+}
+
+/// `head`, then `period` repeated `copies` times, then `tail`.
+fn repeated(head: &str, period: &str, tail: &str, copies: usize) -> String {
+    let mut out = String::with_capacity(head.len() + copies * period.len() + tail.len());
+    out.push_str(head);
+    for _ in 0..copies {
+        out.push_str(period);
+    }
+    out.push_str(tail);
+    out
+}
+
+fn time_of(run: &dyn Fn(&str), text: &str) -> Duration {
+    let start = crate::cpu_time::now();
+    run(black_box(text));
+    crate::cpu_time::now().saturating_sub(start)
+}
+
+/// `run` takes time linear in its input on `head + period×k + tail` at two sizes: the larger
+/// ([`GROWTH_FACTOR`] times the bytes) costs at most [`GROWTH_SLACK`] times the smaller (or
+/// [`LINEAR_FLOOR_PER_BYTE`] per byte, whichever is more) plus [`GROWTH_NOISE`], and at most [`MAX_TIME_PER_BYTE`] per byte plus [`MAX_FIXED_TIME`]. The
+/// best of three measurements counts (noise only ever adds time).
+pub fn assert_linear(what: &str, head: &str, period: &str, tail: &str, run: &dyn Fn(&str)) {
+    if period.is_empty() || !TIMING.with(Cell::get) {
+        return;
+    }
+    // Two copies at least, so that both texts have the same shape (one copy of `---\n…` is an
+    // unclosed block, two are a block and a body: constant work that is not growth).
+    let copies = GROWTH_BYTES.div_ceil(period.len()).max(2);
+    let small = repeated(head, period, tail, copies);
+    let large = repeated(head, period, tail, copies * GROWTH_FACTOR);
+    let per_byte_bound = MAX_TIME_PER_BYTE * u32::try_from(large.len()).unwrap_or(u32::MAX);
+    let (mut best_small, mut best_large) = (Duration::MAX, Duration::MAX);
+    for _ in 0..3 {
+        best_small = best_small.min(time_of(run, &small));
+        best_large = best_large.min(time_of(run, &large));
+        let floor = LINEAR_FLOOR_PER_BYTE * u32::try_from(large.len()).unwrap_or(u32::MAX);
+        let grows_linearly =
+            best_large <= best_small.saturating_mul(GROWTH_SLACK).max(floor) + GROWTH_NOISE;
+        if grows_linearly && best_large <= per_byte_bound + MAX_FIXED_TIME {
+            return;
+        }
+    }
+    panic!(
+        "{what} is not linear: {} bytes took {best_large:?}, {} bytes {best_small:?} \
+         (period {period:?})",
+        large.len(),
+        small.len()
+    );
+}
+
 /// The fuzz targets, by name (the names of `tests/fuzz/regressions/` subfolders too).
-pub const TARGETS: [(&str, Check); 6] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("parse_frontmatter", check_parse_frontmatter),
     ("truncate_entrypoint", check_truncate_entrypoint),
     ("parse_index_entry", check_parse_index_entry),
     ("sanitize_path_key", check_sanitize_path_key),
     ("scan_for_secrets", check_scan_for_secrets),
     ("parse_selector_reply", check_parse_selector_reply),
+    ("parse_json", check_parse_json),
+    ("sync_response", check_sync_response),
 ];
 
 /// Fuzzer bytes as text: valid UTF-8 as is, anything else with replacement characters (the JS
@@ -40,8 +138,16 @@ fn text(data: &[u8]) -> Cow<'_, str> {
 
 /// `parse_frontmatter` never panics; the body is the text after the closing delimiter; a parsed
 /// header survives `format_memory_file` → `parse_frontmatter` unchanged.
+///
+/// Timing: the input repeated inside a `---` block, and repeated as a whole file.
 pub fn check_parse_frontmatter(data: &[u8]) {
     let text = text(data);
+    let parse = |t: &str| {
+        black_box(parse_frontmatter(t));
+        black_box(head_for_js(t, true));
+    };
+    assert_linear("parse_frontmatter", "---\n", &text, "\n---\n", &parse);
+    assert_linear("parse_frontmatter (whole)", "", &text, "", &parse);
     let parsed = parse_frontmatter(&text);
     match split_frontmatter(&text) {
         Some(split) => assert_eq!(parsed.body, split.body, "body is the split body"),
@@ -240,8 +346,18 @@ pub fn check_truncate_entrypoint(data: &[u8]) {
 /// field (a lone `\r` or U+2028 inside a line is accepted by the parser, and the formatter
 /// documents that it turns line breaks into spaces; fuzz finding
 /// `regressions/parse_index_entry/title-with-lone-cr`).
+///
+/// Timing: the input repeated after `- [`, and an index of it repeated.
 pub fn check_parse_index_entry(data: &[u8]) {
     let line = text(data);
+    let parse = |t: &str| {
+        black_box(parse_index_entry(t));
+    };
+    assert_linear("parse_index_entry", "- [", &line, "", &parse);
+    let index = |t: &str| {
+        black_box(memdir::index_entry::index_entries(t));
+    };
+    assert_linear("index_entries", "", &line, "", &index);
     let Some(entry) = parse_index_entry(&line) else {
         return;
     };
@@ -315,6 +431,11 @@ pub fn check_parse_selector_reply(data: &[u8]) {
     let mut parts = all.split('\0');
     let reply = parts.next().unwrap_or_default();
     let candidates: Vec<&str> = parts.collect();
+    let select = |t: &str| {
+        black_box(try_parse_selector_reply(t, &candidates, limit));
+    };
+    assert_linear("try_parse_selector_reply", "", reply, "", &select);
+    assert_linear("try_parse_selector_reply ({)", "{", reply, "}", &select);
     let Some(chosen) = try_parse_selector_reply(reply, &candidates, limit) else {
         return;
     };
@@ -324,4 +445,104 @@ pub fn check_parse_selector_reply(data: &[u8]) {
         assert!(!chosen[..i].contains(name), "no duplicates");
         assert!(reply.contains(&**name) || name.is_empty() || reply.contains('\\'));
     }
+}
+
+/// The JSON parser never panics; a value it accepts prints as JSON that parses back to a value
+/// printing the same way.
+///
+/// Timing: the input repeated, as is and inside an array.
+pub fn check_parse_json(data: &[u8]) {
+    let text = text(data);
+    let parse = |t: &str| {
+        let _ = black_box(parse_json(t));
+    };
+    assert_linear("json::parse", "", &text, "", &parse);
+    assert_linear("json::parse ([)", "[", &text, "]", &parse);
+    let Ok(value) = parse_json(&text) else {
+        return;
+    };
+    let printed = value.to_string();
+    let Ok(again) = parse_json(&printed) else {
+        panic!("printed JSON does not parse: {printed:?}")
+    };
+    assert_eq!(again.to_string(), printed, "printing is stable");
+}
+
+/// A server answering every request with one status and body.
+struct Canned {
+    status: u16,
+    body: String,
+}
+
+impl Transport for Canned {
+    async fn send(&self, _request: HttpRequest) -> memdir::host::HostResult<HttpResponse> {
+        Ok(HttpResponse {
+            status: self.status,
+            headers: vec![("ETag".to_owned(), "\"e\"".to_owned())],
+            body: self.body.clone(),
+        })
+    }
+}
+
+/// A clock whose sleeps return at once.
+struct Instant0;
+
+impl Clock for Instant0 {
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+    async fn sleep(&self, _ms: u32) {}
+}
+
+const TEAM_DIR: &str = "/m/team/";
+
+/// A team pull, then a push of one local file, against a server answering `body` with
+/// `status`; what the file system holds afterwards.
+fn sync_with(status: u16, body: &str) -> Vec<(String, Vec<u8>)> {
+    let fs = MemFs::new();
+    fs.insert_file("/m/team/local.md", "---\nname: l\n---\nlocal\n");
+    let sync = TeamSync {
+        fs: &fs,
+        transport: Canned {
+            status,
+            body: body.to_owned(),
+        },
+        clock: Instant0,
+        telemetry: NoTelemetry,
+        config: SyncConfig::new("https://h.example", "acme/app", TEAM_DIR),
+    };
+    let mut state = SyncState::default();
+    let _ = memdir::future::block_on(sync.pull(&mut state));
+    let _ = memdir::future::block_on(sync.push(&mut state));
+    fs.snapshot()
+}
+
+/// Team sync never panics on a server's answer and writes nothing outside the team directory.
+///
+/// Input layout: byte 0 picks the status (200, 412 or 413, which the client parses); the rest
+/// is the body. Timing: the rest repeated as a body, and as the entries of an otherwise valid
+/// answer.
+pub fn check_sync_response(data: &[u8]) {
+    let (status, rest) = match data {
+        [b0, rest @ ..] => ([200, 412, 413][usize::from(*b0 % 3)], rest),
+        [] => (200, data),
+    };
+    let body = text(rest);
+    for (path, _) in sync_with(status, &body) {
+        assert!(
+            path.starts_with(TEAM_DIR),
+            "wrote {path:?} outside the team directory"
+        );
+    }
+    let run = |t: &str| {
+        black_box(sync_with(status, t));
+    };
+    assert_linear("sync response", "", &body, "", &run);
+    assert_linear(
+        "sync response (entries)",
+        "{\"checksum\":\"c\",\"content\":{\"entries\":{",
+        &body,
+        "\"z.md\":\"z\"}}}",
+        &run,
+    );
 }
