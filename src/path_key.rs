@@ -283,6 +283,11 @@ fn host_code(e: &HostError) -> &str {
     e.code.as_deref().unwrap_or("UNKNOWN")
 }
 
+/// Longest absolute path [`realpath_deepest_existing`] verifies, in bytes.
+pub const MAX_VERIFIED_PATH_BYTES: usize = 4096;
+/// Deepest absolute path [`realpath_deepest_existing`] verifies, in levels (`/` separators).
+pub const MAX_VERIFIED_PATH_DEPTH: usize = 64;
+
 /// Resolve symlinks in the deepest existing ancestor of the absolute path `abs` through the
 /// host, and re-attach the segments that do not exist yet.
 ///
@@ -291,6 +296,19 @@ fn host_code(e: &HostError) -> &str {
 /// `ELOOP` → [`Code::PathSymlinkLoop`]; `ENOTDIR`, `ENAMETOOLONG` → go up; any other error →
 /// [`Code::PathUnverifiable`] (fail closed). Reaching `/` returns `abs` unchanged, and so does
 /// a host without `realpath`.
+///
+/// The walk costs one host call per missing level, each over the whole path, so a path longer
+/// than [`MAX_VERIFIED_PATH_BYTES`] or deeper than [`MAX_VERIFIED_PATH_DEPTH`] levels is refused
+/// with [`Code::PathUnverifiable`] before any call (a hostile team key of 8 KB of `a/` would
+/// otherwise take seconds). Both are far beyond what a real memory path needs (Linux's own
+/// `PATH_MAX` is 4,096 bytes).
+///
+/// ```
+/// use memdir::{future::block_on, path_key::realpath_deepest_existing, Code, MemFs};
+/// let deep = format!("/m/{}x.md", "a/".repeat(100));
+/// let err = block_on(realpath_deepest_existing(&MemFs::new(), &deep)).unwrap_err();
+/// assert_eq!(err.code, Code::PathUnverifiable);
+/// ```
 ///
 /// ```
 /// use memdir::{future::block_on, path_key::realpath_deepest_existing, MemFs};
@@ -302,6 +320,17 @@ fn host_code(e: &HostError) -> &str {
 pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Result<String> {
     if !fs.capabilities().realpath {
         return Ok(abs.to_owned());
+    }
+    if abs.len() > MAX_VERIFIED_PATH_BYTES
+        || abs.bytes().filter(|&b| b == b'/').count() > MAX_VERIFIED_PATH_DEPTH
+    {
+        return Err(Error::new(
+            Code::PathUnverifiable,
+            format!(
+                "Cannot verify path containment: the path is longer than {MAX_VERIFIED_PATH_BYTES} \
+                 bytes or deeper than {MAX_VERIFIED_PATH_DEPTH} levels"
+            ),
+        ));
     }
     let mut tail: Vec<String> = Vec::new();
     let mut current = abs.to_owned();
