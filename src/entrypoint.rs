@@ -385,7 +385,6 @@ fn strip_up_to_three_spaces(line: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     fn small(max_lines: usize, max_units: usize) -> TruncateOptions {

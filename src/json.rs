@@ -541,7 +541,6 @@ impl serde::Serialize for Json {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     fn s(text: &str) -> Json {

@@ -2,6 +2,7 @@
 //! that keep memory elsewhere. Every write advances an internal clock by one millisecond so that
 //! "newest first" is deterministic. It can be watched: every change made through it is
 //! reported to the listeners of [`FileSystem::watch`] at once.
+#![allow(clippy::disallowed_types)] // a test and demo filesystem: a BTreeMap keeps listings in path order
 
 use crate::error::HostError;
 use crate::host::{

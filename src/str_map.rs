@@ -290,8 +290,8 @@ impl<'de> serde::Deserialize<'de> for StrMap {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)] // std is the oracle the map is checked against
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use std::collections::BTreeMap;
 

@@ -11,7 +11,6 @@
 //! ```sh
 //! cargo test --release --test bench_list -- --ignored --nocapture
 //! ```
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -6,7 +6,6 @@
 //! ```sh
 //! cargo test --release --test bench_ranker -- --ignored --nocapture --test-threads=1
 //! ```
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use memdir::recall::{rank_memories, RankerDoc, RankerIndex, RankerParams};
 use memdir::{parse_frontmatter, truncate_entrypoint, MemoryHeader, MemoryType, TruncateOptions};

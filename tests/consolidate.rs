@@ -1,6 +1,5 @@
 //! Consolidation: gates, the `.consolidate-lock`, changesets from scripted replies (valid,
 //! malformed, hostile), apply with its journal and a byte-for-byte undo.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 mod std_fs;

@@ -1,6 +1,5 @@
 //! Reference vectors (reference §3.1, §4.4, §16, §17) for the text core: file sizes, MEMORY.md
 //! truncation, frontmatter; plus hostile inputs that must never panic.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,6 +1,5 @@
 //! Extraction with scripted LLM replies: valid, malformed and hostile; the cursor, throttle,
 //! direct-write skip and coalescing; write modes.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -7,7 +7,6 @@
 //!   exercises every check, a stand-in for fuzzing where cargo-fuzz cannot run.
 //!
 //! Fuzz for real with `scripts/fuzz.sh` (see its header).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

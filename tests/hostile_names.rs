@@ -1,7 +1,6 @@
 //! Hostile names, keys and bytes on every write path (issue #19 items 2, 10, 11, 12, 13, 16, 18):
 //! the store (save / update / delete), the memory tool, extraction; one name policy for both
 //! scopes; secrets in names and in error messages; the memory directory itself.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

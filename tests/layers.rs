@@ -7,7 +7,6 @@
 //! folders that hold both pure code and a feature: `prompt/load.rs` (loading the prompt from a
 //! store) and `recall/find.rs` (recall over a store) are units of their own; a path through the folder's re-exports is followed to the file that defines the item.
 //! Run with `--nocapture` to see the floors.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

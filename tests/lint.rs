@@ -1,5 +1,4 @@
 //! `lint()` over fixture directories: every planted problem found, nothing in a clean one.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 mod std_fs;

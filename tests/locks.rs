@@ -2,7 +2,6 @@
 //! host calls that never answer, many writers in one process, lock files with absurd times, a
 //! directory in the lock file's place, a lock left by a dead process, and temp files left by
 //! killed writers.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,5 +1,4 @@
 //! The memory-tool backend (`memory_20250818`), and the write-mode matrix over every write path.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 mod std_fs;

@@ -1,6 +1,5 @@
 //! Paths, slugs, validation, the enable chain, git roots, ages, manifest and index entries,
 //! against the reference's test vectors (reference §2, §5.3, §7, §17).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

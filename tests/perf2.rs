@@ -1,6 +1,5 @@
 //! Equivalence checks for the fast paths of perf work: the word-at-a-time UTF-16 and newline
 //! counting, and the truncation built on them, against plain per-character definitions.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use memdir::jsstr::{js_line_count, js_trim, utf16_len, utf16_to_byte_index};
 use memdir::{truncate_entrypoint, TruncateOptions};

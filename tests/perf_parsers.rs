@@ -8,7 +8,6 @@
 //!
 //! A shape whose single call passes `STOP_AFTER` is not grown further (so a regression prints
 //! its first figures instead of freezing the run).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

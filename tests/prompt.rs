@@ -1,5 +1,4 @@
 //! Prompt builders (reference §8, §3.3, §16.25–27) and `Memdir::load_prompt` (§8.6, §14).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

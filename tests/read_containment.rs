@@ -3,7 +3,6 @@
 //! surface, readIndex, list, lint or the memory tool; links that stay inside keep working; the
 //! walk is bounded by depth, directory count and entry count, with a telemetry event past a
 //! bound and never an error.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,6 +1,5 @@
 //! Recall: the ranker measured on a fixture, the selector against hostile replies, timeouts,
 //! aborts and fallbacks, surfacing and the session helpers.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

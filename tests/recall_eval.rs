@@ -6,7 +6,6 @@
 //! `RECALL_EVAL_SPLIT=dev` restricts to the dev half (tune on that one only), and
 //! `RECALL_EVAL_VERBOSE=1` also lists the dev queries that lost F1. No quality threshold is
 //! asserted yet.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 #[path = "recall_eval/metrics.rs"]

@@ -1,7 +1,6 @@
 //! Recall over the whole directory (issue #13 item 2): every memory is a candidate, the index a
 //! `Memdir` keeps is updated incrementally (by path, size and mtime), its own writes are seen at
 //! once, and a host `watch` lets a warm recall skip the stat pass. Host calls are counted.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,6 +1,5 @@
 //! The secret scanner against a generated corpus (three or more samples per rule, built from
 //! each rule's format; none of them is a real credential) and against ordinary text.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use memdir::secrets::{
     check_write_for_secrets, redact_secrets, rule_ids, scan_for_secrets, secret_label, REDACTED,

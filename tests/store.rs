@@ -1,6 +1,5 @@
 //! The store over `MemFs` and over real temp dirs: read_index, scan, save/update/delete/list,
 //! locking, cap warnings, the daily log, and bad input.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 mod std_fs;

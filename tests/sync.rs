@@ -1,7 +1,6 @@
 //! Team sync end to end against a small HTTP/1.1 server on 127.0.0.1 that implements the
 //! protocol of reference §11 (GET with ETag / If-None-Match, the hashes view, PUT with
 //! If-Match, 412 on a stale checksum, 413 past an entry cap).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,6 +1,5 @@
 //! Team keys and symlink containment (reference §9, §17), over `MemFs` and over a real
 //! temporary directory through a `std::fs`-backed `FileSystem`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

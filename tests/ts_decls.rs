@@ -3,7 +3,6 @@
 //! go through the same `Serialize` impls, so they see the same keys) and its keys are compared
 //! with the declaration of the same name. A Rust field renamed without its declaration, or a
 //! declared field the Rust type no longer writes, fails here.
-#![allow(clippy::expect_used, clippy::panic)]
 
 use memdir::consolidate::{
     ApplyReport, Changeset, ConsolidateOutcome, ConsolidateSkip, FileCreate, FileDelete,

@@ -1,7 +1,6 @@
 //! wasm-bindgen tests: the exported API over JS host objects. The same binary runs under Node
 //! (default) and in headless Chromium (`WASM_BINDGEN_USE_BROWSER=1`); no configure macro pins it.
 #![cfg(target_arch = "wasm32")]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use js_sys::{Array, Promise, Reflect};
 use memdir::wasm::memdir::JsMemdir;

@@ -296,7 +296,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry, L: Llm> Consolidator<'_, F, C, T, L>
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     #[test]

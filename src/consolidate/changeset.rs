@@ -303,7 +303,6 @@ pub(crate) fn check_changeset(cs: &Changeset) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     fn file(name: &str, text: &str) -> CurrentFile {

@@ -203,7 +203,6 @@ pub fn directory_message(index: Option<&str>, files: &mut [ShownFile]) -> String
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     #[test]

@@ -415,7 +415,6 @@ pub fn validate_operations(
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     fn op(kind: OperationKind, file: &str) -> MemoryOperation {

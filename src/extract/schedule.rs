@@ -174,7 +174,6 @@ impl Extractor {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     fn msgs(ids: &[&str]) -> Vec<ConversationMessage> {

@@ -234,7 +234,6 @@ fn is_reserved_word(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::super::yaml::parse_lenient;
     use super::*;
 

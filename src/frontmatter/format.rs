@@ -94,7 +94,6 @@ fn push_double_quoted(out: &mut String, value: &str) {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::super::parse_frontmatter;
     use super::*;
     use crate::types::MemoryType;

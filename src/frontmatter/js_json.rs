@@ -265,7 +265,6 @@ fn push_value(out: &mut String, value: &Value) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use crate::frontmatter::parse_frontmatter_head;
     use crate::json::{parse, Json};
 

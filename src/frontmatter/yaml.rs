@@ -270,7 +270,6 @@ pub(super) fn problematic_value(line: &str) -> Option<(&str, &str)> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     #[test]

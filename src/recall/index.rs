@@ -568,7 +568,6 @@ impl Drop for GateGuard<'_> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     fn header(f: &str, d: &str, t: f64) -> MemoryHeader {

@@ -874,7 +874,6 @@ pub fn rank_memories(query: &str, headers: &[MemoryHeader], limit: usize) -> Vec
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
     use crate::types::MemoryType;
 

@@ -141,7 +141,6 @@ fn fenced_block(text: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     #[test]

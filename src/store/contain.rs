@@ -179,7 +179,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     #[test]

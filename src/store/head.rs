@@ -56,7 +56,6 @@ pub fn first_lines_of_bytes(bytes: &[u8], max_lines: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     #[test]

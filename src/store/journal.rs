@@ -172,7 +172,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

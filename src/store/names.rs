@@ -278,7 +278,6 @@ pub fn check_memory_type(value: &str) -> Result<MemoryType> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
 
     #[test]

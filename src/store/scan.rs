@@ -319,7 +319,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use crate::error::HostError;
     use crate::future::block_on;
     use crate::host::{Clock, DirEntry, FileStat, FileSystem, FsCapabilities, HostResult};

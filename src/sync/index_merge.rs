@@ -148,7 +148,7 @@ mod tests {
 
     fn entry(file: &str) -> IndexEntry {
         IndexEntry {
-            title: file.to_uppercase(),
+            title: format!("Title of {file}"),
             file: file.to_owned(),
             hook: "h".to_owned(),
         }
