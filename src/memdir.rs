@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::extract::{
     ConversationMessage, ExtractContext, ExtractOptions, ExtractOutcome, Extractor,
 };
-use crate::host::{Clock, FileSystem, Llm, NoLlm, NoTelemetry, Telemetry};
+use crate::host::{Clock, Embedder, FileSystem, Llm, NoEmbedder, NoLlm, NoTelemetry, Telemetry};
 use crate::lint::{LintOptions, LintReport};
 use crate::memory_tool::{MemoryTool, MemoryToolCommand, MemoryToolOutcome};
 use crate::prompt::PromptConfig;
@@ -74,17 +74,25 @@ impl MemdirConfig {
 /// assert_eq!(m.dir(), "/m/");
 /// assert!(block_on(m.scan()).unwrap().is_empty());
 /// ```
-pub struct Memdir<F: FileSystem, C: Clock, L: Llm = NoLlm, T: Telemetry = NoTelemetry> {
+pub struct Memdir<
+    F: FileSystem,
+    C: Clock,
+    L: Llm = NoLlm,
+    T: Telemetry = NoTelemetry,
+    E: Embedder = NoEmbedder,
+> {
     /// Shared so that a team sync bound to this memdir takes the same lock.
     store: Rc<Store<F, C, T>>,
     llm: Option<L>,
+    /// The host embedder (semantic recall), if any.
+    embedder: Option<E>,
     /// As opened; the store keeps its own copy of the directory, write mode and store tuning
     /// (neither changes after opening). The prompt and recall settings are read from here.
     config: MemdirConfig,
 }
 
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
-    /// A memdir over `fs` rooted at `config.dir`.
+    /// A memdir over `fs` rooted at `config.dir` (no embedder: see [`Memdir::with_embedder`]).
     pub fn new(fs: F, clock: C, llm: Option<L>, telemetry: T, config: MemdirConfig) -> Self {
         let store = Store::new(
             fs,
@@ -97,8 +105,44 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         Memdir {
             store: Rc::new(store),
             llm,
+            embedder: None,
             config,
         }
+    }
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L, T, E> {
+    /// The same memdir with a host embedder for semantic recall (see
+    /// [`crate::recall::semantic`]): recall without an LLM fuses cosine with the ranker's score,
+    /// keeping each memory's vector in the `.memdir-vectors` sidecar.
+    ///
+    /// ```
+    /// use memdir::{future::block_on, host::{Embedder, HostResult}, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// struct Fixed;
+    /// impl Embedder for Fixed {
+    ///     fn model(&self) -> &str { "fixed" }
+    ///     async fn embed(&self, texts: &[String]) -> HostResult<Vec<Vec<f32>>> {
+    ///         Ok(texts.iter().map(|_| vec![1.0, 0.0]).collect())
+    ///     }
+    /// }
+    /// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"))
+    ///     .with_embedder(Fixed);
+    /// assert_eq!(m.embedder().map(|e| e.model()), Some("fixed"));
+    /// ```
+    pub fn with_embedder<E2: Embedder>(self, embedder: E2) -> Memdir<F, C, L, T, E2> {
+        Memdir {
+            store: self.store,
+            llm: self.llm,
+            embedder: Some(embedder),
+            config: self.config,
+        }
+    }
+
+    /// The host embedder, if any.
+    pub fn embedder(&self) -> Option<&E> {
+        self.embedder.as_ref()
     }
 
     /// The store: the directory with its host objects, write mode and lock.
@@ -141,8 +185,9 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         &self.config
     }
 
-    fn recaller(&self) -> Recaller<'_, F, C, T, L> {
+    fn recaller(&self) -> Recaller<'_, F, C, T, L, E> {
         Recaller::new(&self.store, self.llm.as_ref(), &self.config.recall)
+            .with_embedder(self.embedder.as_ref())
     }
 
     fn consolidator(&self) -> Consolidator<'_, F, C, T, L> {
@@ -339,24 +384,26 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> AsRef<Store<F, C, T>> for Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> AsRef<Store<F, C, T>>
+    for Memdir<F, C, L, T, E>
+{
     fn as_ref(&self) -> &Store<F, C, T> {
         &self.store
     }
 }
 
-impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry> From<&'a Memdir<F, C, L, T>>
+impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> From<&'a Memdir<F, C, L, T, E>>
     for ExtractContext<'a, F, C, T, L>
 {
-    fn from(memdir: &'a Memdir<F, C, L, T>) -> Self {
+    fn from(memdir: &'a Memdir<F, C, L, T, E>) -> Self {
         ExtractContext::new(&memdir.store, memdir.llm.as_ref(), &memdir.config.prompt)
     }
 }
 
-impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry> From<&'a Rc<Memdir<F, C, L, T>>>
-    for ExtractContext<'a, F, C, T, L>
+impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder>
+    From<&'a Rc<Memdir<F, C, L, T, E>>> for ExtractContext<'a, F, C, T, L>
 {
-    fn from(memdir: &'a Rc<Memdir<F, C, L, T>>) -> Self {
+    fn from(memdir: &'a Rc<Memdir<F, C, L, T, E>>) -> Self {
         ExtractContext::from(&**memdir)
     }
 }

@@ -8,12 +8,14 @@
 //! ranker's (when `fallback_to_lexical`) or nothing. An abort always yields nothing.
 
 use super::abort::AbortFlag;
+use super::embed::{cosines, EmbedFailure};
 use super::ranker::RankerIndex;
 use super::selector::{build_selector_request, try_parse_selector_reply};
+use super::semantic::fuse;
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
 use crate::future::{race, Either};
-use crate::host::{Clock, FieldValue, FileSystem, Llm, NoLlm, Telemetry};
+use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
 use crate::store::Store;
 use crate::types::{MemoryHeader, MAX_SELECTED};
 use serde::Serialize;
@@ -65,32 +67,41 @@ pub enum AnsweredBy {
     /// The host's LLM, over the candidates the ranker pre-filtered to the selector budget.
     #[serde(rename = "llm+prefilter")]
     LlmPrefilter,
+    /// Lexical and embedding scores fused (no LLM, an embedder configured); at least one
+    /// chosen memory also matched lexically, or nothing passed the cut-off.
+    #[serde(rename = "lexical+semantic")]
+    LexicalSemantic,
+    /// Fused scores where every chosen memory matched on its embedding alone.
+    #[serde(rename = "semantic")]
+    Semantic,
 }
 
 impl AnsweredBy {
-    /// `llm`, `lexical` or `llm+prefilter`.
+    /// `llm`, `lexical`, `llm+prefilter`, `lexical+semantic` or `semantic`.
     pub fn as_str(self) -> &'static str {
         match self {
             AnsweredBy::Llm => "llm",
             AnsweredBy::Lexical => "lexical",
             AnsweredBy::LlmPrefilter => "llm+prefilter",
+            AnsweredBy::LexicalSemantic => "lexical+semantic",
+            AnsweredBy::Semantic => "semantic",
         }
     }
 }
 
-/// How the LLM call went (`ok` when no LLM was needed).
+/// How the LLM (or, without one, the embedder) call went (`ok` when none was needed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecallOutcome {
     /// The selection (possibly empty) is a real answer.
     Ok,
-    /// The LLM callback failed.
+    /// The LLM (or embedder) callback failed.
     Error,
-    /// The LLM did not answer within the timeout.
+    /// The LLM (or embedder) did not answer within the timeout.
     Timeout,
     /// The caller aborted.
     Aborted,
-    /// The LLM answered something that is not a selection.
+    /// The LLM answered something that is not a selection (or the embedder wrong vectors).
     InvalidReply,
 }
 
@@ -140,16 +151,46 @@ pub const RECALL_EVENT: &str = "memdir_recall";
 ///     .find_relevant("which language for services", FindOptions::default())).unwrap();
 /// assert_eq!(recall.memories[0].path, "/m/go.md");
 /// ```
-pub struct Recaller<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm = NoLlm> {
+pub struct Recaller<
+    'a,
+    F: FileSystem,
+    C: Clock,
+    T: Telemetry,
+    L: Llm = NoLlm,
+    E: Embedder = NoEmbedder,
+> {
     store: &'a Store<F, C, T>,
     llm: Option<&'a L>,
+    embedder: Option<&'a E>,
     config: &'a RecallConfig,
 }
 
 impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L> {
-    /// Recall over `store` with `llm` and `config`.
+    /// Recall over `store` with `llm` and `config` (no embedder: see [`Recaller::with_embedder`]).
     pub fn new(store: &'a Store<F, C, T>, llm: Option<&'a L>, config: &'a RecallConfig) -> Self {
-        Recaller { store, llm, config }
+        Recaller {
+            store,
+            llm,
+            embedder: None,
+            config,
+        }
+    }
+}
+
+impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a, F, C, T, L, E> {
+    /// The same recall with a host embedder: without an LLM, the answer fuses the ranker's
+    /// score with cosine (see [`crate::recall::semantic`]); a failing embedder falls back to
+    /// the ranker, reported in [`Recall::outcome`].
+    pub fn with_embedder<E2: Embedder>(
+        self,
+        embedder: Option<&'a E2>,
+    ) -> Recaller<'a, F, C, T, L, E2> {
+        Recaller {
+            store: self.store,
+            llm: self.llm,
+            embedder,
+            config: self.config,
+        }
     }
 
     /// The memories relevant to `query`: scan the directory, then [`Self::find_relevant_in`].
@@ -195,13 +236,16 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
             if options.abort.as_ref().is_some_and(AbortFlag::is_aborted) {
                 (nobody, RecallOutcome::Aborted, Vec::new())
             } else {
-                match self.llm {
-                    None => (
+                match (self.llm, self.embedder) {
+                    (None, Some(embedder)) => {
+                        self.semantic(embedder, &candidates, query, options).await
+                    }
+                    (None, None) => (
                         AnsweredBy::Lexical,
                         RecallOutcome::Ok,
                         self.lexical(&candidates, query, options.limit),
                     ),
-                    Some(llm) => self.select_with_llm(llm, &candidates, query, options).await,
+                    (Some(llm), _) => self.select_with_llm(llm, &candidates, query, options).await,
                 }
             };
         let memories: Vec<RecalledMemory> = chosen
@@ -236,6 +280,58 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
         positions(
             candidates,
             index.rank(query, limit).iter().map(|r| r.filename.as_str()),
+        )
+    }
+
+    /// Fused lexical and cosine scores; the ranker alone when the embedder fails, lies or is
+    /// too slow (within the recall timeout and the caller's abort).
+    async fn semantic(
+        &self,
+        embedder: &E,
+        candidates: &[MemoryHeader],
+        query: &str,
+        options: &FindOptions,
+    ) -> (AnsweredBy, RecallOutcome, Vec<usize>) {
+        let abort = async {
+            match &options.abort {
+                Some(flag) => flag.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
+        let outcome = match race(cosines(self.store, embedder, candidates, query), stop).await {
+            Either::Left(Ok(cos)) => {
+                let index = RankerIndex::build_with(candidates, self.config.ranker.clone());
+                let lexical = index.calibrated_scores(query);
+                // Slot i is candidate i (build_with); a query without usable terms scores 0.
+                let scores: Vec<(f32, f32)> = cos
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| (lexical.get(i).map_or(0.0, |&(_, l)| l), c))
+                    .collect();
+                let kept = fuse(&scores, &self.config.fusion, options.limit);
+                let by = if !kept.is_empty() && kept.iter().all(|f| f.lexical <= 0.0) {
+                    AnsweredBy::Semantic
+                } else {
+                    AnsweredBy::LexicalSemantic
+                };
+                return (
+                    by,
+                    RecallOutcome::Ok,
+                    kept.iter().map(|f| f.index).collect(),
+                );
+            }
+            Either::Left(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
+            Either::Left(Err(EmbedFailure::Invalid(_))) => RecallOutcome::InvalidReply,
+            Either::Right(Either::Left(())) => RecallOutcome::Timeout,
+            Either::Right(Either::Right(())) => {
+                return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
+            }
+        };
+        (
+            AnsweredBy::Lexical,
+            outcome,
+            self.lexical(candidates, query, options.limit),
         )
     }
 

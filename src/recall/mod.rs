@@ -10,9 +10,11 @@
 //! * [`abort`]: [`AbortFlag`], the caller's cancellation.
 
 pub mod abort;
+pub mod embed;
 pub mod find;
 pub mod ranker;
 pub mod selector;
+pub mod semantic;
 pub mod session;
 pub mod surface;
 mod tokenize;
@@ -44,6 +46,8 @@ pub struct RecallConfig {
     pub fallback_to_lexical: bool,
     /// The ranker's weights and thresholds.
     pub ranker: RankerParams,
+    /// How cosine and the ranker's score are fused when an embedder is configured.
+    pub fusion: semantic::FusionParams,
 }
 
 impl Default for RecallConfig {
@@ -53,6 +57,7 @@ impl Default for RecallConfig {
             timeout_ms: 10_000,
             fallback_to_lexical: true,
             ranker: RankerParams::default(),
+            fusion: semantic::FusionParams::default(),
         }
     }
 }
