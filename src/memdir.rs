@@ -128,14 +128,14 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
     ///     }
     /// }
     /// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"))
-    ///     .with_embedder(Fixed);
+    ///     .with_embedder(Some(Fixed));
     /// assert_eq!(m.embedder().map(|e| e.model()), Some("fixed"));
     /// ```
-    pub fn with_embedder<E2: Embedder>(self, embedder: E2) -> Memdir<F, C, L, T, E2> {
+    pub fn with_embedder<E2: Embedder>(self, embedder: Option<E2>) -> Memdir<F, C, L, T, E2> {
         Memdir {
             store: self.store,
             llm: self.llm,
-            embedder: Some(embedder),
+            embedder,
             config: self.config,
         }
     }

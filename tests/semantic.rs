@@ -141,7 +141,7 @@ fn open<'e>(fs: &'e MemFs, embedder: &'e StandIn) -> M<'e> {
         NoTelemetry,
         MemdirConfig::new("/m/"),
     )
-    .with_embedder(embedder)
+    .with_embedder(Some(embedder))
 }
 
 fn recall(m: &M<'_>, query: &str) -> (Vec<String>, AnsweredBy, RecallOutcome) {

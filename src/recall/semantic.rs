@@ -15,8 +15,8 @@
 //! that does not parse or names another model drops every entry; an entry whose hash, length,
 //! base64 or values are wrong is dropped (and re-embedded).
 
+use crate::str_map::StrMap;
 use crate::types::MemoryHeader;
-use std::collections::BTreeMap;
 
 /// The sidecar's file name inside the memory directory (hidden, not `.md`: the scan, lint,
 /// listing and team sync never see it).
@@ -268,7 +268,7 @@ pub struct Sidecar {
     /// The vectors' length.
     pub dims: usize,
     /// Entries by filename.
-    pub entries: BTreeMap<String, SidecarEntry>,
+    pub entries: StrMap<SidecarEntry>,
 }
 
 impl Sidecar {
@@ -277,7 +277,7 @@ impl Sidecar {
         Sidecar {
             model: model.to_owned(),
             dims,
-            entries: BTreeMap::new(),
+            entries: StrMap::new(),
         }
     }
 

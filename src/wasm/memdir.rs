@@ -109,8 +109,10 @@ impl JsMemdir {
         let telemetry =
             JsTelemetry::new(field(&options, "telemetry")).map_err(fields::invalid_input)?;
         let clock = JsClock::new(field(&options, "now")).map_err(fields::invalid_input)?;
+        let embedder =
+            super::embed::JsEmbedder::from_options(&options).map_err(fields::invalid_input)?;
         let config = fields::read(options, "Memdir options", false, memdir_config)?;
-        let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
+        let core = crate::Memdir::new(fs, clock, llm, telemetry, config).with_embedder(embedder);
         Ok(JsMemdir {
             inner: Rc::new(core),
         })

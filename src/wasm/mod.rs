@@ -2,6 +2,7 @@
 //! traits; every decision is made in the core.
 
 pub mod convert;
+pub mod embed;
 pub mod error;
 pub mod fields;
 pub mod host;
@@ -16,7 +17,8 @@ mod ts;
 use wasm_bindgen::prelude::*;
 
 /// The core's `Memdir` over JS host objects.
-pub(crate) type Core = crate::Memdir<host::JsFs, host::JsClock, host::JsLlm, host::JsTelemetry>;
+pub(crate) type Core =
+    crate::Memdir<host::JsFs, host::JsClock, host::JsLlm, host::JsTelemetry, embed::JsEmbedder>;
 
 /// A core result as the value a Promise settles with: its serialized value, or a
 /// `MemdirError` to reject with.
