@@ -18,7 +18,8 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
 /**
  * A `MemoryFs` over Node's filesystem, with every optional capability: atomic writes (temp file
  * + rename, so a killed writer never leaves a torn file), `realpath`, `lstat`, exclusive create
- * (lock files), `appendFile` and head reads.
+ * (lock files), `appendFile`, head reads and `watch` (change notifications, so a recall over an
+ * unchanged directory stats nothing; see `watchTree`).
  *
  * By default methods are async (`fs/promises`). With `{ sync: true }` they return values
  * directly (`readFileSync` …): on many machines a scan is several times faster, at the cost of
@@ -31,7 +32,90 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
  * const memdir = new Memdir({ fs: nodeFs(), dir: "/home/me/.claude/projects/-home-me-app/memory/" });
  */
 export function nodeFs({ sync = false } = {}) {
-  return sync ? syncFs() : asyncFs();
+  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree };
+}
+
+/**
+ * `watch(dir, onChange, onLost)` for `nodeFs()`: `fs.watch` on `dir` and every directory below it
+ * (one inotify watch per directory on Linux, where Node's `recursive` option would set up a
+ * watcher per file, blocking for about a second per 10,000 files; `{ recursive: true }`
+ * elsewhere). New directories are watched as they appear. Watchers are not persistent: they
+ * never keep the process alive. Refused (throws, so memdir stats the directory on each recall
+ * instead) when the tree holds a symbolic link, whose target's changes would go unreported.
+ *
+ * @param {string} dir
+ * @param {(path?: string) => void} onChange called with the changed path relative to `dir`
+ * @param {() => void} onLost called once if the watch breaks
+ * @returns {{ close(): void }}
+ * @example
+ * const w = nodeFs().watch("/tmp/memory/", (p) => console.log("changed", p), () => {});
+ * w.close();
+ */
+function watchTree(dir, onChange, onLost) {
+  const root = dir.replace(/\/+$/, "") || "/";
+  const abs = (rel) => (rel ? `${root}/${rel}` : root);
+  const watchers = new Map(); // relative directory ("" = root) → FSWatcher
+  let closed = false;
+  const close = () => {
+    closed = true;
+    for (const w of watchers.values()) w.close();
+    watchers.clear();
+  };
+  const lose = () => {
+    if (closed) return;
+    close();
+    onLost();
+  };
+  const dirsBelow = (rel, out) => {
+    out.push(rel);
+    for (const e of fss.readdirSync(abs(rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isSymbolicLink()) {
+        const err = new Error(`watch: ${abs(child)} is a symbolic link; its changes would go unreported`);
+        err.code = "ENOTSUP";
+        throw err;
+      }
+      if (e.isDirectory()) dirsBelow(child, out);
+    }
+    return out;
+  };
+  const watchOne = (rel) => {
+    watchers.get(rel)?.close();
+    const w = fss.watch(abs(rel), { persistent: false }, (_event, name) => {
+      if (closed) return;
+      if (typeof name !== "string") return onChange(rel || undefined);
+      const path = rel ? `${rel}/${name}` : name;
+      onChange(path);
+      // A directory created (or moved) here: watch it and what is below it.
+      fss.lstat(abs(path), (err, st) => {
+        if (closed || err || !st.isDirectory()) return;
+        try {
+          for (const d of dirsBelow(path, [])) watchOne(d);
+          onChange(path);
+        } catch {
+          lose();
+        }
+      });
+    });
+    w.on("error", () => (rel ? (w.close(), watchers.delete(rel), onChange(rel)) : lose()));
+    watchers.set(rel, w);
+  };
+  if (process.platform !== "linux") {
+    dirsBelow("", []);
+    const w = fss.watch(root, { recursive: true, persistent: false }, (_event, name) => {
+      if (!closed) onChange(typeof name === "string" ? name : undefined);
+    });
+    w.on("error", lose);
+    watchers.set("", w);
+    return { close };
+  }
+  try {
+    for (const d of dirsBelow("", [])) watchOne(d);
+  } catch (err) {
+    close();
+    throw err;
+  }
+  return { close };
 }
 
 function asyncFs() {

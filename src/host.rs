@@ -93,6 +93,62 @@ impl std::fmt::Debug for HostLock {
     }
 }
 
+/// What a host's change notification says (see [`FileSystem::watch`]).
+///
+/// ```
+/// use memdir::host::WatchEvent;
+/// assert_ne!(WatchEvent::Changed("a.md"), WatchEvent::Unknown);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatchEvent<'a> {
+    /// This path changed: created, written, removed or renamed (absolute, or relative to the
+    /// watched directory).
+    Changed(&'a str),
+    /// Something below the watched directory changed; the host cannot say what.
+    Unknown,
+    /// The watch broke: no more notifications will come.
+    Lost,
+}
+
+/// Receives a host's change notifications (see [`FileSystem::watch`]).
+pub type WatchListener = std::rc::Rc<dyn Fn(WatchEvent<'_>)>;
+
+/// A host's change notifications for a directory; they stop when this is dropped.
+///
+/// ```
+/// use std::{cell::Cell, rc::Rc};
+/// let stopped = Rc::new(Cell::new(false));
+/// let flag = Rc::clone(&stopped);
+/// drop(memdir::host::HostWatch::new(move || flag.set(true)));
+/// assert!(stopped.get());
+/// ```
+pub struct HostWatch {
+    stop: Option<Box<dyn FnOnce()>>,
+}
+
+impl HostWatch {
+    /// A watch stopped by calling `stop` once.
+    pub fn new(stop: impl FnOnce() + 'static) -> Self {
+        HostWatch {
+            stop: Some(Box::new(stop)),
+        }
+    }
+}
+
+impl Drop for HostWatch {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            stop();
+        }
+    }
+}
+
+impl std::fmt::Debug for HostWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HostWatch")
+    }
+}
+
 /// A host filesystem. Errors carry the host's code (`ENOENT`, `EISDIR`, `ELOOP`, …).
 pub trait FileSystem {
     /// Read a whole file as UTF-8 (invalid sequences become U+FFFD).
@@ -139,6 +195,13 @@ pub trait FileSystem {
     /// Take the host lock called `name`, waiting for it; released when the guard drops.
     async fn lock(&self, _name: &str) -> HostResult<HostLock> {
         Err(HostError::unsupported("lock"))
+    }
+    /// Watch `dir` and everything below it (optional): call `on_change` after each change, until
+    /// the returned [`HostWatch`] is dropped. A notification may come late or twice, but a change
+    /// must not go unreported; a host that cannot promise that leaves this unimplemented. Recall
+    /// uses it to skip the stat pass over an unchanged directory.
+    async fn watch(&self, _dir: &str, _on_change: WatchListener) -> HostResult<HostWatch> {
+        Err(HostError::unsupported("watch"))
     }
 }
 
@@ -330,6 +393,9 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     }
     async fn lock(&self, name: &str) -> HostResult<HostLock> {
         (**self).lock(name).await
+    }
+    async fn watch(&self, dir: &str, on_change: WatchListener) -> HostResult<HostWatch> {
+        (**self).watch(dir, on_change).await
     }
 }
 

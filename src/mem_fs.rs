@@ -1,11 +1,16 @@
 //! `MemFs`: an in-memory [`FileSystem`] with directories and symlinks, for tests, demos and hosts
 //! that keep memory elsewhere. Every write advances an internal clock by one millisecond so that
-//! "newest first" is deterministic.
+//! "newest first" is deterministic. It can be watched: every change made through it is
+//! reported to the listeners of [`FileSystem::watch`] at once.
 
 use crate::error::HostError;
-use crate::host::{DirEntry, EntryKind, FileStat, FileSystem, FsCapabilities, HostResult};
+use crate::host::{
+    DirEntry, EntryKind, FileStat, FileSystem, FsCapabilities, HostResult, HostWatch, WatchEvent,
+    WatchListener,
+};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 #[derive(Clone, Debug)]
 enum Node {
@@ -21,10 +26,28 @@ enum Node {
 /// let fs = MemFs::new();
 /// fs.insert_file("/m/a.md", "hello");
 /// ```
-#[derive(Debug)]
 pub struct MemFs {
     nodes: RefCell<BTreeMap<String, Node>>,
     clock: Cell<f64>,
+    watchers: Rc<Watchers>,
+}
+
+/// The listeners of [`FileSystem::watch`]: id, watched directory (normalised, ending with `/`)
+/// and listener.
+#[derive(Default)]
+struct Watchers {
+    list: RefCell<Vec<(u64, String, WatchListener)>>,
+    next: Cell<u64>,
+}
+
+impl std::fmt::Debug for MemFs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemFs")
+            .field("nodes", &self.nodes)
+            .field("clock", &self.clock)
+            .field("watchers", &self.watchers.list.borrow().len())
+            .finish()
+    }
 }
 
 impl Default for MemFs {
@@ -69,6 +92,25 @@ impl MemFs {
         MemFs {
             nodes: RefCell::new(nodes),
             clock: Cell::new(1_700_000_000_000.0),
+            watchers: Rc::new(Watchers::default()),
+        }
+    }
+
+    /// Tell the watchers of a directory holding `path` (normalised) that it changed, with the
+    /// path relative to their directory. Listeners run after every borrow is released.
+    fn notify(&self, path: &str) {
+        let due: Vec<(String, WatchListener)> = self
+            .watchers
+            .list
+            .borrow()
+            .iter()
+            .filter_map(|(_, dir, listener)| {
+                let rel = path.strip_prefix(dir.as_str())?;
+                Some((rel.to_owned(), Rc::clone(listener)))
+            })
+            .collect();
+        for (rel, listener) in due {
+            listener(WatchEvent::Changed(&rel));
         }
     }
 
@@ -89,21 +131,22 @@ impl MemFs {
         self.mkdir_sync(parent_of(&path));
         let mtime_ms = self.tick();
         self.nodes.borrow_mut().insert(
-            path,
+            path.clone(),
             Node::File {
                 data: data.as_ref().to_vec(),
                 mtime_ms,
             },
         );
+        self.notify(&path);
     }
 
     /// Set a file's modification time.
     pub fn set_mtime(&self, path: &str, mtime_ms: f64) {
-        if let Some(Node::File { mtime_ms: m, .. }) =
-            self.nodes.borrow_mut().get_mut(&normalize(path))
-        {
+        let path = normalize(path);
+        if let Some(Node::File { mtime_ms: m, .. }) = self.nodes.borrow_mut().get_mut(&path) {
             *m = mtime_ms;
         }
+        self.notify(&path);
     }
 
     /// Create a symlink at `path` pointing to `target` (absolute, or relative to `path`'s parent).
@@ -111,11 +154,12 @@ impl MemFs {
         let path = normalize(path);
         self.mkdir_sync(parent_of(&path));
         self.nodes.borrow_mut().insert(
-            path,
+            path.clone(),
             Node::Symlink {
                 target: target.to_owned(),
             },
         );
+        self.notify(&path);
     }
 
     /// Every regular file and its contents, sorted by path (for assertions).
@@ -142,6 +186,7 @@ impl MemFs {
                 self.nodes
                     .borrow_mut()
                     .insert(cur.clone(), Node::Dir { mtime_ms: m });
+                self.notify(&cur);
             }
         }
     }
@@ -254,7 +299,8 @@ impl MemFs {
         let mtime_ms = self.tick();
         self.nodes
             .borrow_mut()
-            .insert(real, Node::File { data, mtime_ms });
+            .insert(real.clone(), Node::File { data, mtime_ms });
+        self.notify(&real);
         Ok(())
     }
 }
@@ -321,6 +367,7 @@ impl FileSystem for MemFs {
             Some(Node::Dir { .. }) => Err(err("EISDIR", path)),
             Some(_) => {
                 self.nodes.borrow_mut().remove(&real);
+                self.notify(&real);
                 Ok(())
             }
         }
@@ -348,9 +395,13 @@ impl FileSystem for MemFs {
         if !matches!(self.get(parent_of(&dst)), Some(Node::Dir { .. })) {
             return Err(err("ENOENT", to));
         }
-        let mut nodes = self.nodes.borrow_mut();
-        nodes.remove(&src);
-        nodes.insert(dst, node);
+        {
+            let mut nodes = self.nodes.borrow_mut();
+            nodes.remove(&src);
+            nodes.insert(dst.clone(), node);
+        }
+        self.notify(&src);
+        self.notify(&dst);
         Ok(())
     }
 
@@ -384,5 +435,31 @@ impl FileSystem for MemFs {
         let mut data = self.read_bytes(path)?;
         data.truncate(max_bytes);
         Ok(data)
+    }
+
+    /// Every change made through this `MemFs` below `dir` (resolved) is reported at once, with
+    /// its path relative to `dir`.
+    async fn watch(&self, dir: &str, on_change: WatchListener) -> HostResult<HostWatch> {
+        let real = self.resolve(dir, true)?;
+        if !matches!(self.get(&real), Some(Node::Dir { .. })) {
+            return Err(err("ENOTDIR", dir));
+        }
+        let prefix = if real == "/" {
+            real
+        } else {
+            format!("{real}/")
+        };
+        let id = self.watchers.next.get();
+        self.watchers.next.set(id + 1);
+        self.watchers
+            .list
+            .borrow_mut()
+            .push((id, prefix, on_change));
+        let watchers = Rc::downgrade(&self.watchers);
+        Ok(HostWatch::new(move || {
+            if let Some(watchers) = watchers.upgrade() {
+                watchers.list.borrow_mut().retain(|(i, _, _)| *i != id);
+            }
+        }))
     }
 }

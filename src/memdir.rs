@@ -16,7 +16,7 @@ use crate::host::{Clock, Embedder, FileSystem, Llm, NoEmbedder, NoLlm, NoTelemet
 use crate::lint::{LintOptions, LintReport};
 use crate::memory_tool::{MemoryTool, MemoryToolCommand, MemoryToolOutcome};
 use crate::prompt::PromptConfig;
-use crate::recall::{FindOptions, Recall, RecallConfig, Recaller, SurfacedMemory};
+use crate::recall::{FindOptions, LiveIndex, Recall, RecallConfig, Recaller, SurfacedMemory};
 use crate::store::{
     IndexView, ListedMemory, LocalDate, MemoryChanges, Proposal, SaveInput, SaveOutcome, Scope,
     Store,
@@ -89,6 +89,9 @@ pub struct Memdir<
     /// As opened; the store keeps its own copy of the directory, write mode and store tuning
     /// (neither changes after opening). The prompt and recall settings are read from here.
     config: MemdirConfig,
+    /// The whole-directory ranker index recall keeps between queries. The writes below tell it
+    /// which paths they touched (or that anything may have changed).
+    recall_index: LiveIndex,
 }
 
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
@@ -102,11 +105,13 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
             config.write_mode,
             config.store,
         );
+        let recall_index = LiveIndex::new(config.dir.clone(), config.recall.ranker.clone());
         Memdir {
             store: Rc::new(store),
             llm,
             embedder: None,
             config,
+            recall_index,
         }
     }
 }
@@ -136,6 +141,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
             store: self.store,
             llm: self.llm,
             embedder,
+            recall_index: self.recall_index,
             config: self.config,
         }
     }
@@ -143,6 +149,42 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
     /// The host embedder, if any.
     pub fn embedder(&self) -> Option<&E> {
         self.embedder.as_ref()
+    }
+
+    /// The index recall keeps of the whole directory (see [`Recaller::with_index`]).
+    ///
+    /// ```
+    /// use memdir::{future::block_on, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let fs = MemFs::new();
+    /// fs.insert_file("/m/a.md", "---\ndescription: a\n---\n");
+    /// let m = Memdir::new(fs, Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"));
+    /// block_on(m.find_relevant("a", Default::default())).unwrap();
+    /// assert_eq!(m.recall_index().len(), 1);
+    /// ```
+    pub fn recall_index(&self) -> &LiveIndex {
+        &self.recall_index
+    }
+
+    /// Tell the recall index what a write touched: the paths of its outcome, or (`Err`, or a
+    /// proposal) nothing to note.
+    fn noted(&self, outcome: Result<SaveOutcome>) -> Result<SaveOutcome> {
+        match &outcome {
+            Ok(SaveOutcome::Saved(saved)) => self.recall_index.note_change(&saved.path),
+            Ok(SaveOutcome::Deleted(deleted)) => self.recall_index.note_change(&deleted.file),
+            Ok(SaveOutcome::Proposed(_)) => {}
+            // A failed write may have written part of its work.
+            Err(_) => self.recall_index.invalidate(),
+        }
+        outcome
+    }
+
+    /// A write whose files are not known here: the next recall stats the whole directory (and
+    /// reads only what changed).
+    fn touched<R>(&self, result: R) -> R {
+        self.recall_index.invalidate();
+        result
     }
 
     /// The store: the directory with its host objects, write mode and lock.
@@ -187,6 +229,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
 
     fn recaller(&self) -> Recaller<'_, F, C, T, L, E> {
         Recaller::new(&self.store, self.llm.as_ref(), &self.config.recall)
+            .with_index(&self.recall_index)
             .with_embedder(self.embedder.as_ref())
     }
 
@@ -220,22 +263,24 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
 
     /// See [`Store::save`].
     pub async fn save(&self, input: SaveInput) -> Result<SaveOutcome> {
-        self.store.save(input).await
+        self.noted(self.store.save(input).await)
     }
 
     /// See [`Store::apply_proposal`].
     pub async fn apply_proposal(&self, proposal: Proposal) -> Result<SaveOutcome> {
-        self.store.apply_proposal(proposal).await
+        self.noted(self.store.apply_proposal(proposal).await)
     }
 
     /// See [`Store::update`].
     pub async fn update(&self, file: &str, changes: MemoryChanges) -> Result<SaveOutcome> {
-        self.store.update(file, changes).await
+        self.recall_index.note_change(file);
+        self.noted(self.store.update(file, changes).await)
     }
 
     /// See [`Store::delete`].
     pub async fn delete(&self, file: &str) -> Result<SaveOutcome> {
-        self.store.delete(file).await
+        self.recall_index.note_change(file);
+        self.noted(self.store.delete(file).await)
     }
 
     /// See [`Store::list`].
@@ -245,7 +290,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
 
     /// See [`Store::append_log`].
     pub async fn append_log(&self, text: &str, date: LocalDate) -> Result<String> {
-        self.store.append_log(text, date).await
+        let path = self.store.append_log(text, date).await;
+        match &path {
+            Ok(path) => self.recall_index.note_change(path),
+            Err(_) => self.recall_index.invalidate(),
+        }
+        path
     }
 
     /// See [`Store::with_write_lock`].
@@ -253,7 +303,7 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
         &self,
         work: impl std::future::Future<Output = R>,
     ) -> Result<R> {
-        self.store.with_write_lock(work).await
+        self.touched(self.store.with_write_lock(work).await)
     }
 
     /// See [`Recaller::find_relevant`].
@@ -299,12 +349,12 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
 
     /// See [`MemoryTool::run`].
     pub async fn memory_command(&self, command: MemoryToolCommand) -> Result<MemoryToolOutcome> {
-        MemoryTool::new(&self.store).run(command).await
+        self.touched(MemoryTool::new(&self.store).run(command).await)
     }
 
     /// See [`MemoryTool::apply`].
     pub async fn apply_memory_command(&self, command: MemoryToolCommand) -> Result<String> {
-        MemoryTool::new(&self.store).apply(command).await
+        self.touched(MemoryTool::new(&self.store).apply(command).await)
     }
 
     /// One-off extraction from `messages` with no state kept (no cursor, no throttle): the
@@ -314,22 +364,22 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
         messages: &[ConversationMessage],
         options: &ExtractOptions,
     ) -> Result<ExtractOutcome> {
-        Extractor::new(1).run(self, messages, options).await
+        self.touched(Extractor::new(1).run(self, messages, options).await)
     }
 
     /// See [`Consolidator::consolidate`].
     pub async fn consolidate(&self, options: &ConsolidateOptions) -> Result<ConsolidateOutcome> {
-        self.consolidator().consolidate(options).await
+        self.touched(self.consolidator().consolidate(options).await)
     }
 
     /// See [`Consolidator::apply_changeset`].
     pub async fn apply_changeset(&self, changeset: &Changeset) -> Result<ApplyReport> {
-        self.consolidator().apply_changeset(changeset).await
+        self.touched(self.consolidator().apply_changeset(changeset).await)
     }
 
     /// See [`Consolidator::undo_changeset`].
     pub async fn undo_changeset(&self) -> Result<usize> {
-        self.consolidator().undo_changeset().await
+        self.touched(self.consolidator().undo_changeset().await)
     }
 
     /// See [`Consolidator::read_consolidation_lock`].
@@ -396,6 +446,9 @@ impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> From<&'a Me
     for ExtractContext<'a, F, C, T, L>
 {
     fn from(memdir: &'a Memdir<F, C, L, T, E>) -> Self {
+        // An extraction run through this context writes through the store: the next recall
+        // stats the directory (a host watch reports the writes too).
+        memdir.recall_index.invalidate();
         ExtractContext::new(&memdir.store, memdir.llm.as_ref(), &memdir.config.prompt)
     }
 }

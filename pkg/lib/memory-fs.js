@@ -3,7 +3,8 @@ import { hostError, normalize, parentOf } from "./paths.js";
 
 /**
  * An in-memory filesystem implementing `MemoryFs`, with the optional capabilities (atomic
- * rename, exclusive create, append, head reads, an in-process lock). For tests, demos, and hosts
+ * rename, exclusive create, append, head reads, an in-process lock, and `watch`: every change
+ * made through it is reported at once). For tests, demos, and hosts
  * that keep memory elsewhere and load it in.
  *
  * @param {Record<string, string>} [files] initial files: absolute path → content
@@ -15,14 +16,22 @@ export function memoryFs(files = {}) {
   const nodes = new Map([["/", { kind: "dir", mtimeMs: Date.now() }]]);
   const encoder = new TextEncoder();
   const locks = new Map();
+  const watchers = new Set(); // { prefix, onChange }
+  const notify = (p) => {
+    for (const w of [...watchers]) {
+      if (p.startsWith(w.prefix)) w.onChange(p.slice(w.prefix.length));
+    }
+  };
 
   const ensureDir = (path) => {
     let cur = "";
     for (const seg of normalize(path).split("/").filter(Boolean)) {
       cur += "/" + seg;
       const node = nodes.get(cur);
-      if (!node) nodes.set(cur, { kind: "dir", mtimeMs: Date.now() });
-      else if (node.kind !== "dir") throw hostError("ENOTDIR", cur);
+      if (!node) {
+        nodes.set(cur, { kind: "dir", mtimeMs: Date.now() });
+        notify(cur);
+      } else if (node.kind !== "dir") throw hostError("ENOTDIR", cur);
     }
   };
   const file = (path) => {
@@ -38,6 +47,7 @@ export function memoryFs(files = {}) {
     if (parent.kind !== "dir") throw hostError("ENOTDIR", path);
     if (nodes.get(p)?.kind === "dir") throw hostError("EISDIR", path);
     nodes.set(p, { kind: "file", data: String(data), mtimeMs: Date.now() });
+    notify(p);
   };
   const statOf = (path) => {
     const node = nodes.get(normalize(path));
@@ -77,11 +87,13 @@ export function memoryFs(files = {}) {
       if (!node) throw hostError("ENOENT", path);
       if (node.kind === "dir") throw hostError("EISDIR", path);
       nodes.delete(p);
+      notify(p);
     },
     rename(from, to) {
       const node = file(from);
       put(to, node.data);
       nodes.delete(normalize(from));
+      notify(normalize(from));
     },
     realpath(path) {
       const p = normalize(path);
@@ -110,6 +122,17 @@ export function memoryFs(files = {}) {
         release();
         if (locks.get(name) === chained) locks.delete(name);
       };
+    },
+    /**
+     * Report every change below `dir` made through this filesystem: `onChange(path)` with the
+     * path relative to `dir`, synchronously. `close()` stops it.
+     */
+    watch(dir, onChange) {
+      const d = normalize(dir);
+      if (nodes.get(d)?.kind !== "dir") throw hostError("ENOTDIR", dir);
+      const w = { prefix: d === "/" ? "/" : d + "/", onChange };
+      watchers.add(w);
+      return { close: () => watchers.delete(w) };
     },
     /** Every file as `{ path: content }` (for tests and export). */
     toJSON() {

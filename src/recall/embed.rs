@@ -5,13 +5,14 @@
 //! missing or untrustworthy, and rewritten with the store's atomic write (temp file + rename) when
 //! anything changed; a failed rewrite costs a re-embedding next time, never a recall.
 
+use super::index::ScoredMemory;
 use super::semantic::{
     embed_text, validate_vectors, EmbedFault, Sidecar, SidecarEntry, EMBED_BATCH, SIDECAR_NAME,
 };
 use crate::error::HostError;
 use crate::host::{Clock, Embedder, FileSystem, Telemetry};
+use crate::store::listing::MemoryFile;
 use crate::store::Store;
-use crate::types::MemoryHeader;
 
 /// Why the embedder could not answer a recall.
 #[derive(Debug)]
@@ -22,13 +23,14 @@ pub enum EmbedFailure {
     Invalid(EmbedFault),
 }
 
-/// The cosine between `query` and each of `headers` (in order; a header outside the store's
-/// directory still gets a cosine but no sidecar entry). Embeds what the sidecar lacks, in
-/// batches of [`EMBED_BATCH`], then the query alone; rewrites the sidecar when it changed.
+/// The cosine between `query` and each of `memories` (in order). Embeds what the sidecar lacks
+/// (reading those memories' heads again: the index keeps only a hash of their text), in
+/// batches of [`EMBED_BATCH`], then the query alone; rewrites the sidecar when it changed. A
+/// memory that can no longer be read gets cosine 0.
 pub(crate) async fn cosines<F: FileSystem, C: Clock, T: Telemetry, E: Embedder>(
     store: &Store<F, C, T>,
     embedder: &E,
-    headers: &[MemoryHeader],
+    memories: &[ScoredMemory],
     query: &str,
 ) -> Result<Vec<f32>, EmbedFailure> {
     let model = embedder.model();
@@ -41,41 +43,49 @@ pub(crate) async fn cosines<F: FileSystem, C: Clock, T: Telemetry, E: Embedder>(
     let mut dims = (!stored.entries.is_empty()).then_some(stored.dims);
     let mut changed = false;
     let mut fresh = Sidecar::new(model, stored.dims);
-    // Per header: its key in the sidecar (None outside the directory), text and hash.
-    let mut vectors: Vec<Option<Vec<f32>>> = Vec::with_capacity(headers.len());
-    let mut missing: Vec<(usize, String, String)> = Vec::new();
-    for (i, h) in headers.iter().enumerate() {
-        let text = embed_text(h);
-        let hash = hex_hash(&text);
-        let key = h.file_path.strip_prefix(store.dir()).map(str::to_owned);
-        match key.as_ref().and_then(|k| stored.entries.get(k)) {
-            Some(entry) if entry.hash == hash => {
+    let mut vectors: Vec<Option<Vec<f32>>> = Vec::with_capacity(memories.len());
+    let mut stale: Vec<usize> = Vec::new();
+    for (i, m) in memories.iter().enumerate() {
+        let key = &m.header.filename;
+        match stored.entries.get(key) {
+            Some(entry) if entry.hash == m.embed_hash => {
                 vectors.push(Some(entry.vector.clone()));
-                if let Some(k) = key {
-                    fresh.entries.insert(k, entry.clone());
-                }
+                fresh.entries.insert(key.clone(), entry.clone());
             }
             _ => {
                 vectors.push(None);
-                missing.push((i, text, hash));
+                stale.push(i);
             }
         }
     }
     changed |= fresh.entries.len() != stored.entries.len();
+    // The texts to embed: each stale memory's head, read again.
+    let mut missing: Vec<(usize, String)> = Vec::with_capacity(stale.len());
+    for i in stale {
+        let Some(m) = memories.get(i) else { continue };
+        let file = MemoryFile {
+            rel: m.header.filename.clone(),
+            path: m.header.file_path.clone(),
+            size: m.size,
+            mtime_ms: m.header.mtime_ms,
+        };
+        if let Some(header) = store.read_memory_head(&file).await {
+            missing.push((i, embed_text(&header)));
+        }
+    }
     for batch in missing.chunks(EMBED_BATCH) {
-        let texts: Vec<String> = batch.iter().map(|(_, t, _)| t.clone()).collect();
+        let texts: Vec<String> = batch.iter().map(|(_, t)| t.clone()).collect();
         let answer = embedder.embed(&texts).await.map_err(EmbedFailure::Host)?;
         let answer = validate_vectors(answer, texts.len(), dims).map_err(EmbedFailure::Invalid)?;
-        for ((i, _, hash), vector) in batch.iter().zip(answer) {
+        for ((i, _), vector) in batch.iter().zip(answer) {
             dims = Some(vector.len());
-            if let Some(key) = headers
-                .get(*i)
-                .and_then(|h| h.file_path.strip_prefix(store.dir()))
-            {
+            // Keyed by the index's hash: the text read now is the one it hashed, unless the
+            // file changed in between (then the next recall embeds it again).
+            if let Some(m) = memories.get(*i) {
                 fresh.entries.insert(
-                    key.to_owned(),
+                    m.header.filename.clone(),
                     SidecarEntry {
-                        hash: hash.clone(),
+                        hash: m.embed_hash.clone(),
                         vector: vector.clone(),
                     },
                 );
@@ -109,10 +119,4 @@ pub(crate) async fn cosines<F: FileSystem, C: Clock, T: Telemetry, E: Embedder>(
                 .map_or(0.0, |v| super::semantic::cosine(v, &query_vector))
         })
         .collect())
-}
-
-/// Lower-case hex SHA-256 of `text`.
-fn hex_hash(text: &str) -> String {
-    let full = crate::sync::hash_content(text);
-    full.strip_prefix("sha256:").unwrap_or(&full).to_owned()
 }

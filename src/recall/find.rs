@@ -1,24 +1,26 @@
 //! Recall over a store: [`Recaller::find_relevant`] (reference §6.1), which memories help with a
 //! query, and [`surface_memories`], reading the chosen ones for the model.
 //!
-//! Sequence: scan; drop memories already surfaced this session; ask the host's LLM (raced
-//! against the configured timeout and the caller's abort), pre-filtering with the ranker when
-//! there are more candidates than the selector budget; or answer with the ranker when no LLM is
-//! configured. A failing, hanging or babbling LLM never makes recall fail: the answer is the
+//! Sequence: bring the whole-directory index up to date ([`Recaller::candidates`]); drop
+//! memories already surfaced this session; ask the host's LLM (raced against the configured
+//! timeout and the caller's abort), pre-filtering with the ranker when there are more candidates
+//! than the selector budget; or answer with the ranker when no LLM is configured. A failing, hanging or babbling LLM never makes recall fail: the answer is the
 //! ranker's (when `fallback_to_lexical`) or nothing. An abort always yields nothing.
 
 use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
-use super::ranker::RankerIndex;
+use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
 use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::fuse;
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
-use crate::future::{race, Either};
+use crate::future::{join_all, race, Either};
 use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
+use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
 use crate::store::Store;
 use crate::types::{MemoryHeader, MAX_SELECTED};
 use serde::Serialize;
+use std::cell::RefCell;
 
 /// Options of one recall.
 #[derive(Clone, Debug)]
@@ -137,6 +139,13 @@ pub const RECALL_EVENT: &str = "memdir_recall";
 /// Recall over a borrowed [`Store`], with the host's LLM (none: the ranker answers) and the
 /// recall tuning.
 ///
+/// Two steps: [`Recaller::candidates`] brings a [`LiveIndex`] of the **whole** directory up to
+/// date (every memory file the scan's walk finds, not only the newest 200; only files whose size
+/// or mtime changed are read again), then `select` picks from it: the ranker alone, or the LLM
+/// over a manifest of at most `selector_budget` memories: every candidate, newest first, when
+/// the directory is within the budget (the reference's manifest), else the ranker's best
+/// `selector_budget` of the whole directory (`llm+prefilter`).
+///
 /// ```
 /// use memdir::recall::{FindOptions, RecallConfig, Recaller};
 /// use memdir::store::{Store, StoreConfig, WriteMode};
@@ -163,16 +172,23 @@ pub struct Recaller<
     llm: Option<&'a L>,
     embedder: Option<&'a E>,
     config: &'a RecallConfig,
+    index: Option<&'a LiveIndex>,
 }
 
+/// More changed paths than this in one refresh: list and stat the directory instead of
+/// stat'ing them one by one.
+const MAX_PATH_PROBES: usize = 256;
+
 impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L> {
-    /// Recall over `store` with `llm` and `config` (no embedder: see [`Recaller::with_embedder`]).
+    /// Recall over `store` with `llm` and `config`. Without [`Recaller::with_index`], each
+    /// recall builds a fresh index of the whole directory (reads every memory's head).
     pub fn new(store: &'a Store<F, C, T>, llm: Option<&'a L>, config: &'a RecallConfig) -> Self {
         Recaller {
             store,
             llm,
             embedder: None,
             config,
+            index: None,
         }
     }
 }
@@ -190,14 +206,51 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             llm: self.llm,
             embedder,
             config: self.config,
+            index: self.index,
         }
     }
 
-    /// The memories relevant to `query`: scan the directory, then [`Self::find_relevant_in`].
-    /// Fails only if the scan fails.
+    /// Recall over `index`, kept between recalls (what [`crate::Memdir`] does): a warm recall
+    /// re-reads only what changed, and stats nothing when the host's `watch` reported nothing.
+    ///
+    /// ```
+    /// use memdir::recall::{FindOptions, LiveIndex, RecallConfig, Recaller};
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, MemFs, NoLlm, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let fs = MemFs::new();
+    /// fs.insert_file("/m/go.md", "---\ndescription: prefers Go for services\n---\n");
+    /// let store = Store::new(&fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// let config = RecallConfig::default();
+    /// let live = LiveIndex::new("/m/", config.ranker.clone());
+    /// let recaller = Recaller::new(&store, None::<&NoLlm>, &config).with_index(&live);
+    /// block_on(recaller.find_relevant("services language", FindOptions::default())).unwrap();
+    /// fs.insert_file("/m/rust.md", "---\ndescription: Rust for the parser\n---\n");
+    /// let r = block_on(recaller.find_relevant("parser in rust", FindOptions::default())).unwrap();
+    /// assert_eq!(r.memories[0].path, "/m/rust.md");
+    /// assert_eq!(live.len(), 2);
+    /// ```
+    pub fn with_index(mut self, index: &'a LiveIndex) -> Self {
+        self.index = Some(index);
+        self
+    }
+
+    /// The memories relevant to `query`, chosen from the whole directory: [`Self::candidates`],
+    /// then the selection. Never fails today (an unreadable directory has no memories); the
+    /// `Result` leaves room for hosts that must report a failing listing.
     pub async fn find_relevant(&self, query: &str, options: FindOptions) -> crate::Result<Recall> {
-        let headers = self.store.scan().await?;
-        Ok(self.find_relevant_in(headers, query, &options).await)
+        match self.index {
+            Some(live) => {
+                self.candidates(live).await;
+                Ok(self.select(live.index(), query, &options).await)
+            }
+            None => {
+                let live = LiveIndex::new(self.store.dir(), self.config.ranker.clone());
+                self.candidates(&live).await;
+                Ok(self.select(live.index(), query, &options).await)
+            }
+        }
     }
 
     /// Recall over headers the caller already has (a cached scan, or several directories'
@@ -209,23 +262,141 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         query: &str,
         options: &FindOptions,
     ) -> Recall {
-        let started = self.store.clock().now_ms();
-        let mut surfaced: Vec<&str> = options
-            .already_surfaced
-            .iter()
-            .map(String::as_str)
-            .collect();
-        crate::sort::sort(&mut surfaced);
+        let surfaced = sorted_surfaced(options);
         let candidates: Vec<MemoryHeader> = headers
             .into_iter()
             .filter(|h| surfaced.binary_search(&h.file_path.as_str()).is_err())
             .collect();
+        let index = RefCell::new(RecallIndex::from_headers(
+            candidates,
+            self.config.ranker.clone(),
+        ));
+        self.select(&index, query, options).await
+    }
+
+    /// The candidate step: bring `live` up to date with the directory. One refresh runs at a
+    /// time (a second waits for the first, then does its own).
+    ///
+    /// On the first call, ask the host to `watch` the directory. Then: with a running watch,
+    /// stat only the paths reported changed (by the watch or this instance's writes) and read
+    /// those again; a reported directory, or more than 256 paths, means a full pass. Without a
+    /// watch (or when everything is reported changed), a full pass: list and stat every memory
+    /// file (the scan's walk), read the heads of those whose (path, size, mtime) is new or
+    /// reported, and forget the files that are gone.
+    pub async fn candidates(&self, live: &LiveIndex) {
+        let _turn = live.turn().await;
+        if live.watch_state() == WatchState::Untried {
+            // Watch before the first pass, so a change made during it is not missed.
+            let watch = self
+                .store
+                .fs()
+                .watch(self.store.dir(), live.listener())
+                .await;
+            live.set_watch(watch.ok());
+        }
+        let pending = live.take_pending();
+        // Given back if this future is dropped before the index is current.
+        let mut unfinished = Unfinished {
+            live,
+            pending: Some(Pending {
+                everything: pending.everything,
+                paths: pending.paths.clone(),
+            }),
+        };
+        let full = pending.everything
+            || pending.paths.len() > MAX_PATH_PROBES
+            || !self.probe_paths(live, &pending.paths).await;
+        if full {
+            self.full_pass(live, &pending.paths).await;
+        }
+        unfinished.pending = None;
+    }
+
+    /// Look at each reported path again; false when a full pass is needed (a directory changed).
+    async fn probe_paths(&self, live: &LiveIndex, paths: &[String]) -> bool {
+        for rel in paths {
+            match self.store.probe_memory_path(rel).await {
+                PathState::Memory(file) => {
+                    let header = self.store.read_memory_head(&file).await;
+                    let mut index = live.index().borrow_mut();
+                    match header {
+                        Some(h) => index.upsert(h, file.size, u32::MAX),
+                        None => {
+                            index.remove(rel);
+                        }
+                    }
+                }
+                PathState::Missing => {
+                    let mut index = live.index().borrow_mut();
+                    index.remove(rel);
+                    if index.has_under(rel) {
+                        return false; // a directory went away
+                    }
+                }
+                PathState::Dir => return false,
+                PathState::Other => {
+                    live.index().borrow_mut().remove(rel);
+                }
+            }
+        }
+        true
+    }
+
+    /// List and stat the directory; read what is new, changed or in `forced`; forget what is
+    /// gone.
+    async fn full_pass(&self, live: &LiveIndex, forced: &[String]) {
+        let files = self.store.list_memory_files().await;
+        let stale: Vec<(u32, &MemoryFile)> = {
+            let mut index = live.index().borrow_mut();
+            index.begin_pass();
+            let stale = files
+                .iter()
+                .enumerate()
+                .filter_map(|(i, f)| {
+                    let order = u32::try_from(i).unwrap_or(u32::MAX);
+                    let current = index.listed(&f.rel, f.size, f.mtime_ms, order);
+                    let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
+                    (forced || !current).then_some((order, f))
+                })
+                .collect();
+            index.sweep();
+            stale
+        };
+        for chunk in stale.chunks(READ_CHUNK) {
+            let reads = chunk
+                .iter()
+                .map(|(_, f)| self.store.read_memory_head(f))
+                .collect();
+            let heads = join_all(reads).await;
+            let mut index = live.index().borrow_mut();
+            for ((order, file), head) in chunk.iter().zip(heads) {
+                match head {
+                    Some(h) => index.upsert(h, file.size, *order),
+                    // Unreadable: left out, as the scan leaves it out.
+                    None => {
+                        index.remove(&file.rel);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The selection step over `index` (borrowed only between `await`s).
+    async fn select(
+        &self,
+        index: &RefCell<RecallIndex>,
+        query: &str,
+        options: &FindOptions,
+    ) -> Recall {
+        let started = self.store.clock().now_ms();
+        let surfaced = sorted_surfaced(options);
+        let count = index.borrow().candidates(&surfaced);
         let nobody = if self.llm.is_some() {
             AnsweredBy::Llm
         } else {
             AnsweredBy::Lexical
         };
-        if candidates.is_empty() || options.limit == 0 {
+        if count == 0 || options.limit == 0 {
             return Recall {
                 memories: Vec::new(),
                 answered_by: nobody,
@@ -238,21 +409,24 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             } else {
                 match (self.llm, self.embedder) {
                     (None, Some(embedder)) => {
-                        self.semantic(embedder, &candidates, query, options).await
+                        self.semantic(embedder, index, query, options, &surfaced)
+                            .await
                     }
                     (None, None) => (
                         AnsweredBy::Lexical,
                         RecallOutcome::Ok,
-                        self.lexical(&candidates, query, options.limit),
+                        index.borrow_mut().rank(query, options.limit, &surfaced),
                     ),
-                    (Some(llm), _) => self.select_with_llm(llm, &candidates, query, options).await,
+                    (Some(llm), _) => {
+                        self.select_with_llm(llm, index, count, query, options, &surfaced)
+                            .await
+                    }
                 }
             };
         let memories: Vec<RecalledMemory> = chosen
-            .iter()
-            .filter_map(|&i| candidates.get(i))
+            .into_iter()
             .map(|h| RecalledMemory {
-                path: h.file_path.clone(),
+                path: h.file_path,
                 mtime_ms: h.mtime_ms,
             })
             .collect();
@@ -262,7 +436,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             &[
                 ("answered_by", FieldValue::Str(answered_by.as_str().into())),
                 ("outcome", FieldValue::Str(outcome.as_str().into())),
-                ("candidates", FieldValue::Num(candidates.len() as f64)),
+                ("candidates", FieldValue::Num(count as f64)),
                 ("selected", FieldValue::Num(memories.len() as f64)),
                 ("duration_ms", FieldValue::Num(duration.max(0.0))),
             ],
@@ -274,24 +448,17 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         }
     }
 
-    /// Positions in `candidates` the ranker picks.
-    fn lexical(&self, candidates: &[MemoryHeader], query: &str, limit: usize) -> Vec<usize> {
-        let index = RankerIndex::build_with(candidates, self.config.ranker.clone());
-        positions(
-            candidates,
-            index.rank(query, limit).iter().map(|r| r.filename.as_str()),
-        )
-    }
-
     /// Fused lexical and cosine scores; the ranker alone when the embedder fails, lies or is
     /// too slow (within the recall timeout and the caller's abort).
     async fn semantic(
         &self,
         embedder: &E,
-        candidates: &[MemoryHeader],
+        index: &RefCell<RecallIndex>,
         query: &str,
         options: &FindOptions,
-    ) -> (AnsweredBy, RecallOutcome, Vec<usize>) {
+        surfaced: &[&str],
+    ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
+        let memories = index.borrow().scored(query, surfaced);
         let abort = async {
             match &options.abort {
                 Some(flag) => flag.aborted().await,
@@ -299,15 +466,12 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             }
         };
         let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
-        let outcome = match race(cosines(self.store, embedder, candidates, query), stop).await {
+        let outcome = match race(cosines(self.store, embedder, &memories, query), stop).await {
             Either::Left(Ok(cos)) => {
-                let index = RankerIndex::build_with(candidates, self.config.ranker.clone());
-                let lexical = index.calibrated_scores(query);
-                // Slot i is candidate i (build_with); a query without usable terms scores 0.
-                let scores: Vec<(f32, f32)> = cos
+                let scores: Vec<(f32, f32)> = memories
                     .iter()
-                    .enumerate()
-                    .map(|(i, &c)| (lexical.get(i).map_or(0.0, |&(_, l)| l), c))
+                    .zip(&cos)
+                    .map(|(m, &c)| (m.lexical, c))
                     .collect();
                 let kept = fuse(&scores, &self.config.fusion, options.limit);
                 let by = if !kept.is_empty() && kept.iter().all(|f| f.lexical <= 0.0) {
@@ -315,11 +479,11 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                 } else {
                     AnsweredBy::LexicalSemantic
                 };
-                return (
-                    by,
-                    RecallOutcome::Ok,
-                    kept.iter().map(|f| f.index).collect(),
-                );
+                let chosen = kept
+                    .iter()
+                    .filter_map(|f| memories.get(f.index).map(|m| m.header.clone()))
+                    .collect();
+                return (by, RecallOutcome::Ok, chosen);
             }
             Either::Left(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
             Either::Left(Err(EmbedFailure::Invalid(_))) => RecallOutcome::InvalidReply,
@@ -328,31 +492,25 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                 return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
             }
         };
-        (
-            AnsweredBy::Lexical,
-            outcome,
-            self.lexical(candidates, query, options.limit),
-        )
+        let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
+        (AnsweredBy::Lexical, outcome, chosen)
     }
 
     async fn select_with_llm(
         &self,
         llm: &L,
-        candidates: &[MemoryHeader],
+        index: &RefCell<RecallIndex>,
+        count: usize,
         query: &str,
         options: &FindOptions,
-    ) -> (AnsweredBy, RecallOutcome, Vec<usize>) {
+        surfaced: &[&str],
+    ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
         let budget = self.config.selector_budget.max(1);
-        let (by, shown): (AnsweredBy, Vec<MemoryHeader>) = if candidates.len() > budget {
-            let index = RankerIndex::build_with(candidates, self.config.ranker.clone());
-            let picked = index.prefilter(query, budget);
-            let shown = picked
-                .iter()
-                .filter_map(|&i| candidates.get(i).cloned())
-                .collect();
+        let (by, shown) = if count > budget {
+            let shown = index.borrow_mut().prefilter(query, budget, surfaced);
             (AnsweredBy::LlmPrefilter, shown)
         } else {
-            (AnsweredBy::Llm, candidates.to_vec())
+            (AnsweredBy::Llm, index.borrow().newest(surfaced, budget))
         };
         let manifest = crate::manifest::format_manifest(&shown);
         let request = build_selector_request(query, &manifest, &options.recent_tools);
@@ -368,7 +526,10 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                 let names: Vec<&str> = shown.iter().map(|h| h.filename.as_str()).collect();
                 match try_parse_selector_reply(&text, &names, options.limit) {
                     Some(selected) => {
-                        let chosen = positions(candidates, selected.iter().map(String::as_str));
+                        let chosen = selected
+                            .iter()
+                            .filter_map(|f| shown.iter().find(|h| h.filename == *f).cloned())
+                            .collect();
                         return (by, RecallOutcome::Ok, chosen);
                     }
                     None => RecallOutcome::InvalidReply,
@@ -379,26 +540,37 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             Either::Right(Either::Right(())) => return (by, RecallOutcome::Aborted, Vec::new()),
         };
         if self.config.fallback_to_lexical {
-            (
-                AnsweredBy::Lexical,
-                outcome,
-                self.lexical(candidates, query, options.limit),
-            )
+            let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
+            (AnsweredBy::Lexical, outcome, chosen)
         } else {
             (by, outcome, Vec::new())
         }
     }
 }
 
-/// Positions in `candidates` of the given filenames, in their order (unknown names skipped).
-fn positions<'a>(
-    candidates: &[MemoryHeader],
-    filenames: impl Iterator<Item = &'a str>,
-) -> Vec<usize> {
-    // The first candidate of each name (a linear search: at most a few hundred candidates).
-    filenames
-        .filter_map(|f| candidates.iter().position(|h| h.filename == f))
-        .collect()
+/// The caller's already-surfaced paths, sorted (for binary search).
+fn sorted_surfaced(options: &FindOptions) -> Vec<&str> {
+    let mut surfaced: Vec<&str> = options
+        .already_surfaced
+        .iter()
+        .map(String::as_str)
+        .collect();
+    crate::sort::sort(&mut surfaced);
+    surfaced
+}
+
+/// Gives a refresh's changes back to the index if the refresh is dropped before it finishes.
+struct Unfinished<'a> {
+    live: &'a LiveIndex,
+    pending: Option<Pending>,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if let Some(pending) = self.pending.take() {
+            self.live.restore_pending(pending);
+        }
+    }
 }
 
 /// Read and surface the memories at `paths` (absolute path and mtime from the scan, as

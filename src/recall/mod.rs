@@ -5,6 +5,7 @@
 //!   `explain`), used when there is no LLM, when it fails,
 //!   and to pre-filter a directory larger than the selector budget (pure).
 //! * [`find`]: [`Recaller::find_relevant`], which sequences scan, selection, timeout, abort, fallback.
+//! * [`index`]: the whole-directory index a `Memdir` keeps between recalls (pure).
 //! * [`surface`]: the text a selected memory is shown with (caps, truncation note, header).
 //! * [`session`]: turn-loop helpers (single-word queries, the per-session budget).
 //! * [`abort`]: [`AbortFlag`], the caller's cancellation.
@@ -12,6 +13,7 @@
 pub mod abort;
 pub mod embed;
 pub mod find;
+pub mod index;
 pub mod ranker;
 pub mod selector;
 pub mod semantic;
@@ -23,6 +25,7 @@ pub use abort::AbortFlag;
 pub use find::{
     surface_memories, AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory, Recaller,
 };
+pub use index::{LiveIndex, RecallIndex, ScoredMemory};
 pub use ranker::{rank_memories, Explained, RankedMemory, RankerDoc, RankerIndex, RankerParams};
 pub use selector::{
     build_selector_request, parse_selector_reply, try_parse_selector_reply, SELECTOR_SCHEMA,

@@ -10,7 +10,7 @@
 //!
 //! **Sidecar format.** UTF-8 text. First line: a JSON header
 //! `{"format":"memdir-vectors","version":1,"model":"…","dims":N}`. Then one line per memory:
-//! `<sha256 hex of the embedded text> <base64 of N little-endian f32> <filename>`, separated by
+//! `<hash of the embedded text, 32 hex digits> <base64 of N little-endian f32> <filename>`, separated by
 //! single spaces (the filename last, so it may contain spaces). A reader trusts nothing: a header
 //! that does not parse or names another model drops every entry; an entry whose hash, length,
 //! base64 or values are wrong is dropped (and re-embedded).
@@ -57,6 +57,28 @@ pub fn embed_text(header: &MemoryHeader) -> String {
     }
     text.truncate(end);
     text
+}
+
+/// The content key of an embedded text: FNV-1a (128-bit) of its bytes, as 32 hex digits. A
+/// cache key, not a security measure (a forged sidecar can only mislead recall's ranking).
+///
+/// ```
+/// use memdir::recall::semantic::text_hash;
+/// assert_eq!(text_hash("").len(), 32);
+/// assert_ne!(text_hash("a"), text_hash("b"));
+/// ```
+pub fn text_hash(text: &str) -> String {
+    format!("{:032x}", fnv128(text))
+}
+
+/// FNV-1a, 128-bit.
+pub(crate) fn fnv128(text: &str) -> u128 {
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for b in text.bytes() {
+        h ^= u128::from(b);
+        h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+    }
+    h
 }
 
 /// Why an embedder's answer was not used.
@@ -244,7 +266,7 @@ pub fn fuse(scores: &[(f32, f32)], params: &FusionParams, limit: usize) -> Vec<F
 /// One memory's vector in the sidecar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SidecarEntry {
-    /// SHA-256 (lower-case hex) of the text that was embedded.
+    /// [`text_hash`] of the text that was embedded.
     pub hash: String,
     /// The unit vector.
     pub vector: Vec<f32>,
@@ -255,7 +277,7 @@ pub struct SidecarEntry {
 /// ```
 /// use memdir::recall::semantic::{Sidecar, SidecarEntry};
 /// let mut s = Sidecar::new("mini", 2);
-/// s.entries.insert("a.md".into(), SidecarEntry { hash: "ab".repeat(32), vector: vec![0.6, 0.8] });
+/// s.entries.insert("a.md".into(), SidecarEntry { hash: "ab".repeat(16), vector: vec![0.6, 0.8] });
 /// let text = s.encode();
 /// assert_eq!(Sidecar::decode(&text, "mini"), s);
 /// assert!(Sidecar::decode(&text, "other-model").entries.is_empty());
@@ -321,13 +343,16 @@ impl Sidecar {
             return empty;
         }
         let mut sidecar = Sidecar::new(model, dims);
+        // Every entry ends with a newline: what follows the last one is a torn line.
+        let mut lines: Vec<&str> = lines.collect();
+        lines.pop();
         for line in lines {
             let mut parts = line.splitn(3, ' ');
             let (Some(hash), Some(data), Some(file)) = (parts.next(), parts.next(), parts.next())
             else {
                 continue;
             };
-            if hash.len() != 64 || !hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            if hash.len() != 32 || !hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
                 continue;
             }
             let Some(bytes) = base64_decode(data) else {
@@ -477,7 +502,7 @@ mod tests {
             s.entries.insert(
                 (*f).into(),
                 SidecarEntry {
-                    hash: format!("{:064x}", i),
+                    hash: format!("{:032x}", i),
                     vector: unit(4, i),
                 },
             );
@@ -494,7 +519,7 @@ mod tests {
         // A flipped base64 symbol changes a value: not a unit vector any more (or bad base64).
         let lines: Vec<&str> = text.lines().collect();
         let mut bad = lines[1].to_owned();
-        bad.replace_range(66..67, if &bad[66..67] == "Q" { "z" } else { "Q" });
+        bad.replace_range(37..38, if &bad[37..38] == "Q" { "z" } else { "Q" }); // the sign and exponent of the first value
         let tampered = format!("{}\n{}\n", lines[0], bad);
         assert!(Sidecar::decode(&tampered, "m\"odel").entries.is_empty());
         // A bad hash.
@@ -537,11 +562,11 @@ mod tests {
     #[test]
     fn fusion_keeps_within_the_margin_of_the_best() {
         let p = FusionParams::default();
-        // Best fused 0.25*2+0.75*0.5 = 0.875; floor 0.6125.
-        let kept = fuse(&[(2.0, 0.5), (0.0, 0.8), (0.0, 0.6), (1.0, 0.6)], &p, 5);
+        // Best fused 0.25*2+0.75*0.5 = 0.875; floor 0.6125: 0.7 and 0.6375 pass, 0.45 does not.
+        let kept = fuse(&[(2.0, 0.5), (0.0, 0.85), (0.0, 0.6), (1.0, 0.6)], &p, 5);
         let idx: Vec<usize> = kept.iter().map(|f| f.index).collect();
         assert_eq!(idx, vec![0, 3, 1]);
-        assert_eq!(fuse(&[(2.0, 0.5), (0.0, 0.8)], &p, 1).len(), 1);
+        assert_eq!(fuse(&[(2.0, 0.5), (0.0, 0.85)], &p, 1).len(), 1);
         assert!(fuse(&[(f32::NAN, 0.9)], &p, 5).is_empty());
     }
 }

@@ -14,6 +14,7 @@ pub mod head;
 mod index;
 mod journal;
 mod list;
+pub mod listing;
 pub mod lock;
 mod log;
 pub mod names;

@@ -52,7 +52,7 @@ fn plausible_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains('/') && !name.contains('\0')
 }
 
-fn is_memory_file_name(name: &str) -> bool {
+pub(super) fn is_memory_file_name(name: &str) -> bool {
     name.ends_with(".md") && name != ENTRYPOINT_NAME
 }
 
@@ -102,7 +102,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Relative paths of candidate memory files, in walk order.
-    async fn scan_candidates(&self, root: &str) -> Vec<String> {
+    pub(super) async fn scan_candidates(&self, root: &str) -> Vec<String> {
         let use_realpath = self.fs.capabilities().realpath;
         let mut visited: StrMap<()> = StrMap::new();
         if use_realpath {

@@ -5,7 +5,7 @@ use super::error::host_error;
 use crate::error::HostError;
 use crate::host::{
     Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock,
-    HostResult, Llm, LlmRequest, Telemetry,
+    HostResult, HostWatch, Llm, LlmRequest, Telemetry, WatchListener,
 };
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -296,6 +296,10 @@ impl FileSystem for JsFs {
                 .call0(&JsValue::UNDEFINED)
                 .map(|v| swallow_rejection(&v));
         }))
+    }
+
+    async fn watch(&self, dir: &str, on_change: WatchListener) -> HostResult<HostWatch> {
+        super::watch::watch(&self.obj, dir, on_change).await
     }
 }
 

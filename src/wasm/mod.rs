@@ -13,6 +13,7 @@ pub mod pure;
 pub mod recall;
 pub mod sync;
 mod ts;
+mod watch;
 
 use wasm_bindgen::prelude::*;
 

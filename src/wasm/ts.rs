@@ -79,6 +79,17 @@ export interface MemoryFs {
   readHead?(path: string, maxBytes: number): MaybePromise<Uint8Array>;
   /** Host mutual exclusion (Web Locks): resolves to a release function. */
   lock?(name: string): MaybePromise<() => void>;
+  /**
+   * Change notifications for `dir` and below: call `onChange(path?)` after each change (`path`
+   * absolute or relative to `dir`, omitted when unknown) and `onLost()` if the watch breaks;
+   * return a handle with `close()` (or a stop function). With it, a recall over an unchanged
+   * directory stats nothing. Only implement it if no change can go unreported.
+   */
+  watch?(
+    dir: string,
+    onChange: (path?: string) => void,
+    onLost: () => void,
+  ): MaybePromise<{ close(): void } | (() => void)>;
 }
 
 /** What the library asks of the host's model. */

@@ -151,7 +151,7 @@ function wholeSidecar(text, count) {
   if (lines.length !== count + 2 || lines[count + 1] !== "") return false;
   return lines.slice(1, count + 1).every((line) => {
     const [hash, data, file] = line.split(" ");
-    return /^[0-9a-f]{64}$/.test(hash) && Buffer.from(data, "base64").length === 384 * 4 && /^note_\d+\.md$/.test(file);
+    return /^[0-9a-f]{32}$/.test(hash) && Buffer.from(data, "base64").length === 384 * 4 && /^note_\d+\.md$/.test(file);
   });
 }
 

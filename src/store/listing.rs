@@ -1,0 +1,203 @@
+//! The whole directory as recall's index sees it: every memory file the scan's walk finds, with
+//! its stat ([`Store::list_memory_files`], no file read), one path's state
+//! ([`Store::probe_memory_path`]), and a file's head as the index reads it
+//! ([`Store::read_memory_head`]).
+//!
+//! A head is the frontmatter, read from the first 30 lines exactly as the scan reads it (so a
+//! memory's manifest line is the scan's), and the body after it up to [`INDEX_HEAD_BYTES`]. With
+//! the host's `readHead` only that much is read (more only while the 30 frontmatter lines are
+//! not complete, as the scan does); without it, the whole file.
+
+use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
+use super::scan::{is_memory_file_name, HEAD_MAX_BYTES, SCAN_CHUNK};
+use super::Store;
+use crate::frontmatter::parse_frontmatter;
+use crate::future::join_some;
+use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
+use crate::types::{MemoryHeader, FRONTMATTER_MAX_LINES};
+
+/// Files read (or stat'ed) concurrently per batch: the scan's.
+pub const READ_CHUNK: usize = SCAN_CHUNK;
+
+/// Most bytes of a memory file the index reads for ranking (frontmatter and body).
+pub const INDEX_HEAD_BYTES: usize = 16 * 1024;
+
+/// A memory file and its stat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryFile {
+    /// Path relative to the memory directory (`team/api.md`).
+    pub rel: String,
+    /// Absolute path.
+    pub path: String,
+    /// Size in bytes.
+    pub size: f64,
+    /// Modification time, ms since the epoch.
+    pub mtime_ms: f64,
+}
+
+/// What is at a path below the memory directory (see [`Store::probe_memory_path`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathState {
+    /// A memory file (a regular `.md` file other than `MEMORY.md`).
+    Memory(MemoryFile),
+    /// A directory (or a link to one): what is below it is unknown.
+    Dir,
+    /// Nothing (or nothing that can be stat'ed).
+    Missing,
+    /// Something that is not a memory file (`MEMORY.md`, a temp file, a lock file …).
+    Other,
+}
+
+/// True when the last component of `rel` names a memory file (`.md`, not `MEMORY.md`).
+///
+/// ```
+/// use memdir::store::listing::is_memory_path;
+/// assert!(is_memory_path("team/api.md"));
+/// assert!(!is_memory_path("team/MEMORY.md"));
+/// assert!(!is_memory_path("a.md.tmp-3"));
+/// ```
+pub fn is_memory_path(rel: &str) -> bool {
+    is_memory_file_name(rel.rsplit('/').next().unwrap_or(rel))
+}
+
+impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
+    /// Every memory file [`Store::scan`] considers (the same walk), in walk order, each with its
+    /// stat; nothing is read. A directory that cannot be listed gives `[]`.
+    ///
+    /// ```
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, MemFs, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let fs = MemFs::new();
+    /// fs.insert_file("/m/a.md", "hello");
+    /// fs.insert_file("/m/MEMORY.md", "- [A](a.md) — a\n");
+    /// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// let files = block_on(store.list_memory_files());
+    /// assert_eq!((files.len(), files[0].rel.as_str(), files[0].size), (1, "a.md", 5.0));
+    /// ```
+    pub async fn list_memory_files(&self) -> Vec<MemoryFile> {
+        let root = self.dir.clone();
+        let candidates = self.scan_candidates(&root).await;
+        let mut files = Vec::with_capacity(candidates.len());
+        for chunk in candidates.chunks(SCAN_CHUNK) {
+            let stats = chunk
+                .iter()
+                .map(|rel| async {
+                    match self.probe_memory_path(rel).await {
+                        PathState::Memory(file) => Some(file),
+                        _ => None,
+                    }
+                })
+                .collect();
+            files.extend(join_some(stats).await);
+        }
+        files
+    }
+
+    /// What is at `rel` (relative to the memory directory) now: one `stat`, following links.
+    ///
+    /// ```
+    /// use memdir::store::listing::PathState;
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, MemFs, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let fs = MemFs::new();
+    /// fs.insert_file("/m/team/a.md", "hi");
+    /// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// assert_eq!(block_on(store.probe_memory_path("team")), PathState::Dir);
+    /// assert_eq!(block_on(store.probe_memory_path("b.md")), PathState::Missing);
+    /// assert!(matches!(block_on(store.probe_memory_path("team/a.md")), PathState::Memory(_)));
+    /// ```
+    pub async fn probe_memory_path(&self, rel: &str) -> PathState {
+        let path = format!("{}{rel}", self.dir);
+        match self.fs.stat(&path).await {
+            Err(_) => PathState::Missing,
+            Ok(st) if st.kind == EntryKind::Dir => PathState::Dir,
+            Ok(st) if st.kind == EntryKind::File && is_memory_path(rel) => {
+                PathState::Memory(MemoryFile {
+                    rel: rel.to_owned(),
+                    path,
+                    size: st.size,
+                    mtime_ms: st.mtime_ms,
+                })
+            }
+            Ok(_) => PathState::Other,
+        }
+    }
+
+    /// The header of `file` with, as `body_head`, the body up to [`INDEX_HEAD_BYTES`]; `None`
+    /// when the file cannot be read. The `name`, `description` and `type` are the scan's.
+    ///
+    /// ```
+    /// use memdir::store::listing::MemoryFile;
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, MemFs, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let fs = MemFs::new();
+    /// let body: String = (0..40).map(|i| format!("line {i}\n")).collect();
+    /// fs.insert_file("/m/a.md", format!("---\ndescription: d\n---\n{body}"));
+    /// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// let file = MemoryFile { rel: "a.md".into(), path: "/m/a.md".into(), size: 0.0, mtime_ms: 1.0 };
+    /// let header = block_on(store.read_memory_head(&file)).unwrap();
+    /// assert_eq!(header.description.as_deref(), Some("d"));
+    /// assert!(header.body_head.contains("line 39")); // past the scan's 30 lines
+    /// ```
+    pub async fn read_memory_head(&self, file: &MemoryFile) -> Option<MemoryHeader> {
+        let bytes = if self.fs.capabilities().read_head {
+            self.read_index_bytes(&file.path, file.size).await?
+        } else {
+            self.fs.read_file(&file.path).await.ok()?.into_bytes()
+        };
+        // The frontmatter from the first 30 lines, as the scan reads it.
+        let lines = first_lines_of_bytes(&bytes, FRONTMATTER_MAX_LINES);
+        let parsed = parse_frontmatter(&lines);
+        let body_start = lines.len() - parsed.body.len();
+        // The same normalisation over the whole head (a prefix of it is `lines`), then the body
+        // after the frontmatter, up to the cap.
+        let keep = lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES)
+            .unwrap_or(0)
+            .max(INDEX_HEAD_BYTES)
+            .min(bytes.len());
+        let head = first_lines(
+            &String::from_utf8_lossy(bytes.get(..keep).unwrap_or(&bytes)),
+            usize::MAX,
+        );
+        let mut body = head.get(body_start..).unwrap_or_default().to_owned();
+        if body.len() > INDEX_HEAD_BYTES {
+            let mut end = INDEX_HEAD_BYTES;
+            while !body.is_char_boundary(end) {
+                end -= 1;
+            }
+            body.truncate(end);
+        }
+        Some(MemoryHeader {
+            filename: file.rel.clone(),
+            file_path: file.path.clone(),
+            mtime_ms: file.mtime_ms,
+            description: parsed.header.description,
+            memory_type: parsed.header.memory_type,
+            name: parsed.header.name,
+            body_head: body,
+        })
+    }
+
+    /// The first [`INDEX_HEAD_BYTES`] of a file through `readHead`, more (×4 up to the scan's
+    /// [`HEAD_MAX_BYTES`]) while its first 30 lines are not complete.
+    async fn read_index_bytes(&self, path: &str, size: f64) -> Option<Vec<u8>> {
+        let mut want = INDEX_HEAD_BYTES;
+        loop {
+            let bytes = self.fs.read_head(path, want).await.ok()?;
+            let complete = lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some()
+                || bytes.len() < want
+                || bytes.len() as f64 >= size
+                || want >= HEAD_MAX_BYTES;
+            if complete {
+                return Some(bytes);
+            }
+            want = want.saturating_mul(4).min(HEAD_MAX_BYTES);
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! Recall over the whole directory (issue #13 item 2): every memory is a candidate, the index a
+//! `Memdir` keeps is updated incrementally (by path, size and mtime), its own writes are seen at
+//! once, and a host `watch` lets a warm recall skip the stat pass. Host calls are counted.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{block_on, TestClock};
+use memdir::host::{
+    DirEntry, FileStat, FileSystem, FsCapabilities, HostResult, HostWatch, Llm, LlmRequest,
+    WatchEvent, WatchListener,
+};
+use memdir::recall::{AnsweredBy, FindOptions};
+use memdir::store::SaveInput;
+use memdir::{HostError, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+const NOW: f64 = 1_800_000_000_000.0;
+
+/// How the counting filesystem answers `watch`.
+#[derive(Clone, Copy, PartialEq)]
+enum Watch {
+    /// No watch capability.
+    None,
+    /// The inner `MemFs`'s watch: every change made through it is reported.
+    Forward,
+    /// A watch that reports only what the test sends through [`CountingFs::send`].
+    Manual,
+}
+
+#[derive(Default)]
+struct Counts {
+    reads: Cell<usize>,
+    stats: Cell<usize>,
+    lists: Cell<usize>,
+}
+
+/// A `MemFs` that counts reads (whole or head), stats and listings.
+#[derive(Clone)]
+struct CountingFs {
+    inner: Rc<MemFs>,
+    counts: Rc<Counts>,
+    watch: Watch,
+    listener: Rc<RefCell<Option<WatchListener>>>,
+}
+
+impl CountingFs {
+    fn new(inner: Rc<MemFs>, watch: Watch) -> Self {
+        CountingFs {
+            inner,
+            counts: Rc::default(),
+            watch,
+            listener: Rc::default(),
+        }
+    }
+
+    fn reset(&self) {
+        self.counts.reads.set(0);
+        self.counts.stats.set(0);
+        self.counts.lists.set(0);
+    }
+
+    /// (reads, stats, listings) since the last reset.
+    fn calls(&self) -> (usize, usize, usize) {
+        (
+            self.counts.reads.get(),
+            self.counts.stats.get(),
+            self.counts.lists.get(),
+        )
+    }
+
+    fn send(&self, event: WatchEvent<'_>) {
+        let listener = self.listener.borrow().clone();
+        listener.expect("watching")(event);
+    }
+}
+
+fn bump(c: &Cell<usize>) {
+    c.set(c.get() + 1);
+}
+
+impl FileSystem for CountingFs {
+    async fn read_file(&self, path: &str) -> HostResult<String> {
+        bump(&self.counts.reads);
+        self.inner.read_file(path).await
+    }
+    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+        self.inner.write_file(path, data).await
+    }
+    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+        bump(&self.counts.lists);
+        self.inner.read_dir(path).await
+    }
+    async fn stat(&self, path: &str) -> HostResult<FileStat> {
+        bump(&self.counts.stats);
+        self.inner.stat(path).await
+    }
+    async fn mkdir(&self, path: &str) -> HostResult<()> {
+        self.inner.mkdir(path).await
+    }
+    async fn remove(&self, path: &str) -> HostResult<()> {
+        self.inner.remove(path).await
+    }
+    fn capabilities(&self) -> FsCapabilities {
+        self.inner.capabilities()
+    }
+    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+        self.inner.rename(from, to).await
+    }
+    async fn realpath(&self, path: &str) -> HostResult<String> {
+        self.inner.realpath(path).await
+    }
+    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
+        bump(&self.counts.stats);
+        self.inner.lstat(path).await
+    }
+    async fn append_file(&self, path: &str, data: &str) -> HostResult<()> {
+        self.inner.append_file(path, data).await
+    }
+    async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
+        self.inner.create_exclusive(path, data).await
+    }
+    async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
+        bump(&self.counts.reads);
+        self.inner.read_head(path, max_bytes).await
+    }
+    async fn watch(&self, dir: &str, on_change: WatchListener) -> HostResult<HostWatch> {
+        match self.watch {
+            Watch::None => Err(HostError::unsupported("watch")),
+            Watch::Forward => self.inner.watch(dir, on_change).await,
+            Watch::Manual => {
+                *self.listener.borrow_mut() = Some(on_change);
+                let listener = Rc::clone(&self.listener);
+                Ok(HostWatch::new(move || *listener.borrow_mut() = None))
+            }
+        }
+    }
+}
+
+fn memory(description: &str, body: &str) -> String {
+    format!("---\nname: note\ndescription: {description}\ntype: project\n---\n{body}\n")
+}
+
+/// `n` filler memories, file `i` written at `NOW - (n - i)` seconds (so `note_00000` is the
+/// oldest).
+fn filler(fs: &MemFs, n: usize) {
+    for i in 0..n {
+        let path = format!("/mem/note_{i:05}.md");
+        fs.insert_file(
+            &path,
+            memory(
+                &format!("Miscellaneous project note number {i}"),
+                "Nothing in particular.",
+            ),
+        );
+        fs.set_mtime(&path, NOW - (n - i) as f64 * 1000.0);
+    }
+}
+
+fn memdir(fs: CountingFs) -> Memdir<CountingFs, TestClock, NoLlm, NoTelemetry> {
+    Memdir::new(
+        fs,
+        TestClock::new(NOW),
+        None,
+        NoTelemetry,
+        MemdirConfig::new("/mem/"),
+    )
+}
+
+fn recall(m: &Memdir<CountingFs, TestClock, NoLlm, NoTelemetry>, query: &str) -> Vec<String> {
+    block_on(m.find_relevant(query, FindOptions::default()))
+        .unwrap()
+        .memories
+        .into_iter()
+        .map(|r| r.path)
+        .collect()
+}
+
+#[test]
+fn the_oldest_of_ten_thousand_is_found_when_it_alone_matches() {
+    for (label, mtime) in [("oldest", NOW - 1e9), ("newest", NOW)] {
+        let fs = Rc::new(MemFs::new());
+        filler(&fs, 9_999);
+        fs.insert_file(
+            "/mem/kafka_topics.md",
+            memory(
+                "Kafka topic naming for payment events",
+                "Topics are named payments.<event>.v1.",
+            ),
+        );
+        fs.set_mtime("/mem/kafka_topics.md", mtime);
+        let m = memdir(CountingFs::new(fs, Watch::None));
+        assert_eq!(
+            recall(&m, "which kafka topic do payment events go to"),
+            ["/mem/kafka_topics.md"],
+            "{label}"
+        );
+        assert_eq!(m.recall_index().len(), 10_000);
+    }
+}
+
+#[test]
+fn words_past_the_scans_thirty_lines_count() {
+    let fs = Rc::new(MemFs::new());
+    filler(&fs, 50);
+    // Two memories alike but for a word on line 46 of one: only the index's 16 KB head sees it.
+    // The other is newer, so it would rank first on a tie.
+    let far = format!("{}Use zstd for them.", "\n".repeat(40));
+    fs.insert_file("/mem/far.md", memory("Archive settings", &far));
+    fs.set_mtime("/mem/far.md", NOW - 1e9);
+    fs.insert_file("/mem/near.md", memory("Archive settings", "Use them."));
+    let m = memdir(CountingFs::new(fs, Watch::None));
+    let found = recall(&m, "zstd archive settings");
+    assert_eq!(found.first().map(String::as_str), Some("/mem/far.md"));
+}
+
+/// An LLM that records the manifests it is shown and picks nothing.
+#[derive(Clone, Default)]
+struct Recorder {
+    manifests: Rc<RefCell<Vec<String>>>,
+}
+
+impl Llm for Recorder {
+    async fn complete(&self, request: &LlmRequest) -> HostResult<String> {
+        let content = &request.messages[0].content;
+        let manifest = content
+            .split("Available memories:\n")
+            .nth(1)
+            .unwrap_or_default();
+        self.manifests.borrow_mut().push(manifest.to_owned());
+        Ok(r#"{"selected_memories":["kafka_topics.md"]}"#.into())
+    }
+}
+
+#[test]
+fn the_llm_is_shown_the_rankers_best_of_the_whole_directory() {
+    let fs = Rc::new(MemFs::new());
+    filler(&fs, 1_000);
+    fs.insert_file(
+        "/mem/kafka_topics.md",
+        memory("Kafka topic naming for payment events", ""),
+    );
+    fs.set_mtime("/mem/kafka_topics.md", NOW - 1e9);
+    let llm = Recorder::default();
+    let manifests = Rc::clone(&llm.manifests);
+    let m = Memdir::new(
+        CountingFs::new(Rc::clone(&fs), Watch::None),
+        TestClock::new(NOW),
+        Some(llm.clone()),
+        NoTelemetry,
+        MemdirConfig::new("/mem/"),
+    );
+    let r = block_on(m.find_relevant("kafka topic for payment events", FindOptions::default()))
+        .unwrap();
+    assert_eq!(r.answered_by, AnsweredBy::LlmPrefilter);
+    assert_eq!(r.memories[0].path, "/mem/kafka_topics.md");
+    let shown = manifests.borrow()[0].clone();
+    assert_eq!(shown.lines().count(), 200);
+    assert!(shown.lines().next().unwrap().contains("kafka_topics.md"));
+
+    // Within the budget: every memory, newest first (the reference's manifest).
+    let small = Rc::new(MemFs::new());
+    filler(&small, 5);
+    let m = Memdir::new(
+        CountingFs::new(small, Watch::None),
+        TestClock::new(NOW),
+        Some(llm),
+        NoTelemetry,
+        MemdirConfig::new("/mem/"),
+    );
+    let r = block_on(m.find_relevant("kafka", FindOptions::default())).unwrap();
+    assert_eq!(r.answered_by, AnsweredBy::Llm);
+    let shown = manifests.borrow()[1].clone();
+    let order: Vec<&str> = shown
+        .lines()
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "note_00004.md",
+            "note_00003.md",
+            "note_00002.md",
+            "note_00001.md",
+            "note_00000.md"
+        ]
+    );
+}
+
+#[test]
+fn changes_behind_the_instances_back_are_picked_up() {
+    let fs = Rc::new(MemFs::new());
+    filler(&fs, 100);
+    let counting = CountingFs::new(Rc::clone(&fs), Watch::None);
+    let m = memdir(counting.clone());
+    assert!(recall(&m, "grafana dashboards for billing").is_empty());
+    assert_eq!(counting.calls().0, 100);
+
+    // Rewritten on disk: new size and mtime, so it is read again (and only it).
+    counting.reset();
+    fs.insert_file(
+        "/mem/note_00042.md",
+        memory("Grafana dashboards for billing live in the ops folder", ""),
+    );
+    assert_eq!(
+        recall(&m, "grafana dashboards for billing"),
+        ["/mem/note_00042.md"]
+    );
+    assert_eq!(counting.calls().0, 1);
+
+    // Same size, new mtime: read again.
+    counting.reset();
+    fs.insert_file(
+        "/mem/note_00042.md",
+        memory("Grafana dashboards for invoice live in the ops folder", ""),
+    );
+    assert_eq!(recall(&m, "invoice dashboards"), ["/mem/note_00042.md"]);
+    assert_eq!(counting.calls().0, 1);
+
+    // Deleted: gone from the index and from the answers.
+    counting.reset();
+    fs.insert_file("/mem/x/y.md", memory("Vault holds the secrets", ""));
+    assert_eq!(recall(&m, "vault secrets"), ["/mem/x/y.md"]);
+    block_on(fs.remove("/mem/x/y.md")).unwrap();
+    assert!(recall(&m, "vault secrets").is_empty());
+    assert_eq!(m.recall_index().len(), 100);
+}
+
+#[test]
+fn an_unchanged_directory_costs_no_read_and_with_a_watch_no_stat() {
+    for watch in [Watch::None, Watch::Forward] {
+        let fs = Rc::new(MemFs::new());
+        filler(&fs, 300);
+        let counting = CountingFs::new(Rc::clone(&fs), watch);
+        let m = memdir(counting.clone());
+        recall(&m, "deploy checklist");
+        assert_eq!(counting.calls().0, 300, "the first recall reads every head");
+        counting.reset();
+        recall(&m, "deploy checklist");
+        recall(&m, "release notes");
+        let (reads, stats, lists) = counting.calls();
+        assert_eq!(reads, 0);
+        if watch == Watch::None {
+            assert_eq!((stats, lists), (600, 2), "one stat pass per recall");
+        } else {
+            assert_eq!((stats, lists), (0, 0), "nothing reported, nothing stat'ed");
+        }
+    }
+}
+
+#[test]
+fn the_instances_own_writes_are_seen_without_a_stat_pass() {
+    // A watch that never reports anything: only the instance's own notes can make the save
+    // visible.
+    let fs = Rc::new(MemFs::new());
+    filler(&fs, 300);
+    let counting = CountingFs::new(Rc::clone(&fs), Watch::Manual);
+    let m = memdir(counting.clone());
+    assert!(recall(&m, "pnpm workspaces").is_empty());
+    let saved = block_on(m.save(SaveInput {
+        name: "Prefers pnpm".into(),
+        description: "Uses pnpm workspaces in every repository".into(),
+        memory_type: "feedback".into(),
+        body: "Never npm.".into(),
+        ..SaveInput::default()
+    }))
+    .unwrap();
+    let memdir::store::SaveOutcome::Saved(saved) = saved else {
+        panic!("not saved");
+    };
+    counting.reset();
+    assert_eq!(recall(&m, "pnpm workspaces"), vec![saved.path.clone()]);
+    let (reads, stats, lists) = counting.calls();
+    assert_eq!((reads, lists), (1, 0));
+    assert!(stats <= 1, "{stats} stats");
+
+    // Deleted by the instance: gone at once.
+    let file = saved.path.trim_start_matches("/mem/").to_owned();
+    block_on(m.delete(&file)).unwrap();
+    counting.reset();
+    assert!(recall(&m, "pnpm workspaces").is_empty());
+    assert!(counting.calls().1 <= 1);
+}
+
+#[test]
+fn a_watch_notification_invalidates() {
+    let fs = Rc::new(MemFs::new());
+    filler(&fs, 50);
+    let counting = CountingFs::new(Rc::clone(&fs), Watch::Manual);
+    let m = memdir(counting.clone());
+    recall(&m, "anything");
+
+    // Changed behind the instance's back and not reported: the watch is trusted.
+    fs.insert_file(
+        "/mem/note_00007.md",
+        memory("Terraform state lives in S3", ""),
+    );
+    assert!(recall(&m, "terraform state").is_empty());
+    // Reported by path: only that path is looked at.
+    counting.reset();
+    counting.send(WatchEvent::Changed("note_00007.md"));
+    assert_eq!(recall(&m, "terraform state"), ["/mem/note_00007.md"]);
+    assert_eq!(counting.calls(), (1, 1, 0));
+
+    // Reported without a path: a full stat pass, reading only what changed.
+    fs.insert_file("/mem/sub/new.md", memory("Vault holds the secrets", ""));
+    assert!(recall(&m, "vault secrets").is_empty());
+    counting.reset();
+    counting.send(WatchEvent::Unknown);
+    assert_eq!(recall(&m, "vault secrets"), ["/mem/sub/new.md"]);
+    assert_eq!(counting.calls().0, 1);
+    assert_eq!(counting.calls().1, 51);
+
+    // A reported directory: a full pass too (its files went away with it).
+    block_on(fs.remove("/mem/sub/new.md")).unwrap();
+    counting.send(WatchEvent::Changed("/mem/sub"));
+    assert!(recall(&m, "vault secrets").is_empty());
+
+    // The watch broke: back to a stat pass per recall.
+    counting.send(WatchEvent::Lost);
+    recall(&m, "anything");
+    counting.reset();
+    fs.insert_file(
+        "/mem/note_00008.md",
+        memory("Sentry alerts go to on-call", ""),
+    );
+    assert_eq!(recall(&m, "sentry alerts"), ["/mem/note_00008.md"]);
+    assert_eq!(counting.calls().1, 50);
+}
+
+#[test]
+fn memfs_reports_its_own_changes() {
+    let fs = MemFs::new();
+    fs.insert_file("/mem/a.md", "x");
+    let seen: Rc<RefCell<Vec<String>>> = Rc::default();
+    let sink = Rc::clone(&seen);
+    let watch = block_on(fs.watch(
+        "/mem/",
+        Rc::new(move |e: WatchEvent<'_>| {
+            if let WatchEvent::Changed(p) = e {
+                sink.borrow_mut().push(p.to_owned());
+            }
+        }),
+    ))
+    .unwrap();
+    block_on(fs.write_file("/mem/b.md", "y")).unwrap();
+    block_on(fs.rename("/mem/b.md", "/mem/sub.md")).unwrap();
+    block_on(fs.remove("/mem/a.md")).unwrap();
+    fs.insert_file("/elsewhere/c.md", "z");
+    drop(watch);
+    fs.insert_file("/mem/late.md", "z");
+    assert_eq!(*seen.borrow(), ["b.md", "b.md", "sub.md", "a.md"]);
+    assert!(block_on(fs.watch("/nope/", Rc::new(|_: WatchEvent<'_>| {}))).is_err());
+}
