@@ -104,7 +104,7 @@ test("a hostile embedder falls back to the ranker, reported in outcome", async (
     assert.equal(recall.outcome, outcome, label);
     assert.equal(recall.answeredBy, "lexical", label);
     assert.deepEqual(names(recall), ["deploy.md"], label);
-    await assert.rejects(fs.readFile("/m/.memdir-vectors"), undefined, label);
+    await assert.rejects(async () => fs.readFile("/m/.memdir-vectors"), undefined, label);
   }
 });
 
