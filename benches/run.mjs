@@ -6,7 +6,8 @@
 // Environment: BENCH_DIR (default /tmp/memdir-bench/memory), BENCH_COUNT (10000), BENCH_ROUNDS
 // (5 timed rounds after one warm-up), BENCH_CONC (64: in-flight files for the async variants,
 // the scan's own SCAN_CHUNK), BENCH_ONLY (comma list of groups: scan-sync, scan-async, parse,
-// truncate, recall, cold, size).
+// truncate, recall, cold, size). `recall` is the whole-directory index (first and warm queries,
+// with and without nodeFs().watch) against JS stat and read floors.
 //
 // Every group runs its variants in one process, interleaved (round r starts at variant r), and
 // prints medians and each figure's ratio to its baseline next to the design §7 target. Like is
@@ -265,27 +266,69 @@ async function truncateGroup(api) {
   return sink;
 }
 
+async function readHead16(path) {
+  const fh = await fsp.open(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(16384);
+    const { bytesRead } = await fh.read(buffer, 0, 16384, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+// Recall over the whole directory (issue #13 item 2): the index a Memdir keeps. A first query
+// lists, stats and reads every memory's head (16 KB); a warm one without change notifications
+// lists and stats every file (reads nothing unchanged); a warm one with them (nodeFs().watch)
+// stats nothing. Floors in JS, async with BENCH_CONC files in flight like the index's chunks of
+// 64: list + stat each file; list + stat + read a 16 KB head of each (the index's own I/O).
 async function recallGroup(api, nodeFs) {
   if (typeof api.Memdir.prototype.findRelevant !== "function") {
     console.log("  recall     Memdir.findRelevant is not exported: see the native figure (cargo test --release --test bench_ranker)");
     return;
   }
-  const memdir = new api.Memdir({ fs: nodeFs({ sync: true }), dir: DIR });
   const queries = ["how do we deploy the docker worker", "redis cache token", "why did the migration test fail", "user oauth session", "lint yaml schema"];
-  const first = await memdir.findRelevant(queries[0]);
-  console.log(`  recall     answeredBy=${first.answeredBy}, ${first.memories?.length ?? 0} memories for "${queries[0]}"`);
-  const m = await interleave("recall", [
-    { name: "findRelevant ×5 (scan + rank)", run: async () => { for (const q of queries) await memdir.findRelevant(q); } },
-    { name: "manifest() ×5 (scan alone)", run: async () => { for (let i = 0; i < queries.length; i++) await memdir.manifest(); } },
+  const unwatched = () => {
+    const f = nodeFs();
+    delete f.watch;
+    return f;
+  };
+  const watched = new api.Memdir({ fs: nodeFs(), dir: DIR });
+  const polled = new api.Memdir({ fs: unwatched(), dir: DIR });
+  const a = await watched.findRelevant(queries[0]);
+  const b = await polled.findRelevant(queries[0]);
+  if (JSON.stringify(a.memories) !== JSON.stringify(b.memories)) console.log("  !! recall: the watched and polled instances disagree");
+  console.log(`  recall     answeredBy=${a.answeredBy}, ${a.memories?.length ?? 0} memories for "${queries[0]}"`);
+  let k = 0;
+  const next = () => queries[k++ % queries.length];
+  const statFloor = "floor: list + stat each (JS)";
+  const readFloor = "floor: list + stat + head 16 KB (JS)";
+  // Warm queries first, against the stat floor; then first queries (each a fresh instance that
+  // reads every head), against the read floor and a scan, in rounds of their own so their
+  // garbage does not land in the warm figures.
+  const w = await interleave("recall", [
+    { name: statFloor, run: async () => (await chunked(await listAsync(), async (name) => (await fsp.stat(DIR + name)).mtimeMs)).length },
+    { name: "warm query, no watch", run: () => polled.findRelevant(next()) },
+    { name: "warm query, watch", run: () => watched.findRelevant(next()) },
   ], 9);
-  const perQuery = m.get("findRelevant ×5 (scan + rank)") / queries.length;
-  const scanOnly = m.get("manifest() ×5 (scan alone)") / queries.length;
-  // The ranking's share: the median over rounds of (scan + rank) − (scan alone) in the same
-  // round, which cancels most of the drift between rounds.
-  const withRank = m.rounds.get("findRelevant ×5 (scan + rank)"), alone = m.rounds.get("manifest() ×5 (scan alone)");
-  const ranking = median(withRank.map((t, i) => t - alone[i])) / queries.length;
-  row(`findRelevant over ${COUNT} files (sync fs, scan included)`, perQuery, "ms", scanOnly, "scan alone", perQuery / scanOnly, "(info; ranker: native row)", null);
-  row(`findRelevant minus its scan (ranking 200 newest)`, Math.max(ranking, 0), "ms", null, "", null, "≤ 10 ms", ranking <= 10);
+  const m = await interleave("recall", [
+    { name: readFloor, run: async () => (await chunked(await listAsync(), async (name) => ((await fsp.stat(DIR + name)).mtimeMs > 0 ? (await readHead16(DIR + name)).length : 0))).length },
+    { name: "scan() (async nodeFs)", run: () => polled.scan() },
+    {
+      name: "first query (new Memdir)",
+      run: async () => {
+        const fresh = new api.Memdir({ fs: nodeFs(), dir: DIR });
+        await fresh.findRelevant(next());
+        fresh.free?.();
+      },
+    },
+  ]);
+  const first = m.get("first query (new Memdir)"), scan = m.get("scan() (async nodeFs)");
+  const cold = w.get("warm query, no watch"), warm = w.get("warm query, watch");
+  row(`recall, first query over ${COUNT} files`, first, "ms", scan, "scan()", first / scan, "≤ 1.5×", first / scan <= 1.5);
+  row(`recall, first query over ${COUNT} files`, first, "ms", m.get(readFloor), "floor stat + head 16 KB", first / m.get(readFloor), "(info)", null);
+  row(`recall, warm query without watch`, cold, "ms", w.get(statFloor), "floor list + stat", cold / w.get(statFloor), "≤ 1.2×", cold / w.get(statFloor) <= 1.2);
+  row(`recall, warm query with watch`, warm, "ms", null, "", null, "≤ 10 ms", warm <= 10);
 }
 
 function coldGroup() {

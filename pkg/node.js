@@ -2,6 +2,7 @@
 import * as fsp from "node:fs/promises";
 import * as fss from "node:fs";
 import { randomBytes } from "node:crypto";
+import { readArgs } from "./lib/errors.js";
 
 function kindOf(stats) {
   if (stats.isSymbolicLink()) return "symlink";
@@ -31,7 +32,8 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
  * import { nodeFs } from "memdir/node";
  * const memdir = new Memdir({ fs: nodeFs(), dir: "/home/me/.claude/projects/-home-me-app/memory/" });
  */
-export function nodeFs({ sync = false } = {}) {
+export function nodeFs(options) {
+  const sync = readArgs("nodeFs", () => options?.sync ?? false);
   return { ...(sync ? syncFs() : asyncFs()), watch: watchTree };
 }
 

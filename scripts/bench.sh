@@ -21,4 +21,4 @@ fi
 
 node benches/run.mjs
 cargo test --release --test bench_ranker -- --ignored --nocapture --test-threads=1 2>&1 \
-  | grep -oE '(ranker|parse_frontmatter|truncate_entrypoint) (over|native).*'
+  | grep -oE '(ranker|parse_frontmatter|truncate_entrypoint|recall index) (over|native).*'

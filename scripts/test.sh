@@ -45,8 +45,8 @@ gate clippy-native cargo clippy --all-targets -- -D warnings
 gate clippy-wasm cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
 
 run cargo-test cargo test --no-fail-fast; count_cargo "$logs/cargo-test.log"
-printf '\n== recall fixture (built-in ranker)\n'
-cargo test -q --test recall ranker_precision_and_recall_on_fixture -- --nocapture 2>&1 | grep -E '^ranker ' || true
+printf '\n== recall evaluation (tests/fixtures/recall_eval: dev half tuned on, test half reported)\n'
+cargo test -q --test recall_eval lexical_ranker_tables -- --nocapture 2>&1 | grep -E '^(==|  )' || true
 
 gate build scripts/build.sh
 

@@ -8,90 +8,117 @@ use std::any::Any;
 use std::fmt;
 use std::rc::Rc;
 
-/// Stable error codes. The JS `code` property is [`Code::as_str`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Code {
-    /// An argument or option bag had the wrong shape or an out-of-range value.
-    InvalidInput,
-    /// A memory name, filename or type was rejected.
-    InvalidMemory,
-    /// The memory file named does not exist.
-    NotFound,
-    /// A memory with that file already exists and the call did not ask to replace it.
-    AlreadyExists,
-    /// A host filesystem call failed; `cause` holds the host's error.
-    HostFs,
-    /// The host LLM callback failed or answered something unusable; `cause` holds the host's error.
-    HostLlm,
-    /// An HTTP adapter or transport answered with an error status.
-    Http,
-    /// The lock on the memory directory could not be taken in time.
-    LockTimeout,
-    /// The caller's `AbortSignal` fired.
-    Aborted,
-    /// A host call took longer than its timeout.
-    Timeout,
-    /// The write would put a secret into memory; the message lists rule labels, never the secret.
-    SecretDetected,
-    /// The configured mode forbids the write (`off` or `read-only`).
-    WriteForbidden,
-    /// Path key contains a NUL byte.
-    PathNullByte,
-    /// Path key hides `..` or `/` behind URL encoding.
-    PathUrlEncodedTraversal,
-    /// Path key hides traversal behind Unicode normalisation (NFKC).
-    PathUnicodeTraversal,
-    /// Path key contains a backslash.
-    PathBackslash,
-    /// Path key is absolute.
-    PathAbsolute,
-    /// Path resolves outside the directory it must stay in.
-    PathEscapes,
-    /// Path escapes its directory through a symlink.
-    PathSymlinkEscape,
-    /// Path crosses a symlink whose target does not exist.
-    PathDanglingSymlink,
-    /// Path crosses a symlink loop.
-    PathSymlinkLoop,
-    /// Containment could not be verified (the host's realpath/lstat failed); fail closed.
-    PathUnverifiable,
-    /// A capability the call needs is missing from the host object.
-    Unsupported,
+/// The table of error codes: each row is a variant's doc, the variant, its stable string and
+/// whether the caller's input caused it (`input`) or not (`other`). Everything else about codes
+/// — [`Code::as_str`], [`Code::ALL`], [`Code::is_input`], the TypeScript union
+/// [`MEMDIR_ERROR_CODE_TS`] — is generated from it.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal, $kind:ident;)*) => {
+        /// Stable error codes. The JS `code` property is [`Code::as_str`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in table order.
+            ///
+            /// ```
+            /// assert!(memdir::Code::ALL.contains(&memdir::Code::NotFound));
+            /// ```
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            /// The stable string JS sees as `error.code`.
+            ///
+            /// ```
+            /// assert_eq!(memdir::Code::NotFound.as_str(), "NOT_FOUND");
+            /// ```
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+
+            /// True when the caller's input caused the error (a bad argument, name, path or
+            /// content), false when the host, the environment or the state of the directory did.
+            ///
+            /// ```
+            /// assert!(memdir::Code::InvalidInput.is_input());
+            /// assert!(!memdir::Code::HostFs.is_input());
+            /// ```
+            pub fn is_input(self) -> bool {
+                match self {
+                    $(Code::$variant => codes!(@input $kind),)*
+                }
+            }
+        }
+
+        /// The TypeScript declaration of the codes: the union `MemdirErrorCode`, generated from
+        /// the table (the wasm boundary appends it to the package's `.d.ts`).
+        ///
+        /// ```
+        /// assert!(memdir::error::MEMDIR_ERROR_CODE_TS.contains(r#"| "NOT_FOUND""#));
+        /// ```
+        pub const MEMDIR_ERROR_CODE_TS: &str = concat!(
+            "\n/** The stable `code` of a `MemdirError`. */\nexport type MemdirErrorCode =",
+            $("\n  | \"", $name, "\"",)*
+            ";\n"
+        );
+    };
+    (@input input) => { true };
+    (@input other) => { false };
 }
 
-impl Code {
-    /// The stable string JS sees as `error.code`.
-    ///
-    /// ```
-    /// assert_eq!(memdir::Code::NotFound.as_str(), "NOT_FOUND");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::InvalidInput => "INVALID_INPUT",
-            Code::InvalidMemory => "INVALID_MEMORY",
-            Code::NotFound => "NOT_FOUND",
-            Code::AlreadyExists => "ALREADY_EXISTS",
-            Code::HostFs => "HOST_FS",
-            Code::HostLlm => "HOST_LLM",
-            Code::Http => "HTTP",
-            Code::LockTimeout => "LOCK_TIMEOUT",
-            Code::Aborted => "ABORTED",
-            Code::Timeout => "TIMEOUT",
-            Code::SecretDetected => "SECRET_DETECTED",
-            Code::WriteForbidden => "WRITE_FORBIDDEN",
-            Code::PathNullByte => "PATH_NULL_BYTE",
-            Code::PathUrlEncodedTraversal => "PATH_URL_ENCODED_TRAVERSAL",
-            Code::PathUnicodeTraversal => "PATH_UNICODE_TRAVERSAL",
-            Code::PathBackslash => "PATH_BACKSLASH",
-            Code::PathAbsolute => "PATH_ABSOLUTE",
-            Code::PathEscapes => "PATH_ESCAPES",
-            Code::PathSymlinkEscape => "PATH_SYMLINK_ESCAPE",
-            Code::PathDanglingSymlink => "PATH_DANGLING_SYMLINK",
-            Code::PathSymlinkLoop => "PATH_SYMLINK_LOOP",
-            Code::PathUnverifiable => "PATH_UNVERIFIABLE",
-            Code::Unsupported => "UNSUPPORTED",
-        }
-    }
+codes! {
+    /// An argument or option bag had the wrong shape or an out-of-range value.
+    InvalidInput => "INVALID_INPUT", input;
+    /// A memory name, filename or type was rejected.
+    InvalidMemory => "INVALID_MEMORY", input;
+    /// The memory file named does not exist.
+    NotFound => "NOT_FOUND", other;
+    /// A memory with that file already exists and the call did not ask to replace it.
+    AlreadyExists => "ALREADY_EXISTS", input;
+    /// A host filesystem call failed; `cause` holds the host's error.
+    HostFs => "HOST_FS", other;
+    /// The host LLM callback failed or answered something unusable; `cause` holds the host's error.
+    HostLlm => "HOST_LLM", other;
+    /// An HTTP adapter or transport answered with an error status.
+    Http => "HTTP", other;
+    /// The lock on the memory directory could not be taken in time.
+    LockTimeout => "LOCK_TIMEOUT", other;
+    /// The caller's `AbortSignal` fired.
+    Aborted => "ABORTED", other;
+    /// A host call took longer than its timeout.
+    Timeout => "TIMEOUT", other;
+    /// The write would put a secret into memory; the message lists rule labels, never the secret.
+    SecretDetected => "SECRET_DETECTED", input;
+    /// The configured mode forbids the write (`off` or `read-only`).
+    WriteForbidden => "WRITE_FORBIDDEN", other;
+    /// Path key contains a NUL byte.
+    PathNullByte => "PATH_NULL_BYTE", input;
+    /// Path key hides `..` or `/` behind URL encoding.
+    PathUrlEncodedTraversal => "PATH_URL_ENCODED_TRAVERSAL", input;
+    /// Path key hides traversal behind Unicode normalisation (NFKC).
+    PathUnicodeTraversal => "PATH_UNICODE_TRAVERSAL", input;
+    /// Path key contains a backslash.
+    PathBackslash => "PATH_BACKSLASH", input;
+    /// Path key is absolute.
+    PathAbsolute => "PATH_ABSOLUTE", input;
+    /// Path resolves outside the directory it must stay in.
+    PathEscapes => "PATH_ESCAPES", input;
+    /// Path escapes its directory through a symlink.
+    PathSymlinkEscape => "PATH_SYMLINK_ESCAPE", other;
+    /// Path crosses a symlink whose target does not exist.
+    PathDanglingSymlink => "PATH_DANGLING_SYMLINK", other;
+    /// Path crosses a symlink loop.
+    PathSymlinkLoop => "PATH_SYMLINK_LOOP", other;
+    /// Containment could not be verified (the host's realpath/lstat failed); fail closed.
+    PathUnverifiable => "PATH_UNVERIFIABLE", other;
+    /// A capability the call needs is missing from the host object.
+    Unsupported => "UNSUPPORTED", other;
+    /// The WebAssembly instance trapped (out of memory or a bug) and cannot be used again: the
+    /// operation that trapped, every pending one, and every later call on it fail with this.
+    InstanceLost => "INSTANCE_LOST", other;
 }
 
 impl serde::Serialize for Code {
@@ -209,16 +236,30 @@ pub struct ErrorFields {
 }
 
 impl Error {
-    /// An error with a code and a message.
+    /// An error with a code and a message. Any secret the message quotes (a rejected name, type
+    /// or key that holds a token) is replaced with `[REDACTED]`, so no message of the library
+    /// repeats a secret; a message without one is kept as it is.
     ///
     /// ```
     /// let e = memdir::Error::new(memdir::Code::InvalidInput, "limit must be positive");
     /// assert_eq!(e.code.as_str(), "INVALID_INPUT");
+    /// let token = format!("ghp_{}", "a1B2".repeat(9));
+    /// let e = memdir::Error::new(memdir::Code::InvalidMemory, format!("bad type {token:?}"));
+    /// assert_eq!(e.message, "bad type \"[REDACTED]\"");
     /// ```
     pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Error::redacted(code, message.into())
+    }
+
+    /// [`Error::new`] past the conversion: one copy of the redaction, not one per message type.
+    #[inline(never)]
+    fn redacted(code: Code, mut message: String) -> Self {
+        if !crate::secrets::scan_for_secrets(&message).is_empty() {
+            message = crate::secrets::redact_secrets(&message);
+        }
         Error::from(ErrorFields {
             code,
-            message: message.into(),
+            message,
             cause: None,
             status: None,
         })
@@ -244,6 +285,12 @@ impl Error {
     /// A filesystem host failure during `action` on `path`.
     pub fn fs(action: &str, path: &str, cause: HostError) -> Self {
         Error::host(Code::HostFs, format_args!("{action} {path}"), cause)
+    }
+}
+
+impl From<crate::secrets::SecretRefusal> for Error {
+    fn from(refusal: crate::secrets::SecretRefusal) -> Self {
+        Error::new(Code::SecretDetected, refusal.message)
     }
 }
 

@@ -25,7 +25,7 @@ pub enum EntryKind {
 }
 
 /// One entry of a directory listing (one level).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DirEntry {
     /// The entry's name, no separators.
     pub name: String,
@@ -34,7 +34,7 @@ pub struct DirEntry {
 }
 
 /// File metadata.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileStat {
     /// The kind (`stat` follows symlinks; `lstat` does not).
@@ -228,7 +228,7 @@ pub enum Role {
 }
 
 /// One message of an LLM request.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LlmMessage {
     /// Who said it.
     pub role: Role,

@@ -4,13 +4,13 @@
 
 use crate::jsstr::js_trim;
 use crate::paths::normalize;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The separator written between link and hook: space, U+2014 em dash, space.
 pub const HOOK_SEPARATOR: &str = " \u{2014} ";
 
 /// One index line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct IndexEntry {
     /// Link text.
     pub title: String,

@@ -44,7 +44,8 @@ pub struct MemdirConfig {
 
 impl MemdirConfig {
     /// A configuration for `dir` with every other setting at its default. Trailing slashes are
-    /// collapsed to exactly one.
+    /// collapsed to exactly one (an empty `dir` stays empty). Not checked: see
+    /// [`MemdirConfig::try_new`].
     ///
     /// ```
     /// let c = memdir::MemdirConfig::new("/home/u/memory//");
@@ -55,12 +56,31 @@ impl MemdirConfig {
         let dir: String = dir.into();
         let trimmed = dir.trim_end_matches('/');
         MemdirConfig {
-            dir: format!("{trimmed}/"),
+            dir: if dir.is_empty() {
+                dir.clone()
+            } else {
+                format!("{trimmed}/")
+            },
             write_mode: WriteMode::default(),
             prompt: PromptConfig::default(),
             recall: RecallConfig::default(),
             store: StoreConfig::default(),
         }
+    }
+
+    /// [`MemdirConfig::new`] for a directory that passes
+    /// [`check_memory_dir`](crate::paths::check_memory_dir): an empty, relative or root
+    /// directory, or one with a NUL byte, is refused with `INVALID_INPUT`.
+    ///
+    /// ```
+    /// assert_eq!(memdir::MemdirConfig::try_new("/m").unwrap().dir, "/m/");
+    /// assert_eq!(memdir::MemdirConfig::try_new("").unwrap_err().code, memdir::Code::InvalidInput);
+    /// assert!(memdir::MemdirConfig::try_new("memory/").is_err());
+    /// ```
+    pub fn try_new(dir: impl Into<String>) -> crate::error::Result<Self> {
+        let config = MemdirConfig::new(dir);
+        crate::paths::check_memory_dir(&config.dir)?;
+        Ok(config)
     }
 }
 

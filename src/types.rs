@@ -20,12 +20,44 @@ pub const MAX_SURFACED_LINES: usize = 200;
 pub const MAX_SURFACED_BYTES: usize = 4096;
 /// Surfaced content per session, in UTF-16 units, after which recall stops.
 pub const MAX_SESSION_UNITS: usize = 61_440;
+/// Longest string an exported function or constructor accepts as one argument or one field of
+/// an options object (a memory body, a query, a message, frontmatter or index text), in UTF-16
+/// code units (JS `.length`): 4 Mi units, up to 12 MiB as UTF-8. Longer strings are refused
+/// with `INVALID_INPUT` before they are copied into WebAssembly memory.
+///
+/// ```
+/// assert!(memdir::types::MAX_INPUT_UNITS >= memdir::types::MAX_ENTRYPOINT_UNITS);
+/// ```
+pub const MAX_INPUT_UNITS: usize = 4 * 1024 * 1024;
+/// Most string content one call accepts in all (every string of an options object and of its
+/// arrays, such as a conversation's messages), in UTF-16 code units: 16 Mi units. Past it the
+/// call is refused with `INVALID_INPUT` before the rest is copied in.
+///
+/// ```
+/// assert!(memdir::types::MAX_CALL_UNITS >= memdir::types::MAX_INPUT_UNITS);
+/// ```
+pub const MAX_CALL_UNITS: usize = 16 * 1024 * 1024;
+/// Most elements of one array in an input (messages, operations, proposals, tool uses …):
+/// 100,000. A longer array is refused with `INVALID_INPUT` before its elements are read.
+///
+/// ```
+/// assert_eq!(memdir::types::MAX_INPUT_ITEMS, 100_000);
+/// ```
+pub const MAX_INPUT_ITEMS: usize = 100_000;
+/// Largest file the host may return from `readFile` (UTF-16 code units of a string, or bytes
+/// of a byte array): 10 Mi, the size below which the reference reads a whole file. A longer
+/// answer fails that read with a host error (`EFBIG`) before it is copied in.
+///
+/// ```
+/// assert_eq!(memdir::types::MAX_HOST_FILE_LEN, 10 * 1024 * 1024);
+/// ```
+pub const MAX_HOST_FILE_LEN: usize = 10 * 1024 * 1024;
 /// Milliseconds in a day, for ages.
 pub const DAY_MS: f64 = 86_400_000.0;
 
-/// The four kinds of memory. Parsing is case-sensitive: `User` is not a type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// The four kinds of memory. Parsing is case-sensitive: `User` is not a type. Its strings are
+/// those of [`MemoryType::as_str`], for serde too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MemoryType {
     /// Who the user is: role, goals, knowledge.
     User,
@@ -54,23 +86,58 @@ impl MemoryType {
     /// assert_eq!(MemoryType::parse("User"), None);
     /// ```
     pub fn parse(s: &str) -> Option<MemoryType> {
-        match s {
-            "user" => Some(MemoryType::User),
-            "feedback" => Some(MemoryType::Feedback),
-            "project" => Some(MemoryType::Project),
-            "reference" => Some(MemoryType::Reference),
-            _ => None,
-        }
+        MemoryType::ALL.into_iter().find(|t| t.as_str() == s)
     }
 
-    /// The type's name as written in frontmatter.
-    pub fn as_str(self) -> &'static str {
+    /// The names of [`MemoryType::ALL`], in order.
+    ///
+    /// ```
+    /// assert_eq!(memdir::MemoryType::NAMES, ["user", "feedback", "project", "reference"]);
+    /// ```
+    pub const NAMES: [&'static str; 4] = {
+        let mut names = [""; 4];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = MemoryType::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
+    /// The type's name as written in frontmatter: the one table of the four strings.
+    ///
+    /// ```
+    /// assert_eq!(memdir::MemoryType::Feedback.as_str(), "feedback");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
         match self {
             MemoryType::User => "user",
             MemoryType::Feedback => "feedback",
             MemoryType::Project => "project",
             MemoryType::Reference => "reference",
         }
+    }
+}
+
+impl Serialize for MemoryType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for MemoryType {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = MemoryType;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a memory type")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<MemoryType, E> {
+                MemoryType::parse(s).ok_or_else(|| E::unknown_variant(s, &MemoryType::NAMES))
+            }
+        }
+        deserializer.deserialize_str(Name)
     }
 }
 

@@ -287,7 +287,7 @@ fn settings_deserialize_from_js_shape() {
     assert_eq!(ctx.settings.auto_memory_enabled(), Some(true));
     assert_eq!(ctx.settings.auto_memory_directory(), Some("/p/mem"));
     assert!(!is_auto_memory_enabled(&ctx.env, &ctx.settings));
-    assert_eq!(resolve_memory_dir(&ctx), "/p/mem/");
+    assert_eq!(resolve_memory_dir(&ctx).unwrap(), "/p/mem/");
 }
 
 // ------------------------------------------------------------ resolve_memory_dir (§2.2–2.3)
@@ -304,12 +304,12 @@ fn ctx() -> PathContext {
 fn resolve_default_uses_git_root_slug() {
     let mut c = ctx();
     assert_eq!(
-        resolve_memory_dir(&c),
+        resolve_memory_dir(&c).unwrap(),
         "/home/u/.claude/projects/-work-app-sub/memory/"
     );
     c.git_root = Some("/work/app".into());
     assert_eq!(
-        resolve_memory_dir(&c),
+        resolve_memory_dir(&c).unwrap(),
         "/home/u/.claude/projects/-work-app/memory/"
     );
 }
@@ -319,23 +319,30 @@ fn resolve_bases() {
     let mut c = ctx();
     c.env = env(&[("CLAUDE_CONFIG_DIR", "/cfg/")]);
     assert_eq!(
-        resolve_memory_dir(&c),
+        resolve_memory_dir(&c).unwrap(),
         "/cfg/projects/-work-app-sub/memory/"
     );
-    // `??`: an empty CLAUDE_CONFIG_DIR is used as-is, giving a relative path.
+    // `??`: an empty CLAUDE_CONFIG_DIR is used as-is; the reference would return the relative
+    // path `projects/-work-app-sub/memory/`, which is refused (#19 item 12).
     c.env = env(&[("CLAUDE_CONFIG_DIR", "")]);
-    assert_eq!(resolve_memory_dir(&c), "projects/-work-app-sub/memory/");
+    let err = resolve_memory_dir(&c).unwrap_err();
+    assert_eq!(err.code, memdir::Code::InvalidInput);
+    assert!(
+        err.message.contains("projects/-work-app-sub/memory/"),
+        "{}",
+        err.message
+    );
     c.env = env(&[
         ("CLAUDE_CONFIG_DIR", "/cfg"),
         ("CLAUDE_CODE_REMOTE_MEMORY_DIR", "/remote"),
     ]);
     assert_eq!(
-        resolve_memory_dir(&c),
+        resolve_memory_dir(&c).unwrap(),
         "/remote/projects/-work-app-sub/memory/"
     );
     c.env = env(&[("CLAUDE_CODE_REMOTE_MEMORY_DIR", "")]);
     assert_eq!(
-        resolve_memory_dir(&c),
+        resolve_memory_dir(&c).unwrap(),
         "/home/u/.claude/projects/-work-app-sub/memory/"
     );
 }
@@ -344,12 +351,12 @@ fn resolve_bases() {
 fn resolve_env_override_then_settings_chain() {
     let mut c = ctx();
     c.settings.user.auto_memory_directory = Some("~/notes".into());
-    assert_eq!(resolve_memory_dir(&c), "/home/u/notes/");
+    assert_eq!(resolve_memory_dir(&c).unwrap(), "/home/u/notes/");
     c.env = env(&[("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "/mnt/mem")]);
-    assert_eq!(resolve_memory_dir(&c), "/mnt/mem/");
+    assert_eq!(resolve_memory_dir(&c).unwrap(), "/mnt/mem/");
     // The env override is not tilde-expanded: invalid, so settings apply.
     c.env = env(&[("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "~/x")]);
-    assert_eq!(resolve_memory_dir(&c), "/home/u/notes/");
+    assert_eq!(resolve_memory_dir(&c).unwrap(), "/home/u/notes/");
 }
 
 #[test]
@@ -357,18 +364,18 @@ fn settings_directory_first_defined_wins_before_validation() {
     let mut c = ctx();
     c.settings.user.auto_memory_directory = Some("/good/dir".into());
     c.settings.local.auto_memory_directory = Some("/local/dir".into());
-    assert_eq!(resolve_memory_dir(&c), "/local/dir/");
+    assert_eq!(resolve_memory_dir(&c).unwrap(), "/local/dir/");
     // An invalid higher-priority value masks the valid one: default path.
     c.settings.policy.auto_memory_directory = Some(String::new());
     assert_eq!(
-        resolve_memory_dir(&c),
+        resolve_memory_dir(&c).unwrap(),
         "/home/u/.claude/projects/-work-app-sub/memory/"
     );
     // The project layer never chooses the directory.
     let mut p = ctx();
     p.settings.project.auto_memory_directory = Some("/evil".into());
     assert_eq!(
-        resolve_memory_dir(&p),
+        resolve_memory_dir(&p).unwrap(),
         "/home/u/.claude/projects/-work-app-sub/memory/"
     );
 }

@@ -336,8 +336,9 @@ fn the_guard_names_labels_and_never_the_secret() {
     let mut g = Gen(42);
     for id in rule_ids() {
         for token in tokens(id, &mut g) {
-            let err =
-                check_write_for_secrets("team memory", &format!("note: {token}\n")).expect_err(id);
+            let err = memdir::Error::from(
+                check_write_for_secrets("team memory", &format!("note: {token}\n")).expect_err(id),
+            );
             assert_eq!(err.code, Code::SecretDetected);
             assert!(err.message.contains(&secret_label(id)), "{}", err.message);
             assert!(!err.message.contains(&token));
@@ -346,7 +347,7 @@ fn the_guard_names_labels_and_never_the_secret() {
         }
     }
     let two = format!("ghp_{} and AKIA{}", "a".repeat(36), "C".repeat(16));
-    let err = check_write_for_secrets("team/notes.md", &two).unwrap_err();
+    let err = memdir::Error::from(check_write_for_secrets("team/notes.md", &two).unwrap_err());
     assert!(err
         .message
         .starts_with("Content contains potential secrets (AWS Access Token, GitHub PAT) and cannot be written to team/notes.md. "));

@@ -984,7 +984,7 @@ fn scan_bad_input_over_memfs() {
             "bad-utf8.md",
             "binary.md",
             "dir.md/inner.md",
-            "linked.md",
+            // linked.md leads outside the directory: not read (issue #19 item 4).
             "sub/s.md"
         ]
     );

@@ -5,7 +5,7 @@
 
 use js_sys::{Array, Promise, Reflect};
 use memdir::wasm::memdir::JsMemdir;
-use memdir::wasm::pure;
+use memdir::wasm::{frontmatter, pure};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -76,10 +76,10 @@ fn save_input(name: &str, description: &str, kind: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn reference_vectors_hold_under_wasm() {
-    assert_eq!(pure::format_file_size(25000.0), "24.4KB");
-    assert_eq!(pure::format_file_size(25856.0), "25.3KB");
-    assert_eq!(pure::format_file_size(1023.0), "1023 bytes");
-    assert_eq!(pure::format_file_size(1048576.0), "1MB");
+    assert_eq!(pure::format_file_size(25000.0.into()).unwrap(), "24.4KB");
+    assert_eq!(pure::format_file_size(25856.0.into()).unwrap(), "25.3KB");
+    assert_eq!(pure::format_file_size(1023.0.into()).unwrap(), "1023 bytes");
+    assert_eq!(pure::format_file_size(1048576.0.into()).unwrap(), "1MB");
     assert_eq!(
         pure::sanitize_path("/Users/foo/my-project".into()).unwrap(),
         "-Users-foo-my-project"
@@ -96,11 +96,11 @@ fn reference_vectors_hold_under_wasm() {
         .unwrap()
         .ends_with("-50u9ca"));
     assert_eq!(
-        pure::memory_age(1_000.0 - 86_400_000.0, 1_000.0),
+        pure::memory_age((1_000.0 - 86_400_000.0).into(), 1_000.0.into()).unwrap(),
         "yesterday"
     );
     assert_eq!(
-        pure::memory_header("/m/a.md".into(), 0.0, 86_400_000.0).unwrap(),
+        pure::memory_header("/m/a.md".into(), 0.0.into(), 86_400_000.0.into()).unwrap(),
         "Memory (saved yesterday): /m/a.md:"
     );
 }
@@ -129,57 +129,9 @@ fn truncation_from_counts_and_a_prefix() {
     assert_eq!(str_of(&bad.unwrap_err(), "code"), "INVALID_INPUT");
 }
 
-/// `parseFrontmatter`'s wasm half: JSON text with the body as an offset, `undefined` when a
-/// prefix is too short, an object when a value has no JSON form.
+/// `parseFrontmatter` over the whole text, decoded by the boundary.
 fn parse_head(text: &str) -> JsValue {
-    let head = pure::parse_frontmatter_head(text.into(), true).unwrap();
-    if let Some(offsets) = head.dyn_ref::<js_sys::Uint32Array>() {
-        return sliced(text, &offsets.to_vec());
-    }
-    let parsed = match head.as_string() {
-        Some(json) => js_sys::JSON::parse(&json).unwrap(),
-        None => head,
-    };
-    let header = get(&parsed, "header");
-    if js_sys::Array::is_array(&header) {
-        let fields = js_sys::Object::new();
-        for key in js_sys::Array::from(&header).iter() {
-            let value = js_sys::Reflect::get(&get(&parsed, "frontmatter"), &key).unwrap();
-            js_sys::Reflect::set(&fields, &key, &value).unwrap();
-        }
-        js_sys::Reflect::set(&parsed, &JsValue::from_str("header"), &fields).unwrap();
-    }
-    let offset = get(&parsed, "body").as_f64().unwrap() as u32;
-    let body = js_sys::JsString::from(text).slice(offset, u32::MAX);
-    js_sys::Reflect::set(&parsed, &JsValue::from_str("body"), &body).unwrap();
-    parsed
-}
-
-/// The object the JS half builds from a plain block's offsets.
-fn sliced(text: &str, offsets: &[u32]) -> JsValue {
-    let js_text = js_sys::JsString::from(text);
-    let piece = |i: usize| JsValue::from(js_text.slice(offsets[i], offsets[i + 1]));
-    let frontmatter = js_sys::Object::new();
-    for i in (2..offsets.len()).step_by(4) {
-        js_sys::Reflect::set(&frontmatter, &piece(i), &piece(i + 2)).unwrap();
-    }
-    let header = js_sys::Object::new();
-    for (bit, key) in ["name", "description", "type"].iter().enumerate() {
-        if offsets[1] & (1 << bit) != 0 {
-            let value = get(&frontmatter, key);
-            js_sys::Reflect::set(&header, &JsValue::from_str(key), &value).unwrap();
-        }
-    }
-    let parsed = js_sys::Object::new();
-    js_sys::Reflect::set(&parsed, &"frontmatter".into(), &frontmatter).unwrap();
-    js_sys::Reflect::set(
-        &parsed,
-        &"body".into(),
-        &js_text.slice(offsets[0], u32::MAX),
-    )
-    .unwrap();
-    js_sys::Reflect::set(&parsed, &"header".into(), &header).unwrap();
-    parsed.into()
+    frontmatter::parse_frontmatter(text.into()).unwrap()
 }
 
 #[wasm_bindgen_test]
@@ -197,11 +149,17 @@ fn frontmatter_round_trips_through_js() {
         str_of(&get(&again, "header"), "description"),
         "Fix: use the real DB"
     );
-    assert!(pure::parse_frontmatter_head("---\nname: Ro".into(), false)
-        .unwrap()
-        .is_undefined());
+    // A probe that ends inside the frontmatter asks for the whole text.
+    let probe = "---\nname: Ro";
+    assert!(frontmatter::parse_frontmatter_probe(
+        probe.into(),
+        probe.as_bytes(),
+        probe.len(),
+        false
+    )
+    .is_undefined());
     // A non-string is refused with a MemdirError, not copied into wasm.
-    let refused = pure::parse_frontmatter_head(JsValue::from_f64(7.0), true).unwrap_err();
+    let refused = frontmatter::parse_frontmatter(JsValue::from_f64(7.0)).unwrap_err();
     assert_eq!(str_of(&refused, "code"), "INVALID_INPUT");
     // Offsets are UTF-16 units; NaN has no JSON form, so the object is built directly.
     let odd = parse_head("---\nname: 😀\nn: .nan\n---\nBödy");
@@ -210,10 +168,13 @@ fn frontmatter_round_trips_through_js() {
         .unwrap()
         .is_nan());
     assert_eq!(str_of(&odd, "body"), "Bödy");
-    // A plain ASCII block comes back as offsets into the text.
-    let plain = pure::parse_frontmatter_head("---\nname: R\n---\nB".into(), true).unwrap();
-    let offsets = plain.dyn_into::<js_sys::Uint32Array>().unwrap().to_vec();
-    assert_eq!(offsets, [16, 1, 4, 8, 10, 11]);
+    // A plain ASCII block (sliced from the text by offsets), from a complete probe too.
+    let text = "---\nname: R\n---\nB";
+    let plain =
+        frontmatter::parse_frontmatter_probe(text.into(), text.as_bytes(), text.len(), true);
+    assert_eq!(str_of(&get(&plain, "header"), "name"), "R");
+    assert_eq!(str_of(&plain, "body"), "B");
+    assert!(get(&get(&plain, "header"), "type").is_undefined());
 }
 
 async fn store_round_trip(style: &str) {

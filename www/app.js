@@ -1,7 +1,7 @@
 // The demo app: a memory directory in the browser's Origin Private File System, edited through a
 // frontmatter form, with the MEMORY.md gauge, the prompt, recall and lint beside it.
 import * as memdirLib from "../pkg/index.js";
-import { MAX_LINES, MAX_UNITS, derivedFileName, measure, wouldBeIndex } from "./gauge.js";
+import { caps, derivedFileName, measure, wouldBeIndex } from "./gauge.js";
 import { SAMPLE_FILES } from "./seed.js";
 import { setupPanels } from "./panels.js";
 import { exportDirectory, importDirectory, clearDirectory, writeFiles } from "./transfer.js";
@@ -254,16 +254,17 @@ function renderGauge() {
   const entry = pendingEntry();
   const raw = wouldBeIndex(state.rawIndex, entry);
   const m = measure(raw);
+  const { maxLines, maxUnits } = caps();
   $("gauge-mode").textContent = entry && raw !== state.rawIndex ? "· with your edit" : "";
-  meter("gauge-lines", m.lineCount, MAX_LINES);
-  meter("gauge-units", m.byteCount, MAX_UNITS);
+  meter("gauge-lines", m.lineCount, maxLines);
+  meter("gauge-units", m.byteCount, maxUnits);
   const warning = $("gauge-warning");
   warning.hidden = !m.truncated;
   $("gauge").classList.toggle("over", m.truncated);
   if (m.truncated) {
     const why = m.wasLineTruncated && m.wasByteTruncated
       ? "over both caps"
-      : m.wasLineTruncated ? `over ${MAX_LINES} lines` : `over ${number(MAX_UNITS)} units`;
+      : m.wasLineTruncated ? `over ${maxLines} lines` : `over ${number(maxUnits)} units`;
     warning.replaceChildren(
       el("strong", { textContent: `Truncated: ${why}.` }),
       el("span", { textContent: ` The model would not see ${m.cut.length} ${m.cut.length === 1 ? "entry" : "entries"}:` }),

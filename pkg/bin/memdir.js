@@ -9,11 +9,9 @@ import { nodeFs } from "../node.js";
 
 const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, RUNTIME: 3 };
 
-// Library error codes that mean "the arguments were wrong" (exit 2); other codes are exit 3.
-const INPUT_ERRORS = new Set([
-  "INVALID_INPUT", "INVALID_MEMORY", "ALREADY_EXISTS", "SECRET_DETECTED", "PATH_NULL_BYTE",
-  "PATH_URL_ENCODED_TRAVERSAL", "PATH_UNICODE_TRAVERSAL", "PATH_BACKSLASH", "PATH_ABSOLUTE", "PATH_ESCAPES",
-]);
+// Library error codes that mean "the arguments were wrong" (exit 2, from the core's table of
+// codes); other codes are exit 3.
+const INPUT_ERRORS = new Set(api.errorCodes().filter((c) => c.input).map((c) => c.code));
 
 const HELP = `memdir — a file-based memory for LLM agents, on the command line
 

@@ -1,6 +1,7 @@
 import type {
   EntrypointTruncation,
   LlmCallback,
+  MemdirErrorCode,
   MemoryFs,
   ParsedFrontmatter,
   TruncateOptions,
@@ -28,10 +29,10 @@ export function parseFrontmatter(text: string): ParsedFrontmatter;
 
 /** A memdir failure: a real `Error` with a stable `code`, the host's error as `cause`, and `status` for HTTP failures. */
 export class MemdirError extends Error {
-  constructor(code: string, message: string, options?: { cause?: unknown; status?: number });
+  constructor(code: MemdirErrorCode, message: string, options?: { cause?: unknown; status?: number });
   readonly name: "MemdirError";
   /** Stable machine-readable code, e.g. `"NOT_FOUND"`, `"PATH_ESCAPES"`, `"HTTP"`. */
-  readonly code: string;
+  readonly code: MemdirErrorCode;
   /** HTTP status, for `code === "HTTP"`. */
   readonly status?: number;
 }

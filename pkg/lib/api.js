@@ -2,6 +2,8 @@
 // JS-side adapters.
 export * from "../dist/memdir.js";
 export { MemdirError, isMemdirError } from "./errors.js";
+import { Extractor, Memdir, RecallSession, TeamSync } from "../dist/memdir.js";
+import { MemdirError, describe, isMemdirError } from "./errors.js";
 export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
@@ -10,10 +12,16 @@ export { fetchTransport } from "./transport.js";
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
 // more than these functions take to run, so only the part the core reads crosses the boundary;
 // every decision is still made in Rust (`entrypoint::truncate_counted`, `frontmatter::head_for_js`).
-import { __parseFrontmatterHead, __parseFrontmatterHeadBytes, __truncateEntrypointCounted } from "../dist/memdir.js";
+import {
+  __parseFrontmatter,
+  __parseFrontmatterProbe,
+  __truncateEntrypointCounted,
+  entrypointCaps,
+} from "../dist/memdir.js";
 
-/** The reference's cap on MEMORY.md in UTF-16 units (the default `maxUnits`). */
-const DEFAULT_MAX_UNITS = 25000;
+/** The core's default caps (`maxUnits` is the one read here), fetched on first use: in a
+ * browser the module is not instantiated yet when this file is evaluated. */
+let defaultCaps;
 /** How much of a file `parseFrontmatter` offers first, in UTF-8 bytes: a typical header (name,
  * a one-line description, type) fits; a longer one costs a second call with the whole text. */
 const HEAD_PROBE_BYTES = 512;
@@ -35,23 +43,9 @@ export function truncateEntrypoint(raw, options) {
   for (let at = trimmed.indexOf("\n"); at !== -1; at = trimmed.indexOf("\n", at + 1)) lines++;
   // Nothing past `maxUnits + 1` units can be kept (an invalid value is refused by the core).
   const maxUnits = options?.maxUnits;
-  const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : DEFAULT_MAX_UNITS) + 1;
+  const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : (defaultCaps ??= entrypointCaps()).maxUnits) + 1;
   const prefix = trimmed.length > reads ? trimmed.slice(0, reads) : trimmed;
   return __truncateEntrypointCounted(prefix, lines, trimmed.length, options);
-}
-
-/** The result from the core's offsets (`HeadForJs::Slices` in src/frontmatter/js_json.rs). */
-function sliced(text, offsets) {
-  const frontmatter = {};
-  for (let i = 2; i < offsets.length; i += 4) {
-    frontmatter[text.slice(offsets[i], offsets[i + 1])] = text.slice(offsets[i + 2], offsets[i + 3]);
-  }
-  const fields = offsets[1];
-  const header = {};
-  if (fields & 1) header.name = frontmatter.name;
-  if (fields & 2) header.description = frontmatter.description;
-  if (fields & 4) header.type = frontmatter.type;
-  return { frontmatter, body: text.slice(offsets[0]), header, diagnostics: [] };
 }
 
 /**
@@ -63,23 +57,74 @@ function sliced(text, offsets) {
  * header.type; // "user"
  */
 export function parseFrontmatter(text) {
-  let head;
-  if (typeof text === "string") {
-    // The start of the text as UTF-8 bytes (whole characters; `read` counts UTF-16 units):
-    // copying bytes in is cheaper than passing a JS string, which the glue copies char by char.
-    const { read, written } = utf8.encodeInto(text, probeBytes);
-    head = __parseFrontmatterHeadBytes(probeBytes, written, read === text.length);
-  }
-  head ??= __parseFrontmatterHead(text, true);
-  if (head instanceof Uint32Array) return sliced(text, head);
-  const parsed = typeof head === "string" ? JSON.parse(head) : head;
-  parsed.body = text.slice(parsed.body);
-  const { header } = parsed;
-  if (Array.isArray(header)) {
-    // A plain header: the core named the frontmatter keys whose values the fields are.
-    const fields = {};
-    for (const key of header) fields[key] = parsed.frontmatter[key];
-    parsed.header = fields;
-  }
-  return parsed;
+  if (typeof text !== "string") return __parseFrontmatter(text);
+  // The start of the text as UTF-8 bytes (whole characters; `read` counts UTF-16 units):
+  // copying bytes in is cheaper than passing a JS string, which the glue copies char by char.
+  // The core decodes its own answer (src/wasm/frontmatter.rs).
+  const { read, written } = utf8.encodeInto(text, probeBytes);
+  return __parseFrontmatterProbe(text, probeBytes, written, read === text.length) ?? __parseFrontmatter(text);
 }
+
+// Every method of the exported classes throws or rejects only `MemdirError`s. The core already
+// reports bad input that way; what is left is what the generated glue raises before the core
+// runs (a receiver that is not an instance, `Extractor.run` given something other than a
+// `Memdir`, a Proxy whose traps throw) and a WebAssembly trap in a synchronous call. Those
+// become `INVALID_INPUT` and `INSTANCE_LOST`, the original kept as `cause`.
+
+/** The trap that ended the instance, once one has been seen. */
+let lostBy = null;
+
+function instanceLost(cause) {
+  lostBy ??= cause;
+  return new MemdirError(
+    "INSTANCE_LOST",
+    `the WebAssembly instance trapped (${describe(lostBy)}) and cannot be used again; load the module again`,
+    { cause: lostBy },
+  );
+}
+
+/** `error` as a `MemdirError` raised by `what`. */
+function typed(what, error) {
+  if (isMemdirError(error)) {
+    if (error.code === "INSTANCE_LOST") lostBy ??= error.cause ?? error;
+    return error;
+  }
+  if (error instanceof WebAssembly.RuntimeError) return instanceLost(error);
+  return new MemdirError("INVALID_INPUT", `${what}: ${describe(error)}`, { cause: error });
+}
+
+function guarded(what, original) {
+  return function (...args) {
+    if (lostBy !== null) throw instanceLost(lostBy);
+    let result;
+    try {
+      result = original.apply(this, args);
+    } catch (error) {
+      throw typed(what, error);
+    }
+    return result instanceof Promise
+      ? result.then(undefined, (error) => {
+          throw typed(what, error);
+        })
+      : result;
+  };
+}
+
+function guardClass(cls, name) {
+  const proto = cls.prototype;
+  for (const key of Object.getOwnPropertyNames(proto)) {
+    if (key === "constructor" || key === "free") continue;
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    const what = `${name}.${key}`;
+    if (typeof d.value === "function") {
+      Object.defineProperty(proto, key, { ...d, value: guarded(what, d.value) });
+    } else if (typeof d.get === "function") {
+      Object.defineProperty(proto, key, { ...d, get: guarded(what, d.get) });
+    }
+  }
+}
+
+guardClass(Memdir, "Memdir");
+guardClass(Extractor, "Extractor");
+guardClass(TeamSync, "TeamSync");
+guardClass(RecallSession, "RecallSession");

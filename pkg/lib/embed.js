@@ -1,5 +1,5 @@
 // Embedding adapters over fetch: the host supplies vectors, memdir never bundles a model.
-import { MemdirError } from "./errors.js";
+import { MemdirError, readArgs } from "./errors.js";
 import { post } from "./llm.js";
 
 // The code of an endpoint that answered, but with something that is not a usable set of
@@ -61,7 +61,11 @@ function vectorsOf(reply, count, dims) {
  * const local = openAiEmbed({ baseUrl: "http://localhost:11434/v1", model: "nomic-embed-text" });
  * const memdir = new Memdir({ fs, dir, embed });
  */
-export function openAiEmbed({
+export function openAiEmbed(options) {
+  return readArgs("openAiEmbed", () => openAiEmbedFrom(options ?? {}));
+}
+
+function openAiEmbedFrom({
   apiKey,
   model = "text-embedding-3-small",
   baseUrl = "https://api.openai.com/v1",
@@ -69,8 +73,10 @@ export function openAiEmbed({
   dimensions,
   headers: extraHeaders,
   batchSize = DEFAULT_BATCH,
-} = {}) {
+}) {
   if (typeof model !== "string" || model === "") throw new MemdirError("INVALID_INPUT", "openAiEmbed needs a model name");
+  if (apiKey != null && typeof apiKey !== "string") throw new MemdirError("INVALID_INPUT", "openAiEmbed: apiKey must be a string");
+  if (extraHeaders != null && typeof extraHeaders !== "object") throw new MemdirError("INVALID_INPUT", "openAiEmbed: headers must be an object of strings");
   if (typeof baseUrl !== "string" || baseUrl === "") throw new MemdirError("INVALID_INPUT", "openAiEmbed needs a baseUrl");
   if (typeof doFetch !== "function") throw new MemdirError("INVALID_INPUT", "openAiEmbed needs a fetch function");
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && dimensions > 0)) {

@@ -1,5 +1,5 @@
 // LLM adapters over fetch: a few lines each, the user's own key and endpoint.
-import { MemdirError } from "./errors.js";
+import { MemdirError, readArgs } from "./errors.js";
 
 const inBrowser = typeof window !== "undefined" || typeof WorkerGlobalScope !== "undefined";
 
@@ -41,8 +41,15 @@ export async function post(url, headers, body, signal, doFetch) {
  * const llm = anthropicLlm({ apiKey: process.env.ANTHROPIC_API_KEY, model: "claude-sonnet-4-6" });
  * const memdir = new Memdir({ fs, dir, llm });
  */
-export function anthropicLlm({ apiKey, model = "claude-sonnet-4-6", baseUrl = "https://api.anthropic.com", fetch: doFetch = globalThis.fetch } = {}) {
-  if (!apiKey) throw new MemdirError("INVALID_INPUT", "anthropicLlm needs an apiKey");
+export function anthropicLlm(options) {
+  return readArgs("anthropicLlm", () => anthropicFrom(options ?? {}));
+}
+
+function anthropicFrom({ apiKey, model = "claude-sonnet-4-6", baseUrl = "https://api.anthropic.com", fetch: doFetch = globalThis.fetch }) {
+  if (!apiKey || typeof apiKey !== "string") throw new MemdirError("INVALID_INPUT", "anthropicLlm needs an apiKey (a string)");
+  if (typeof model !== "string" || model === "") throw new MemdirError("INVALID_INPUT", "anthropicLlm: model must be a non-empty string");
+  if (typeof baseUrl !== "string" || baseUrl === "") throw new MemdirError("INVALID_INPUT", "anthropicLlm: baseUrl must be a non-empty string");
+  if (typeof doFetch !== "function") throw new MemdirError("INVALID_INPUT", "anthropicLlm needs a fetch function");
   return async (request) => {
     const headers = { "content-type": "application/json", "x-api-key": apiKey, "anthropic-version": "2023-06-01" };
     if (inBrowser) headers["anthropic-dangerous-direct-browser-access"] = "true";
@@ -66,9 +73,15 @@ export function anthropicLlm({ apiKey, model = "claude-sonnet-4-6", baseUrl = "h
  * @example
  * const llm = openAiLlm({ apiKey: process.env.OPENAI_API_KEY, model: "gpt-4.1-mini" });
  */
-export function openAiLlm({ apiKey, model, baseUrl = "https://api.openai.com/v1", fetch: doFetch = globalThis.fetch } = {}) {
-  if (!apiKey) throw new MemdirError("INVALID_INPUT", "openAiLlm needs an apiKey");
-  if (!model) throw new MemdirError("INVALID_INPUT", "openAiLlm needs a model");
+export function openAiLlm(options) {
+  return readArgs("openAiLlm", () => openAiFrom(options ?? {}));
+}
+
+function openAiFrom({ apiKey, model, baseUrl = "https://api.openai.com/v1", fetch: doFetch = globalThis.fetch }) {
+  if (!apiKey || typeof apiKey !== "string") throw new MemdirError("INVALID_INPUT", "openAiLlm needs an apiKey (a string)");
+  if (!model || typeof model !== "string") throw new MemdirError("INVALID_INPUT", "openAiLlm needs a model (a string)");
+  if (typeof baseUrl !== "string" || baseUrl === "") throw new MemdirError("INVALID_INPUT", "openAiLlm: baseUrl must be a non-empty string");
+  if (typeof doFetch !== "function") throw new MemdirError("INVALID_INPUT", "openAiLlm needs a fetch function");
   return async (request) => {
     const headers = { "content-type": "application/json", authorization: `Bearer ${apiKey}` };
     const body = {

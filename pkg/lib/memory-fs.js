@@ -1,5 +1,6 @@
 // An in-memory MemoryFs: a Map of absolute POSIX paths to files and directories.
 import { hostError, normalize, parentOf } from "./paths.js";
+import { MemdirError, readArgs } from "./errors.js";
 
 /**
  * An in-memory filesystem implementing `MemoryFs`, with the optional capabilities (atomic
@@ -7,7 +8,8 @@ import { hostError, normalize, parentOf } from "./paths.js";
  * made through it is reported at once). For tests, demos, and hosts
  * that keep memory elsewhere and load it in.
  *
- * @param {Record<string, string>} [files] initial files: absolute path → content
+ * @param {Record<string, string>} [files] initial files: absolute path → content (`null` is none;
+ *   a value that is not an object of strings, or that cannot be read, is `INVALID_INPUT`)
  * @example
  * const fs = memoryFs({ "/mem/MEMORY.md": "- [Role](user_role.md) — Senior Go dev\n" });
  * const memdir = new Memdir({ fs, dir: "/mem/" });
@@ -56,10 +58,15 @@ export function memoryFs(files = {}) {
     return { kind: node.kind, size, mtimeMs: node.mtimeMs };
   };
 
-  for (const [path, data] of Object.entries(files)) {
-    ensureDir(parentOf(normalize(path)));
-    put(path, data);
-  }
+  readArgs("memoryFs", () => {
+    if (files === null) return;
+    if (typeof files !== "object") throw new MemdirError("INVALID_INPUT", "memoryFs: files must be an object of strings");
+    for (const [path, data] of Object.entries(files)) {
+      if (typeof data !== "string") throw new MemdirError("INVALID_INPUT", `memoryFs: the content of ${path} is not a string`);
+      ensureDir(parentOf(normalize(path)));
+      put(path, data);
+    }
+  });
 
   return {
     readFile: (path) => file(path).data,

@@ -1,5 +1,6 @@
 // A MemoryFs over the browser's Origin Private File System.
 import { hostError, normalize } from "./paths.js";
+import { MemdirError, readArgs } from "./errors.js";
 
 /**
  * A `MemoryFs` over the Origin Private File System, for browsers (pages and workers). Paths are
@@ -13,7 +14,19 @@ import { hostError, normalize } from "./paths.js";
  * const memdir = new Memdir({ fs, dir: "/memory/" });
  */
 export function opfsFs(root) {
-  const rootHandle = root ? Promise.resolve(root) : navigator.storage.getDirectory();
+  const rootHandle = readArgs("opfsFs", () => {
+    if (root != null) {
+      if (typeof root !== "object" || typeof root.getDirectoryHandle !== "function") {
+        throw new MemdirError("INVALID_INPUT", "opfsFs: root must be a FileSystemDirectoryHandle");
+      }
+      return Promise.resolve(root);
+    }
+    const storage = globalThis.navigator?.storage;
+    if (typeof storage?.getDirectory !== "function") {
+      throw new MemdirError("UNSUPPORTED", "opfsFs needs the Origin Private File System (navigator.storage.getDirectory) or a root handle");
+    }
+    return storage.getDirectory();
+  });
   const segments = (path) => normalize(path).split("/").filter(Boolean);
   const wrap = (err, path) => {
     if (err && err.name === "NotFoundError") return hostError("ENOENT", path);

@@ -8,13 +8,13 @@ use crate::index_entry::{remove_index_entry, upsert_index_entry, IndexEntry};
 use crate::json::Json;
 use crate::path_key::sanitize_path_key;
 use crate::secrets::scan_for_secrets;
-use crate::store::names::check_memory_file;
-use crate::store::{LOGS_DIR, TEAM_DIR};
+use crate::store::names::{check_memory_file, is_log_path};
+use crate::store::TEAM_DIR;
 use crate::types::ENTRYPOINT_NAME;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A file to create.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileCreate {
     /// Relative to the memory directory.
@@ -24,7 +24,7 @@ pub struct FileCreate {
 }
 
 /// A file to change.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileUpdate {
     /// Relative to the memory directory.
@@ -36,7 +36,7 @@ pub struct FileUpdate {
 }
 
 /// A file to delete.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileDelete {
     /// Relative to the memory directory.
@@ -46,7 +46,7 @@ pub struct FileDelete {
 }
 
 /// The new `MEMORY.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IndexChange {
     /// The text it must have now; `None` when it must not exist.
@@ -57,8 +57,8 @@ pub struct IndexChange {
 
 /// A reviewable set of changes to the private memory directory (`team/` and `logs/` are never
 /// touched). [`super::Consolidator::apply_changeset`] writes it only if every `before` still matches.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Changeset {
     /// Files to create.
     pub create: Vec<FileCreate>,
@@ -95,12 +95,12 @@ pub struct CurrentFile {
     pub shown_whole: bool,
 }
 
-/// Check a changeset file name: a memory file name (as the store checks it, plus the key
-/// checks), not in `team/` or `logs/`.
+/// Check a changeset file name: a memory file name as the store checks it (the key checks and
+/// `logs/` included), not in `team/`.
 pub fn check_changeset_file(file: &str) -> Result<()> {
     sanitize_path_key(file)?;
     check_memory_file(file)?;
-    if file.starts_with(TEAM_DIR) || file.starts_with(LOGS_DIR) {
+    if file.starts_with(TEAM_DIR) || is_log_path(file) {
         return Err(Error::new(
             Code::InvalidMemory,
             "consolidation does not write team memory or daily logs",

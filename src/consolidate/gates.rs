@@ -1,7 +1,7 @@
 //! Whether consolidation is due (reference §13 gates 2 and 4): enough hours since the last
 //! run, and enough sessions touched since. Pure.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Default hours between consolidations.
 pub const DEFAULT_MIN_HOURS: f64 = 24.0;
@@ -9,8 +9,8 @@ pub const DEFAULT_MIN_HOURS: f64 = 24.0;
 pub const DEFAULT_MIN_SESSIONS: usize = 5;
 
 /// The thresholds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ConsolidationGates {
     /// Hours since the last consolidation (a non-finite or non-positive value means the
     /// default, as the reference treats a bad override).
@@ -29,7 +29,7 @@ impl Default for ConsolidationGates {
 }
 
 /// A session transcript the host knows of.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionInfo {
     /// The session id.

@@ -37,12 +37,12 @@ pub use run::{ExtractContext, ExtractOptions, ExtractOutcome, ExtractStatus, Ski
 pub use schedule::{wrote_memories_directly, Cursor, Extractor};
 
 use crate::host::Role;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A tool call inside a conversation message, as far as extraction cares: its name and the file
 /// it wrote, if any.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolUse {
     /// The tool's name as the host calls it (`Write`, `Edit` …).
     pub name: String,
@@ -51,20 +51,17 @@ pub struct ToolUse {
 }
 
 /// One message of the conversation handed to extraction.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConversationMessage {
     /// Who said it.
     pub role: Role,
     /// Its text (tool calls and results may be left out or summarised by the host).
-    #[serde(default)]
     pub text: String,
     /// A stable id (a uuid), used as the extraction cursor; without ids the cursor counts
     /// messages.
-    #[serde(default)]
     pub id: Option<String>,
     /// Tool calls the message made.
-    #[serde(default)]
     pub tool_uses: Vec<ToolUse>,
 }
 

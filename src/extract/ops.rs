@@ -9,7 +9,7 @@ use crate::store::names::{check_memory_file, check_single_line};
 use crate::store::{Scope, TEAM_DIR};
 use crate::str_map::StrMap;
 use crate::types::MemoryType;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Most operations applied from one reply; the rest are rejected.
 pub const MAX_OPERATIONS: usize = 50;
@@ -50,13 +50,13 @@ pub struct MemoryOperation {
 }
 
 /// An operation that was not applied, and why. Never quotes the model's text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RejectedOperation {
     /// Its position in the reply (0-based).
     pub index: usize,
     /// The file relative to the memory directory, only when it is a valid memory file name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     /// A stable code: an error code (`PATH_ESCAPES`, `SECRET_DETECTED` …) or one of
     /// `MALFORMED_OPERATION`, `TOO_MANY_OPERATIONS`, `DUPLICATE_TARGET`.

@@ -97,8 +97,12 @@ fn plain_slices(
     Some(out)
 }
 
-/// The memory fields, in the order of their bits in [`header_fields`].
-const HEADER_KEYS: [&str; 3] = ["name", "description", "type"];
+/// The memory fields, in the order of their bits in [`HeadForJs::Slices`] (see `header_fields`).
+///
+/// ```
+/// assert_eq!(memdir::frontmatter::HEADER_KEYS, ["name", "description", "type"]);
+/// ```
+pub const HEADER_KEYS: [&str; 3] = ["name", "description", "type"];
 
 /// Which memory fields a plain block's values give (bit `i` for `HEADER_KEYS[i]`): `name`
 /// always, `description` when not empty, `type` when it is one of the four.

@@ -18,7 +18,11 @@
 //! | `NEAR_DUPLICATE_MEMORY` | info | name + description tokens overlap by a Jaccard similarity ≥ 0.7 (stop words dropped; at least 2 tokens each) |
 //!
 //! Checked: every `.md` file below the directory except `MEMORY.md` files and the daily logs in
-//! `logs/`; `team/` files against `team/MEMORY.md`. Directory symlinks are not followed.
+//! `logs/`; `team/` files against `team/MEMORY.md`. Directory symlinks are not followed; a file
+//! symlink is read only when it resolves inside the memory directory, and an index that leads
+//! outside is refused with `PATH_SYMLINK_ESCAPE` (reads are contained like writes, see
+//! [`Store::read_contained`]). At most [`MAX_LINT_FILES`] files, [`MAX_LINT_DEPTH`] levels and
+//! [`crate::store::MAX_SCAN_ENTRIES`] directory entries are looked at.
 //! Index checks are skipped when `check_index` is false (hosts that run without an index).
 //!
 //! ```
@@ -37,7 +41,7 @@ pub use similarity::{jaccard, similar_pairs, tokens};
 use crate::entrypoint::TruncateOptions;
 use crate::error::Result;
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
-use crate::store::{Scope, Store, LOGS_DIR, TEAM_DIR};
+use crate::store::{Scope, Store, LOGS_DIR, MAX_SCAN_ENTRIES, TEAM_DIR};
 use crate::types::ENTRYPOINT_NAME;
 use serde::Serialize;
 
@@ -203,10 +207,8 @@ pub async fn lint_store<F: FileSystem, C: Clock, T: Telemetry>(
     options: &LintOptions,
 ) -> Result<LintReport> {
     let files = collect(store).await;
-    let index = store
-        .read_optional(&store.index_path(Scope::Private))
-        .await?;
-    let team_index = store.read_optional(&store.index_path(Scope::Team)).await?;
+    let index = store.read_index_optional(Scope::Private).await?;
+    let team_index = store.read_index_optional(Scope::Team).await?;
     let report = lint_owned(
         files,
         index.as_deref(),
@@ -235,21 +237,33 @@ pub async fn lint_store<F: FileSystem, C: Clock, T: Telemetry>(
 async fn collect<F: FileSystem, C: Clock, T: Telemetry>(store: &Store<F, C, T>) -> Vec<LintFile> {
     let mut out = Vec::new();
     let mut queue = vec![(String::new(), 0usize)];
+    let mut seen = 0usize;
     while let Some((rel_dir, depth)) = queue.pop() {
         let abs_dir = format!("{}{rel_dir}", store.dir());
         let Ok(entries) = store.fs().read_dir(&abs_dir).await else {
             continue;
         };
         for entry in entries {
+            seen += 1;
+            if seen > MAX_SCAN_ENTRIES {
+                return out;
+            }
             let name = entry.name;
             if name.is_empty() || name.contains('/') || name == "." || name == ".." {
                 continue;
             }
             let rel = format!("{rel_dir}{name}");
-            let abs = format!("{abs_dir}{name}");
+            let mut abs = format!("{abs_dir}{name}");
             let kind = match entry.kind {
-                EntryKind::Symlink => match store.fs().stat(&abs).await {
-                    Ok(st) if st.kind == EntryKind::File => EntryKind::File,
+                // A file link is read at its real path, and only when that is inside.
+                EntryKind::Symlink => match store.contained_real_path(&abs).await {
+                    Ok(Some(real)) => match store.fs().stat(&real).await {
+                        Ok(st) if st.kind == EntryKind::File => {
+                            abs = real;
+                            EntryKind::File
+                        }
+                        _ => continue,
+                    },
                     _ => continue,
                 },
                 kind => kind,

@@ -6,6 +6,7 @@ use super::{MemoryToolCommand, MemoryToolOutcome, MAX_TOOL_FILE_BYTES};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::size::format_file_size;
+use crate::store::names::{check_index_representable, check_not_log, is_hidden_char};
 use crate::store::{Scope, WriteMode, TEAM_DIR};
 
 /// Most files a directory delete removes.
@@ -121,6 +122,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
     pub async fn apply(&self, command: MemoryToolCommand) -> Result<String> {
         if command.writes() {
             self.store.check_writable()?;
+            self.store.check_dir()?;
         } else if self.store.write_mode() == WriteMode::Off {
             return Err(Error::new(Code::WriteForbidden, "memory is off"));
         }
@@ -151,25 +153,47 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
         match command {
             MemoryToolCommand::Rename { old_path, new_path } => {
                 for p in [old_path, new_path] {
-                    if resolve_tool_path(p)?.is_empty() {
+                    let rel = resolve_tool_path(p)?;
+                    if rel.is_empty() {
                         return Err(invalid("/memories itself cannot be renamed"));
                     }
+                    check_not_log(&rel)?;
                 }
-                Ok(())
+                self.check_new_name(&resolve_tool_path(new_path)?)
             }
             MemoryToolCommand::View { path, .. } => resolve_tool_path(path).map(drop),
             MemoryToolCommand::Create { path, .. }
             | MemoryToolCommand::StrReplace { path, .. }
             | MemoryToolCommand::Insert { path, .. }
             | MemoryToolCommand::Delete { path } => {
-                if resolve_tool_path(path)?.is_empty() {
+                let rel = resolve_tool_path(path)?;
+                if rel.is_empty() {
                     return Err(invalid(format!(
                         "{path} is the memory directory, not a file"
                     )));
                 }
+                // The daily logs are appended to by the library only.
+                check_not_log(&rel)?;
+                if matches!(command, MemoryToolCommand::Create { .. }) {
+                    self.check_new_name(&rel)?;
+                }
                 Ok(())
             }
         }
+    }
+
+    /// A name a write is about to create (`create`, the target of `rename`): no bidirectional or
+    /// invisible characters, representable in an index line, and — where the secret guard
+    /// applies (team memory; private memory when the host asked) — no secret in the name.
+    fn check_new_name(&self, rel: &str) -> Result<()> {
+        if rel.chars().any(is_hidden_char) {
+            return Err(invalid(format!(
+                "{} contains a bidirectional or invisible formatting character",
+                tool_path(rel)
+            )));
+        }
+        check_index_representable(rel)?;
+        self.store.guard_secrets(scope_of(rel), rel)
     }
 
     /// The absolute path of a tool path, checked not to leave the directory through a symlink:
@@ -235,12 +259,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
         if st.kind == EntryKind::Dir {
             return self.list(&rel).await;
         }
-        let text = self
-            .store
-            .fs()
-            .read_file(&abs)
-            .await
-            .map_err(|e| Error::fs("read", &abs, e))?;
+        // Contained like every read: a link out of the directory is `PATH_SYMLINK_ESCAPE`.
+        let text = self.store.read_contained(&abs).await?;
         numbered(&tool_path(&rel), &text, *view_range)
     }
 
@@ -264,6 +284,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                     format!("{dir_rel}/{}", entry.name)
                 };
                 let child_abs = format!("{}{child}", self.store.dir());
+                // A link is listed only when it resolves inside the directory.
+                if entry.kind == EntryKind::Symlink
+                    && !matches!(
+                        self.store.contained_real_path(&child_abs).await,
+                        Ok(Some(_))
+                    )
+                {
+                    continue;
+                }
                 match self.store.fs().stat(&child_abs).await {
                     Ok(st) if st.kind == EntryKind::Dir => {
                         lines.push(format!("dir\t{}/", tool_path(&child)));
@@ -347,6 +376,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
             } => {
                 let (rel, abs) = self.abs(path).await?;
                 let text = self.read_existing(&rel, &abs).await?;
+                self.store.check_bytes_intact(&abs, &text).await?;
                 if old_str.is_empty() {
                     return Err(invalid("old_str must not be empty"));
                 }
@@ -368,6 +398,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
             } => {
                 let (rel, abs) = self.abs(path).await?;
                 let text = self.read_existing(&rel, &abs).await?;
+                self.store.check_bytes_intact(&abs, &text).await?;
                 let total = file_lines(&text).len();
                 let after = usize::try_from(*insert_line)
                     .ok()
@@ -434,6 +465,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                         .await
                         .map_err(|e| Error::fs("rename", &old_abs, e))?;
                 } else {
+                    self.store.check_bytes_intact(&old_abs, &text).await?;
                     self.store.write_atomic(&new_abs, &text).await?;
                     self.store
                         .fs()

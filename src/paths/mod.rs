@@ -24,4 +24,4 @@ pub use resolve::{
 };
 pub(crate) use slug::to_base36;
 pub use slug::{djb2, sanitize_path, MAX_SANITIZED_LENGTH};
-pub use validate::validate_memory_path;
+pub use validate::{check_memory_dir, validate_memory_path};

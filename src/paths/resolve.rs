@@ -6,7 +6,8 @@ use super::enable::{
 };
 use super::posix::{join_all, normalize};
 use super::slug::sanitize_path;
-use super::validate::validate_memory_path;
+use super::validate::{check_memory_dir, validate_memory_path};
+use crate::error::{Code, Error, Result};
 use crate::types::ENTRYPOINT_NAME;
 use serde::{Deserialize, Serialize};
 
@@ -112,22 +113,41 @@ pub fn memory_path_override(env: &EnvMap) -> Option<String> {
 ///     project_root: "/work/app".into(),
 ///     ..PathContext::default()
 /// };
-/// assert_eq!(resolve_memory_dir(&ctx), "/home/u/.claude/projects/-work-app/memory/");
+/// assert_eq!(resolve_memory_dir(&ctx).unwrap(), "/home/u/.claude/projects/-work-app/memory/");
+/// // Without `home` (or with an empty `CLAUDE_CONFIG_DIR`) the path would be relative.
+/// let err = resolve_memory_dir(&PathContext { home: String::new(), ..ctx }).unwrap_err();
+/// assert_eq!(err.code, memdir::Code::InvalidInput);
 /// ```
-pub fn resolve_memory_dir(ctx: &PathContext) -> String {
+///
+/// # Errors
+/// `INVALID_INPUT` when the result would not be an absolute directory ([`check_memory_dir`]):
+/// no override or setting applies and the base is relative (no `home`, an empty or relative
+/// `CLAUDE_CONFIG_DIR`). The reference returns such a relative path; a writer would then
+/// write relative to its working directory.
+pub fn resolve_memory_dir(ctx: &PathContext) -> Result<String> {
     if let Some(dir) = memory_path_override(&ctx.env) {
-        return dir;
+        return Ok(dir);
     }
     if let Some(dir) = ctx
         .settings
         .auto_memory_directory()
         .and_then(|raw| validate_memory_path(raw, true, &ctx.home))
     {
-        return dir;
+        return Ok(dir);
     }
     let base = memory_base_dir(&ctx.env, &ctx.home);
     let slug = sanitize_path(ctx.project_base());
-    with_trailing_slash(join_all(&[&base, "projects", &slug, AUTO_MEM_DIRNAME]))
+    let dir = with_trailing_slash(join_all(&[&base, "projects", &slug, AUTO_MEM_DIRNAME]));
+    check_memory_dir(&dir).map_err(|_| {
+        Error::new(
+            Code::InvalidInput,
+            format!(
+                "the memory directory resolved to {dir:?}, which is not absolute: pass `home` \
+                 (or an absolute CLAUDE_CONFIG_DIR or CLAUDE_CODE_REMOTE_MEMORY_DIR)"
+            ),
+        )
+    })?;
+    Ok(dir)
 }
 
 fn with_trailing_slash(mut path: String) -> String {

@@ -1,6 +1,7 @@
 //! `validateMemoryPath` (reference §2.4), POSIX rules.
 
 use super::posix::{is_absolute, join_all, normalize};
+use crate::error::{Code, Error, Result};
 use crate::jsstr::utf16_len;
 
 /// Validate a configured memory directory and put it in canonical form: normalised, exactly one
@@ -55,12 +56,58 @@ pub fn validate_memory_path(raw: &str, expand_tilde: bool, home: &str) -> Option
     Some(format!("{normalized}/"))
 }
 
+/// Check the directory a store or memdir is opened on: non-empty, no NUL, absolute (`/…`, or a
+/// drive letter followed by a separator), and not a filesystem root. Every file the library
+/// writes goes under it, so an empty or relative directory (which the host would resolve
+/// against its working directory, or as the root) is refused with `INVALID_INPUT`.
+///
+/// ```
+/// use memdir::{paths::check_memory_dir, Code};
+/// assert!(check_memory_dir("/home/u/memory/").is_ok());
+/// assert!(check_memory_dir("C:/Users/u/memory/").is_ok());
+/// assert_eq!(check_memory_dir("").unwrap_err().code, Code::InvalidInput);
+/// assert_eq!(check_memory_dir("/").unwrap_err().code, Code::InvalidInput);
+/// assert_eq!(check_memory_dir("memory/").unwrap_err().code, Code::InvalidInput);
+/// assert_eq!(check_memory_dir("/m\0x/").unwrap_err().code, Code::InvalidInput);
+/// ```
+pub fn check_memory_dir(dir: &str) -> Result<()> {
+    let fail = |why: &str| {
+        Err(Error::new(
+            Code::InvalidInput,
+            format!("the memory directory {dir:?} {why}"),
+        ))
+    };
+    if dir.is_empty() {
+        return fail("is empty; pass an absolute path");
+    }
+    if dir.contains('\0') {
+        return fail("contains a NUL byte");
+    }
+    let drive = matches!(
+        dir.as_bytes(),
+        [letter, b':', b'/' | b'\\', ..] if letter.is_ascii_alphabetic()
+    );
+    if !is_absolute(dir) && !drive {
+        return fail("is relative; pass an absolute path");
+    }
+    let rest = if drive {
+        dir.get(2..).unwrap_or("")
+    } else {
+        dir
+    };
+    if rest.trim_matches(['/', '\\']).is_empty() {
+        return fail("is a filesystem root");
+    }
+    Ok(())
+}
+
 /// `^[A-Za-z]:$`.
 fn is_drive_letter(path: &str) -> bool {
     matches!(path.as_bytes(), [letter, b':'] if letter.is_ascii_alphabetic())
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -70,6 +117,17 @@ mod tests {
         assert!(!is_drive_letter("C:/"));
         assert!(!is_drive_letter("1:"));
         assert!(!is_drive_letter("é"));
+    }
+
+    #[test]
+    fn memory_dirs() {
+        for ok in ["/m/", "/m", "D:\\mem\\", "/a b/"] {
+            assert!(check_memory_dir(ok).is_ok(), "{ok:?}");
+        }
+        for bad in ["", "/", "//", "C:/", "C:", "x", "./m/", " /m", "/m\0/"] {
+            let err = check_memory_dir(bad).unwrap_err();
+            assert_eq!(err.code, Code::InvalidInput, "{bad:?}");
+        }
     }
 
     #[test]

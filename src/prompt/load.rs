@@ -72,7 +72,7 @@ pub async fn load_prompt<F: FileSystem, C: Clock, T: Telemetry>(
     match mode {
         PromptMode::Agent => {
             let path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
-            let raw = store.fs().read_file(&path).await.unwrap_or_default();
+            let raw = store.read_contained(&path).await.unwrap_or_default();
             if !js_trim(&raw).is_empty() {
                 let index = truncate_entrypoint(&raw, &store.config().index_caps);
                 let memory_type = if options.display_name() == AUTO_MEMORY_DISPLAY_NAME {

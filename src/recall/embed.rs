@@ -66,6 +66,8 @@ pub(crate) async fn cosines<F: FileSystem, C: Clock, T: Telemetry, E: Embedder>(
         let file = MemoryFile {
             rel: m.header.filename.clone(),
             path: m.header.file_path.clone(),
+            // Only memories the walk admitted are candidates; read at their path.
+            read: m.header.file_path.clone(),
             size: m.size,
             mtime_ms: m.header.mtime_ms,
         };

@@ -605,7 +605,7 @@ pub async fn surface_memories<F: FileSystem, C: Clock, T: Telemetry>(
             if !crate::paths::normalize(path).starts_with(store.dir()) {
                 return None;
             }
-            let text = store.fs().read_file(path).await.ok()?;
+            let text = store.read_contained(path).await.ok()?;
             Some(surface_text(path, &text, *mtime, now))
         })
         .collect();

@@ -24,7 +24,6 @@ mod pattern;
 mod rules;
 mod scan;
 
-use crate::error::{Code, Error, Result};
 use serde::Serialize;
 
 /// Text that replaces each secret in [`redact_secrets`].
@@ -165,35 +164,44 @@ fn label_with(rule_id: &str, push_upper: fn(&mut String, char)) -> String {
     label
 }
 
+/// Why [`check_write_for_secrets`] refused a write: the message, which names the rules' labels
+/// and never the secret. It becomes a [`crate::Error`] with code `SECRET_DETECTED` through
+/// `From` (so `?` turns it into one); this module does not build library errors itself, since
+/// the error type redacts its messages with this module's scanner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecretRefusal {
+    /// What to tell the caller.
+    pub message: String,
+}
+
 /// The guard in front of every write into team memory (and, when the host asks, private
-/// memory): `Ok` when `content` holds no secret, otherwise [`Code::SecretDetected`] with a
-/// message that lists the labels of the rules that fired and where the write was going
-/// (`path_label`, e.g. `team memory` or a file name) — never the secret itself.
+/// memory): `Ok` when `content` holds no secret, otherwise a [`SecretRefusal`] (as an error:
+/// `SECRET_DETECTED`) with a message that lists the labels of the rules that fired and where
+/// the write was going (`path_label`, e.g. `team memory` or a file name) — never the secret.
 ///
 /// ```
 /// use memdir::secrets::check_write_for_secrets;
 /// assert!(check_write_for_secrets("team memory", "just notes").is_ok());
 /// let secret = format!("npm_{}", "x".repeat(36));
-/// let err = check_write_for_secrets("team memory", &secret).unwrap_err();
+/// let err = memdir::Error::from(check_write_for_secrets("team memory", &secret).unwrap_err());
 /// assert_eq!(err.code, memdir::Code::SecretDetected);
 /// assert!(err.message.starts_with("Content contains potential secrets (NPM Access Token)"));
 /// assert!(!err.message.contains(&secret));
 /// ```
-pub fn check_write_for_secrets(path_label: &str, content: &str) -> Result<()> {
+pub fn check_write_for_secrets(path_label: &str, content: &str) -> Result<(), SecretRefusal> {
     let findings = scan_for_secrets(content);
     if findings.is_empty() {
         return Ok(());
     }
     let labels: Vec<&str> = findings.iter().map(|f| f.label.as_str()).collect();
     let labels = crate::jsstr::join(&labels, ", ");
-    Err(Error::new(
-        Code::SecretDetected,
-        format!(
+    Err(SecretRefusal {
+        message: format!(
             "Content contains potential secrets ({labels}) and cannot be written to \
              {path_label}. Whatever is saved there is visible to everyone who works on this \
              repository. Take the sensitive values out and write again."
         ),
-    ))
+    })
 }
 
 #[cfg(test)]

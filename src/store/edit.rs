@@ -41,6 +41,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// a name, description or type.
     pub async fn update(&self, file: &str, changes: MemoryChanges) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         validate_target(file)?;
         validate_changes(&changes)?;
         if self.confirms_writes() {
@@ -55,6 +56,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Remove a memory file and its index entry. `NOT_FOUND` when neither exists.
     pub async fn delete(&self, file: &str) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         validate_target(file)?;
         if self.confirms_writes() {
             return Ok(SaveOutcome::Proposed(Proposal::Delete {
@@ -85,6 +87,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             .read_optional(&path)
             .await?
             .ok_or_else(|| not_found(file))?;
+        // Whatever the changes leave as it was is rewritten from the decoded text: refuse a file
+        // whose bytes the decoder replaced, unless every part is being replaced.
+        let replaces_all = changes.name.is_some()
+            && changes.description.is_some()
+            && changes.memory_type.is_some()
+            && changes.body.is_some();
+        if !replaces_all {
+            self.check_bytes_intact(&path, &current).await?;
+        }
         let parsed = parse_frontmatter(&current);
         let memory_type = match &changes.memory_type {
             Some(t) => Some(check_memory_type(t)?),
@@ -127,7 +138,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         // A symlinked directory must not let a delete reach a file outside.
         self.check_containment(scope, rel, &path).await?;
         let previous = self.read_optional(&path).await?;
-        let index = self.read_raw_index(scope).await?;
+        let index = self.read_index_for_write(scope).await?;
         let has_entry = index
             .split('\n')
             .filter_map(|line| parse_index_entry(line.strip_suffix('\r').unwrap_or(line)))

@@ -27,8 +27,11 @@ pub const INDEX_HEAD_BYTES: usize = 16 * 1024;
 pub struct MemoryFile {
     /// Path relative to the memory directory (`team/api.md`).
     pub rel: String,
-    /// Absolute path.
+    /// Absolute path (below the memory directory).
     pub path: String,
+    /// The path to read it at: `path`, or its real path when the walk reached it through a
+    /// symlink (the scan's containment).
+    pub read: String,
     /// Size in bytes.
     pub size: f64,
     /// Modification time, ms since the epoch.
@@ -83,11 +86,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         for chunk in candidates.chunks(SCAN_CHUNK) {
             let stats = chunk
                 .iter()
-                .map(|rel| async {
-                    match self.probe_memory_path(rel).await {
-                        PathState::Memory(file) => Some(file),
-                        _ => None,
-                    }
+                .map(|c| async {
+                    let st = self.fs.stat(&c.read).await.ok()?;
+                    (st.kind == EntryKind::File).then(|| MemoryFile {
+                        rel: c.rel.clone(),
+                        path: format!("{root}{}", c.rel),
+                        read: c.read.clone(),
+                        size: st.size,
+                        mtime_ms: st.mtime_ms,
+                    })
                 })
                 .collect();
             files.extend(join_some(stats).await);
@@ -95,7 +102,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         files
     }
 
-    /// What is at `rel` (relative to the memory directory) now: one `stat`, following links.
+    /// What is at `rel` (relative to the memory directory) now: one `lstat` (a `stat` on hosts
+    /// without it). A symbolic link reads as [`PathState::Dir`]: only the scan's walk may
+    /// decide whether what it leads to is inside the directory.
     ///
     /// ```
     /// use memdir::store::listing::PathState;
@@ -112,17 +121,21 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// ```
     pub async fn probe_memory_path(&self, rel: &str) -> PathState {
         let path = format!("{}{rel}", self.dir);
-        match self.fs.stat(&path).await {
+        let st = if self.fs.capabilities().lstat {
+            self.fs.lstat(&path).await
+        } else {
+            self.fs.stat(&path).await
+        };
+        match st {
             Err(_) => PathState::Missing,
-            Ok(st) if st.kind == EntryKind::Dir => PathState::Dir,
-            Ok(st) if st.kind == EntryKind::File && is_memory_path(rel) => {
-                PathState::Memory(MemoryFile {
-                    rel: rel.to_owned(),
-                    path,
-                    size: st.size,
-                    mtime_ms: st.mtime_ms,
-                })
-            }
+            Ok(st) if st.kind != EntryKind::File => PathState::Dir,
+            Ok(st) if is_memory_path(rel) => PathState::Memory(MemoryFile {
+                rel: rel.to_owned(),
+                read: path.clone(),
+                path,
+                size: st.size,
+                mtime_ms: st.mtime_ms,
+            }),
             Ok(_) => PathState::Other,
         }
     }
@@ -140,16 +153,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// let body: String = (0..40).map(|i| format!("line {i}\n")).collect();
     /// fs.insert_file("/m/a.md", format!("---\ndescription: d\n---\n{body}"));
     /// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
-    /// let file = MemoryFile { rel: "a.md".into(), path: "/m/a.md".into(), size: 0.0, mtime_ms: 1.0 };
+    /// let file = MemoryFile { rel: "a.md".into(), path: "/m/a.md".into(), read: "/m/a.md".into(), size: 0.0, mtime_ms: 1.0 };
     /// let header = block_on(store.read_memory_head(&file)).unwrap();
     /// assert_eq!(header.description.as_deref(), Some("d"));
     /// assert!(header.body_head.contains("line 39")); // past the scan's 30 lines
     /// ```
     pub async fn read_memory_head(&self, file: &MemoryFile) -> Option<MemoryHeader> {
         let bytes = if self.fs.capabilities().read_head {
-            self.read_index_bytes(&file.path, file.size).await?
+            self.read_index_bytes(&file.read, file.size).await?
         } else {
-            self.fs.read_file(&file.path).await.ok()?.into_bytes()
+            self.fs.read_file(&file.read).await.ok()?.into_bytes()
         };
         // The frontmatter from the first 30 lines, as the scan reads it.
         let lines = first_lines_of_bytes(&bytes, FRONTMATTER_MAX_LINES);

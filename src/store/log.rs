@@ -28,6 +28,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// a reviewable proposal.
     pub async fn append_log(&self, text: &str, date: LocalDate) -> Result<String> {
         self.check_writable()?;
+        self.check_dir()?;
         if self.confirms_writes() {
             return Err(Error::new(
                 Code::WriteForbidden,

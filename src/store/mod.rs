@@ -9,6 +9,7 @@
 //! private to this folder: features read them through the accessors. The pure helpers (file
 //! names, line heads) live in small modules of their own.
 
+mod contain;
 mod edit;
 pub mod head;
 mod index;
@@ -27,7 +28,9 @@ use crate::entrypoint::TruncateOptions;
 use crate::host::{Clock, FileSystem, NoTelemetry, Telemetry};
 use std::cell::Cell;
 
+pub use contain::EVENT_READ_OUTSIDE;
 pub use log::log_file_name;
+pub use scan::{EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
 pub use types::{
     DeletedMemory, IndexView, IndexWarning, ListedMemory, LocalDate, MemoryChanges, Proposal,
     SaveInput, SaveOutcome, SavedMemory, Scope,
@@ -146,6 +149,37 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             id_counter: Cell::new(0),
             writing: Cell::new(false),
         }
+    }
+
+    /// [`Store::new`] for a directory that passes [`crate::paths::check_memory_dir`]: an
+    /// empty, relative or root directory, or one with a NUL byte, is refused with
+    /// `INVALID_INPUT` (a store built with [`Store::new`] on such a directory refuses every
+    /// write the same way).
+    ///
+    /// ```
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{MemFs, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let err = Store::try_new(MemFs::new(), Clock0, NoTelemetry, "", WriteMode::Auto, StoreConfig::default());
+    /// assert_eq!(err.err().unwrap().code, memdir::Code::InvalidInput);
+    /// ```
+    pub fn try_new(
+        fs: F,
+        clock: C,
+        telemetry: T,
+        dir: impl Into<String>,
+        write_mode: WriteMode,
+        config: StoreConfig,
+    ) -> crate::error::Result<Self> {
+        let store = Store::new(fs, clock, telemetry, dir, write_mode, config);
+        store.check_dir()?;
+        Ok(store)
+    }
+
+    /// The directory check of [`Store::try_new`], repeated before each write.
+    pub(crate) fn check_dir(&self) -> crate::error::Result<()> {
+        crate::paths::check_memory_dir(&self.dir)
     }
 
     /// The memory directory (ends with `/`).

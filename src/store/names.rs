@@ -1,7 +1,10 @@
 //! Memory file names: deriving a safe name from a memory's title, and checking names that come
 //! from callers (or from an LLM) before anything is written. Pure.
 
+use super::LOGS_DIR;
 use crate::error::{Code, Error, Result};
+use crate::index_entry::{format_index_entry, parse_index_entry, IndexEntry};
+use crate::path_key::sanitize_path_key;
 use crate::types::{MemoryType, ENTRYPOINT_NAME};
 
 /// Longest slug taken from a name, in ASCII characters.
@@ -68,9 +71,13 @@ fn invalid(code: Code, file: &str, why: &str) -> Error {
     Error::new(code, format!("bad memory file name {file:?}: {why}"))
 }
 
-/// Check a memory file name relative to a memory directory: non-empty, relative, `/`-separated,
-/// no `.`/`..`/empty segments, no NUL, backslash or control characters, ends with `.md`, and its
-/// last segment is not `MEMORY.md`.
+/// Check a memory file name relative to a memory directory (or to the team directory): the one
+/// name policy of every write path, for both scopes. Non-empty, relative, `/`-separated; no
+/// NUL, backslash or control characters; no traversal hidden in URL encoding or Unicode
+/// look-alikes ([`sanitize_path_key`], as team keys); no bidirectional or invisible formatting
+/// characters ([`is_hidden_char`]); no `.`/`..`/empty segments; ends with `.md`; its last
+/// segment is not `MEMORY.md`; not under `logs/` (the daily logs, [`check_not_log`]); and an
+/// index line can name it ([`check_index_representable`]).
 ///
 /// ```
 /// use memdir::store::names::check_memory_file;
@@ -78,6 +85,9 @@ fn invalid(code: Code, file: &str, why: &str) -> Error {
 /// assert_eq!(check_memory_file("../x.md").unwrap_err().code, memdir::Code::PathEscapes);
 /// assert_eq!(check_memory_file("/etc/x.md").unwrap_err().code, memdir::Code::PathAbsolute);
 /// assert_eq!(check_memory_file("MEMORY.md").unwrap_err().code, memdir::Code::InvalidMemory);
+/// assert_eq!(check_memory_file("%2e%2e/x.md").unwrap_err().code, memdir::Code::PathUrlEncodedTraversal);
+/// assert_eq!(check_memory_file("logs/2026/12/2026-12-01.md").unwrap_err().code, memdir::Code::InvalidMemory);
+/// assert_eq!(check_memory_file("a>) b.md").unwrap_err().code, memdir::Code::InvalidMemory);
 /// ```
 pub fn check_memory_file(file: &str) -> Result<()> {
     if file.is_empty() {
@@ -95,6 +105,14 @@ pub fn check_memory_file(file: &str) -> Result<()> {
     }
     if file.chars().any(char::is_control) {
         return Err(invalid(Code::InvalidMemory, file, "contains control chars"));
+    }
+    sanitize_path_key(file)?;
+    if file.chars().any(is_hidden_char) {
+        return Err(invalid(
+            Code::InvalidMemory,
+            file,
+            "contains a bidirectional or invisible formatting character",
+        ));
     }
     for segment in file.split('/') {
         match segment {
@@ -115,7 +133,104 @@ pub fn check_memory_file(file: &str) -> Result<()> {
     if base == ENTRYPOINT_NAME {
         return Err(invalid(Code::InvalidMemory, file, "MEMORY.md is the index"));
     }
+    check_not_log(file)?;
+    check_index_representable(file)
+}
+
+/// Unicode characters that reorder or hide text without showing themselves: the bidirectional
+/// controls (an RLO makes `evil\u{202E}dm.md` display as `evilmd.md`), zero-width characters
+/// and the byte-order mark. No memory file name may hold one.
+///
+/// ```
+/// use memdir::store::names::is_hidden_char;
+/// assert!(is_hidden_char('\u{202E}'));
+/// assert!(is_hidden_char('\u{200B}'));
+/// assert!(!is_hidden_char('é'));
+/// ```
+pub fn is_hidden_char(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+    )
+}
+
+/// True when `rel` (relative to the memory directory) is the daily-log directory or inside it.
+/// Compared without ASCII case, since `Logs/` is `logs/` on a case-insensitive disk.
+///
+/// ```
+/// use memdir::store::names::is_log_path;
+/// assert!(is_log_path("logs/2026/12/2026-12-01.md"));
+/// assert!(is_log_path("Logs"));
+/// assert!(!is_log_path("logsbook.md"));
+/// ```
+pub fn is_log_path(rel: &str) -> bool {
+    let dir = LOGS_DIR.trim_end_matches('/');
+    match rel.get(..dir.len()) {
+        Some(head) if head.eq_ignore_ascii_case(dir) => {
+            matches!(rel.as_bytes().get(dir.len()), None | Some(b'/'))
+        }
+        _ => false,
+    }
+}
+
+/// Refuse a write to the daily logs (`logs/…`): they are appended through `append_log` only,
+/// never created, changed, renamed or deleted as memories (`INVALID_MEMORY`).
+///
+/// ```
+/// use memdir::store::names::check_not_log;
+/// assert!(check_not_log("notes.md").is_ok());
+/// assert_eq!(check_not_log("logs/2024/01/2024-01-01.md").unwrap_err().code, memdir::Code::InvalidMemory);
+/// ```
+pub fn check_not_log(rel: &str) -> Result<()> {
+    if is_log_path(rel) {
+        return Err(invalid(
+            Code::InvalidMemory,
+            rel,
+            "logs/ holds the daily logs, which are only appended to",
+        ));
+    }
     Ok(())
+}
+
+/// Refuse a file name an index line `- [Title](file) — hook` cannot name: the line is
+/// formatted and parsed back (with a hook and without), and it must name the same file. A name
+/// like `a>) b.md` fails: its line would point at `a` and could take over another entry.
+///
+/// ```
+/// use memdir::store::names::check_index_representable;
+/// assert!(check_index_representable("notes (old).md").is_ok());
+/// assert!(check_index_representable("x>) — y.md").is_err());
+/// ```
+pub fn check_index_representable(file: &str) -> Result<()> {
+    for hook in ["", "h"] {
+        let entry = IndexEntry {
+            title: "t".to_owned(),
+            file: file.to_owned(),
+            hook: hook.to_owned(),
+        };
+        check_entry_round_trip(&entry)?;
+    }
+    Ok(())
+}
+
+/// Refuse an index entry whose formatted line does not parse back to the same file.
+pub(crate) fn check_entry_round_trip(entry: &IndexEntry) -> Result<()> {
+    let line = format_index_entry(entry);
+    match parse_index_entry(&line) {
+        Some(parsed) if parsed.file == entry.file => Ok(()),
+        _ => Err(invalid(
+            Code::InvalidMemory,
+            &entry.file,
+            "an index line cannot name it (it would point at another file)",
+        )),
+    }
 }
 
 /// Check a one-line text field (`name`, `description`): non-empty after trimming, no line

@@ -2,7 +2,8 @@
 
 use super::index::root_relative;
 use super::names::{
-    check_memory_file, check_memory_type, check_single_line, derived_file_name, MAX_NAME_ATTEMPTS,
+    check_entry_round_trip, check_memory_file, check_memory_type, check_single_line,
+    derived_file_name, MAX_NAME_ATTEMPTS,
 };
 use super::types::{Proposal, SaveInput, SaveOutcome, SavedMemory, Scope};
 use super::Store;
@@ -10,7 +11,7 @@ use super::TEAM_DIR;
 use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file, MemoryFields};
 use crate::host::{Clock, FileSystem, Telemetry};
-use crate::index_entry::{upsert_index_entry, IndexEntry};
+use crate::index_entry::{format_index_entry, upsert_index_entry, IndexEntry};
 use crate::types::MemoryType;
 
 /// Check a save request; the parsed type on success.
@@ -24,11 +25,15 @@ fn validate_save(input: &SaveInput) -> Result<MemoryType> {
     Ok(memory_type)
 }
 
-/// [`check_memory_file`], plus: a private file may not sit in `team/` (team memory is written
-/// with [`Scope::Team`] only).
+/// [`check_memory_file`] (one name policy for both scopes), plus: a private file may not sit
+/// in `team/` (team memory is written with [`Scope::Team`] only; compared without ASCII case,
+/// as `Team/` is `team/` on a case-insensitive disk).
 pub(crate) fn check_scoped_file(scope: Scope, file: &str) -> Result<()> {
     check_memory_file(file)?;
-    if scope == Scope::Private && file.starts_with(TEAM_DIR) {
+    let in_team = file
+        .get(..TEAM_DIR.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(TEAM_DIR));
+    if scope == Scope::Private && in_team {
         return Err(Error::new(
             Code::InvalidMemory,
             format!("{file:?} is in team memory; save it with scope team"),
@@ -60,6 +65,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// written whole, and the outcome carries `index_warning`.
     pub async fn save(&self, input: SaveInput) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         validate_save(&input)?;
         if self.confirms_writes() {
             return Ok(SaveOutcome::Proposed(Proposal::Save(input)));
@@ -70,6 +76,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Carry out a proposal returned in `confirm` mode (still refused in `off`/`read-only`).
     pub async fn apply_proposal(&self, proposal: Proposal) -> Result<SaveOutcome> {
         self.check_writable()?;
+        self.check_dir()?;
         match proposal {
             Proposal::Save(input) => {
                 validate_save(&input)?;
@@ -148,19 +155,25 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         fields: &MemoryFields,
         skip_index: bool,
     ) -> Result<SaveOutcome> {
+        // The name travels too (as the file's key and in its index line): scanned like the text.
+        self.guard_secrets(plan.scope, &plan.rel)?;
         self.guard_secrets(plan.scope, &plan.text)?;
+        let entry = IndexEntry {
+            title: fields.name.clone().unwrap_or_default(),
+            file: plan.rel.clone(),
+            hook: fields.description.clone().unwrap_or_default(),
+        };
+        if !skip_index {
+            check_entry_round_trip(&entry)?;
+            self.guard_secrets(plan.scope, &format_index_entry(&entry))?;
+        }
         self.check_containment(plan.scope, &plan.rel, &plan.path)
             .await?;
         self.ensure_parent(&plan.path).await?;
         plan.previous = self.read_optional(&plan.path).await?;
         let mut index_warning = None;
         if !skip_index {
-            let entry = IndexEntry {
-                title: fields.name.clone().unwrap_or_default(),
-                file: plan.rel.clone(),
-                hook: fields.description.clone().unwrap_or_default(),
-            };
-            let old = self.read_raw_index(plan.scope).await?;
+            let old = self.read_index_for_write(plan.scope).await?;
             let new = upsert_index_entry(&old, &entry);
             index_warning = self.measure_index(plan.scope, &new);
             plan.index = Some(new);
@@ -228,9 +241,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// names the rules, never the secret.
     pub(crate) fn guard_secrets(&self, scope: Scope, text: &str) -> Result<()> {
         match scope {
-            Scope::Team => crate::secrets::check_write_for_secrets("team memory", text),
+            Scope::Team => Ok(crate::secrets::check_write_for_secrets(
+                "team memory",
+                text,
+            )?),
             Scope::Private if self.config.guard_private_secrets => {
-                crate::secrets::check_write_for_secrets("memory", text)
+                Ok(crate::secrets::check_write_for_secrets("memory", text)?)
             }
             Scope::Private => Ok(()),
         }

@@ -1,9 +1,17 @@
 //! The memory scan (reference §5.1) and the manifest (§5.3).
 //!
-//! Walk: breadth-first over `read_dir`, directory symlinks followed. With the host's `realpath`
-//! every directory is entered once per real path, which ends symlink loops (and lists a
-//! directory reached through two names once). Without `realpath` the walk stops at depth
-//! [`MAX_SCAN_DEPTH`] and after [`MAX_SCAN_DIRS`] directories, so a loop costs bounded work.
+//! Walk: breadth-first over `read_dir`. Containment (see [`super::contain`]): with the host's
+//! `realpath`, every directory and every symlink is resolved, and one whose real path is
+//! outside the memory directory's real path is neither entered nor read (a link to a
+//! credentials file, to `/usr`, to `/`), while links that stay inside are followed; each real
+//! directory is entered once, which ends symlink loops (and lists a directory reached through
+//! two names once). Plain files of a directory inside are inside (`readDir` reports links as
+//! links), so they cost no extra call. Without `realpath` only lexical checks apply.
+//!
+//! Bounds, always: at most [`MAX_SCAN_DEPTH`] levels, [`MAX_SCAN_DIRS`] directories and
+//! [`MAX_SCAN_ENTRIES`] directory entries. Past a bound the walk goes no further, the scan
+//! returns what it found, and the telemetry event [`EVENT_SCAN_CAPPED`] names the bound;
+//! skipped outside links are counted in `memdir_read_outside`. Never an error.
 //!
 //! Reading: `stat` every candidate (follows symlinks; anything not a regular file is dropped),
 //! order by modification time, then read only the newest until 200 headers are in (the
@@ -12,12 +20,13 @@
 //! while 30 lines are not complete; without it, the whole file. A line cut at
 //! [`HEAD_MAX_BYTES`] is kept as far as read (the reference reads whole files below 10 MiB).
 
+use super::contain::{ReadRoot, ReadTarget};
 use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
 use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
 use crate::future::join_some;
-use crate::host::{Clock, EntryKind, FileStat, FileSystem, Telemetry};
+use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::manifest::format_manifest;
 use crate::str_map::StrMap;
 use crate::types::{MemoryHeader, ENTRYPOINT_NAME, FRONTMATTER_MAX_LINES, MAX_MEMORY_FILES};
@@ -25,20 +34,74 @@ use std::collections::VecDeque;
 
 /// Files read concurrently per batch.
 pub const SCAN_CHUNK: usize = 64;
-/// Deepest directory level entered (the memory directory is level 0).
+/// Deepest directory level entered (the memory directory is level 0); deeper directories are
+/// not listed and [`EVENT_SCAN_CAPPED`] says so.
 pub const MAX_SCAN_DEPTH: usize = 16;
-/// Most directories a scan lists.
+/// Most directories a scan lists; further directories are not listed and [`EVENT_SCAN_CAPPED`]
+/// says so.
 pub const MAX_SCAN_DIRS: usize = 4096;
+/// Most directory entries a scan looks at; past it the walk stops, the files found so far are
+/// read, and [`EVENT_SCAN_CAPPED`] says so.
+pub const MAX_SCAN_ENTRIES: usize = 100_000;
+/// Telemetry event: a scan reached one of its bounds (`cap`: `depth`, `dirs` or `entries`;
+/// `limit`; `dirs_listed`; `entries_seen`). Emitted once per bound and scan; the scan succeeds
+/// with what it found.
+pub const EVENT_SCAN_CAPPED: &str = "memdir_scan_capped";
 /// First `readHead` size, in bytes.
 pub const HEAD_START_BYTES: usize = 8 * 1024;
 /// Largest `readHead` size, in bytes.
 pub const HEAD_MAX_BYTES: usize = 1024 * 1024;
 
+/// A candidate memory file: its path relative to the directory, and the path to read it at
+/// (its real path when it was reached through a symlink).
+pub(super) struct Candidate {
+    pub(super) rel: String,
+    pub(super) read: String,
+}
+
 /// A candidate that is a regular file, with its stat.
 struct StatedFile {
     rel: String,
     path: String,
+    read: String,
     stat: FileStat,
+}
+
+/// What a walk saw, for its bounds and telemetry.
+#[derive(Default)]
+struct Walk {
+    /// Directories listed.
+    dirs: usize,
+    /// Directory entries looked at.
+    entries: usize,
+    /// Links and directories skipped because they lead outside.
+    outside: usize,
+    /// Caps already reported.
+    reported: Vec<&'static str>,
+}
+
+impl Walk {
+    /// Report a cap once per walk with [`EVENT_SCAN_CAPPED`].
+    fn capped<F: FileSystem, C: Clock, T: Telemetry>(
+        &mut self,
+        store: &Store<F, C, T>,
+        cap: &'static str,
+        limit: usize,
+    ) {
+        if self.reported.contains(&cap) {
+            return;
+        }
+        self.reported.push(cap);
+        store.telemetry.emit(
+            EVENT_SCAN_CAPPED,
+            &[
+                ("cap", FieldValue::Str(cap.to_owned())),
+                ("limit", FieldValue::Num(limit as f64)),
+                ("dirs_listed", FieldValue::Num(self.dirs as f64)),
+                ("entries_seen", FieldValue::Num(self.entries as f64)),
+            ],
+        );
+    }
 }
 
 struct PendingDir {
@@ -70,7 +133,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         // reading every file, for a fraction of the reads.
         let mut files = Vec::with_capacity(candidates.len());
         for chunk in candidates.chunks(SCAN_CHUNK) {
-            let stats = chunk.iter().map(|rel| self.stat_file(&root, rel)).collect();
+            let stats = chunk.iter().map(|c| self.stat_file(&root, c)).collect();
             files.extend(join_some(stats).await);
         }
         // Stable: equal times keep walk order.
@@ -101,61 +164,94 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         Ok(format_manifest(&self.scan().await?))
     }
 
-    /// Relative paths of candidate memory files, in walk order.
-    pub(super) async fn scan_candidates(&self, root: &str) -> Vec<String> {
-        let use_realpath = self.fs.capabilities().realpath;
-        let mut visited: StrMap<()> = StrMap::new();
-        if use_realpath {
-            if let Ok(real) = self.fs.realpath(root.trim_end_matches('/')).await {
-                visited.insert(real, ());
+    /// Candidate memory files, in walk order (see the module docs for the bounds).
+    pub(super) async fn scan_candidates(&self, root: &str) -> Vec<Candidate> {
+        let read_root = match self.read_root().await {
+            Ok(ReadRoot::Absent) => return Vec::new(),
+            Ok(read_root) => read_root,
+            // The directory's real path cannot be told: nothing below it is read.
+            Err(_) => {
+                self.note_outside("scan", 1);
+                return Vec::new();
             }
+        };
+        let mut visited: StrMap<()> = StrMap::new();
+        if let ReadRoot::Real(real) = &read_root {
+            visited.insert(real.clone(), ());
         }
         let mut queue = VecDeque::from([PendingDir {
             abs: root.to_owned(),
             rel: String::new(),
             depth: 0,
         }]);
-        let mut listed = 0usize;
+        let mut walk = Walk::default();
         let mut out = Vec::new();
-        while let Some(dir) = queue.pop_front() {
-            listed += 1;
+        'walk: while let Some(dir) = queue.pop_front() {
+            walk.dirs += 1;
             let entries = match self.fs.read_dir(&dir.abs).await {
                 Ok(entries) => entries,
                 Err(_) => continue,
             };
             for entry in entries {
+                if walk.entries >= MAX_SCAN_ENTRIES {
+                    walk.capped(self, "entries", MAX_SCAN_ENTRIES);
+                    break 'walk;
+                }
+                walk.entries += 1;
                 if !plausible_name(&entry.name) {
                     continue;
                 }
                 let abs = format!("{}{}", dir.abs, entry.name);
                 let rel = format!("{}{}", dir.rel, entry.name);
-                let kind = match entry.kind {
-                    EntryKind::Symlink => match self.fs.stat(&abs).await {
-                        Ok(st) => st.kind,
-                        Err(_) => continue, // dangling or looping link
-                    },
-                    kind => kind,
+                let wanted = match entry.kind {
+                    EntryKind::File => is_memory_file_name(&entry.name),
+                    EntryKind::Dir | EntryKind::Symlink => true,
                 };
-                match kind {
-                    EntryKind::File if is_memory_file_name(&entry.name) => out.push(rel),
-                    // With realpath each directory is entered once, which ends cycles; the
-                    // depth and count caps are only the fallback without it.
-                    EntryKind::Dir
-                        if use_realpath
-                            || (dir.depth < MAX_SCAN_DEPTH
-                                && listed + queue.len() < MAX_SCAN_DIRS) =>
-                    {
-                        if use_realpath {
-                            let fresh = match self.fs.realpath(&abs).await {
-                                Ok(real) => visited.insert(real, ()).is_none(),
-                                Err(_) => false,
-                            };
-                            if !fresh {
+                if !wanted {
+                    continue;
+                }
+                // A plain file of a directory inside is inside; a link or a directory is
+                // resolved (directories to enter each real directory once, which ends loops).
+                let (kind, read) = match entry.kind {
+                    EntryKind::File => (EntryKind::File, abs),
+                    kind => {
+                        let real = match self.resolve_read(&read_root, &abs).await {
+                            Ok(ReadTarget::Inside(real)) => real,
+                            Ok(ReadTarget::Outside) => {
+                                walk.outside += 1;
                                 continue;
                             }
+                            // Dangling, looping or unverifiable: not read.
+                            Ok(ReadTarget::Missing) | Err(_) => continue,
+                        };
+                        let kind = match kind {
+                            EntryKind::Symlink => match self.fs.stat(&real).await {
+                                Ok(st) => st.kind,
+                                Err(_) => continue,
+                            },
+                            kind => kind,
+                        };
+                        (kind, real)
+                    }
+                };
+                match kind {
+                    EntryKind::File if is_memory_file_name(&entry.name) => {
+                        out.push(Candidate { rel, read });
+                    }
+                    EntryKind::Dir => {
+                        if read_root != ReadRoot::Lexical && visited.insert(read, ()).is_some() {
+                            continue;
+                        }
+                        if dir.depth >= MAX_SCAN_DEPTH {
+                            walk.capped(self, "depth", MAX_SCAN_DEPTH);
+                            continue;
+                        }
+                        if walk.dirs + queue.len() >= MAX_SCAN_DIRS {
+                            walk.capped(self, "dirs", MAX_SCAN_DIRS);
+                            continue;
                         }
                         queue.push_back(PendingDir {
-                            abs: format!("{abs}/"),
+                            abs: format!("{}{}/", dir.abs, entry.name),
                             rel: format!("{rel}/"),
                             depth: dir.depth + 1,
                         });
@@ -164,27 +260,33 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 }
             }
         }
+        self.note_outside("scan", walk.outside);
         out
     }
 
     /// A candidate's stat, or `None` when it cannot be stat'ed or is not a regular file.
-    async fn stat_file(&self, root: &str, rel: &str) -> Option<StatedFile> {
-        let path = format!("{root}{rel}");
-        let stat = self.fs.stat(&path).await.ok()?;
+    async fn stat_file(&self, root: &str, candidate: &Candidate) -> Option<StatedFile> {
+        let stat = self.fs.stat(&candidate.read).await.ok()?;
         (stat.kind == EntryKind::File).then(|| StatedFile {
-            rel: rel.to_owned(),
-            path,
+            rel: candidate.rel.clone(),
+            path: format!("{root}{}", candidate.rel),
+            read: candidate.read.clone(),
             stat,
         })
     }
 
     /// One header, or `None` when the file cannot be read.
     async fn read_header(&self, file: StatedFile) -> Option<MemoryHeader> {
-        let StatedFile { rel, path, stat } = file;
+        let StatedFile {
+            rel,
+            path,
+            read,
+            stat,
+        } = file;
         let head = if self.fs.capabilities().read_head {
-            self.read_head_lines(&path, stat.size).await?
+            self.read_head_lines(&read, stat.size).await?
         } else {
-            first_lines(&self.fs.read_file(&path).await.ok()?, FRONTMATTER_MAX_LINES)
+            first_lines(&self.fs.read_file(&read).await.ok()?, FRONTMATTER_MAX_LINES)
         };
         let parsed = parse_frontmatter(&head);
         Some(MemoryHeader {

@@ -229,7 +229,7 @@ pub struct ListedMemory {
 }
 
 /// A calendar date in the host's local time (the daily log is named by local date).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LocalDate {
     /// Four-digit year (0–9999).
     pub year: u16,

@@ -9,6 +9,7 @@
 //! per-field code to one call (no partial-struct drop paths per `?`).
 
 use crate::error::{Code, Error};
+use crate::types::{MAX_CALL_UNITS, MAX_INPUT_ITEMS, MAX_INPUT_UNITS};
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -18,6 +19,8 @@ use wasm_bindgen::JsCast;
 pub struct Slot {
     failed: Cell<bool>,
     error: Cell<Option<JsValue>>,
+    /// UTF-16 units of the strings read so far (bounded by [`MAX_CALL_UNITS`]).
+    units: Cell<usize>,
 }
 
 impl Slot {
@@ -69,12 +72,82 @@ pub fn invalid_input(message: String) -> JsValue {
 }
 
 /// A string argument, or an `INVALID_INPUT` error naming it. Exports take strings as `JsValue`
-/// and check them here: the generated glue would copy a non-string into wasm and trap.
+/// and check them here: the generated glue would copy a non-string into wasm and trap, and a
+/// string longer than [`MAX_INPUT_UNITS`] is refused before it is copied.
 #[inline(never)]
 pub fn string_arg(value: JsValue, name: &str) -> Result<String, JsValue> {
+    match units(&value) {
+        None => Err(invalid(name, "expected a string")),
+        Some(n) if n > MAX_INPUT_UNITS => Err(invalid(
+            name,
+            &format!("one string over the limit of {MAX_INPUT_UNITS} UTF-16 units"),
+        )),
+        Some(_) => value
+            .as_string()
+            .ok_or_else(|| invalid(name, "expected a string")),
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Object.keys`, its exception caught (a Proxy's `ownKeys` trap may throw).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn own_keys(object: &JsValue) -> Result<js_sys::Array, JsValue>;
+    /// `Object.entries`, its exception caught (a Proxy's trap or a getter may throw).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
+    fn own_entries(object: &JsValue) -> Result<js_sys::Array, JsValue>;
+}
+
+/// A number argument, or an `INVALID_INPUT` error naming it. Exports take numbers as `JsValue`
+/// and check them here: the glue would convert a BigInt, a Symbol or an object whose
+/// `valueOf` throws with a plain `TypeError` (or that object's own error).
+///
+/// ```ignore
+/// let now = number_arg(now_ms, "nowMs")?; // 10n → INVALID_INPUT "invalid nowMs: expected a number"
+/// ```
+#[inline(never)]
+pub fn number_arg(value: JsValue, name: &str) -> Result<f64, JsValue> {
     value
-        .as_string()
-        .ok_or_else(|| invalid(name, "expected a string"))
+        .as_f64()
+        .ok_or_else(|| invalid(name, "expected a number"))
+}
+
+/// The length of `value` when it is an array whose `length` reads as a whole number (a
+/// Proxy's trap may throw: then `None`).
+///
+/// ```ignore
+/// if array_len(&range) == Some(2) { let first = element(&range, 0); }
+/// ```
+pub fn array_len(value: &JsValue) -> Option<u32> {
+    if !js_sys::Array::is_array(value) {
+        return None;
+    }
+    js_sys::Reflect::get(value, &JsValue::from_str("length"))
+        .ok()?
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+        .map(|n| n as u32)
+}
+
+/// Element `i` of `array` (`undefined` when reading it throws).
+///
+/// ```ignore
+/// let first = element(&list, 0);
+/// ```
+pub fn element(array: &JsValue, i: u32) -> JsValue {
+    js_sys::Reflect::get_u32(array, i).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The length of `value` in UTF-16 units (JS `.length`) when it is a string, read without
+/// copying it.
+///
+/// ```ignore
+/// if units(&value).is_some_and(|n| n > MAX_INPUT_UNITS) { /* refuse before copying */ }
+/// ```
+pub fn units(value: &JsValue) -> Option<usize> {
+    value
+        .is_string()
+        .then(|| value.unchecked_ref::<js_sys::JsString>().length() as usize)
 }
 
 fn absent(value: &JsValue) -> bool {
@@ -148,18 +221,6 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// The string argument `value` (see [`string_arg`]), read in turn with the fields.
-    #[inline(never)]
-    pub fn arg(&self, value: JsValue, name: &str) -> String {
-        if self.failed() {
-            return String::new();
-        }
-        string_arg(value, name).unwrap_or_else(|error| {
-            self.fail(error);
-            String::new()
-        })
-    }
-
     /// Each element of the array `value`, read as an object (stops at the first error).
     pub fn each<T>(
         &self,
@@ -178,30 +239,35 @@ impl<'a> Fields<'a> {
     /// The loop of [`Fields::each`], one copy for every element type.
     #[inline(never)]
     fn each_item(&self, value: JsValue, what: &'a str, item: &mut dyn EachItem<'a>) {
-        let array = self.array(value, what);
-        for i in 0..array.length() {
+        let len = self.array(&value, what);
+        for i in 0..len {
             if self.failed() {
                 break;
             }
-            item.item(&Fields::start(array.get(i), what, self.slot, false));
+            item.item(&Fields::start(element(&value, i), what, self.slot, false));
         }
     }
 
-    /// `value` as an array (an empty one, after failing, when it is not one).
+    /// The length of the array `value` (0, after failing, when it is not an array, its length
+    /// cannot be read, or it has more than [`MAX_INPUT_ITEMS`] elements).
     #[inline(never)]
-    fn array(&self, value: JsValue, what: &'a str) -> js_sys::Array {
-        if !self.failed() {
-            match value.dyn_into::<js_sys::Array>() {
-                Ok(array) => return array,
-                Err(_) => Fields {
-                    object: JsValue::UNDEFINED,
-                    what,
-                    slot: self.slot,
-                }
-                .fail_with(format_args!("expected an array")),
-            }
+    fn array(&self, value: &JsValue, what: &'a str) -> u32 {
+        if self.failed() {
+            return 0;
         }
-        js_sys::Array::new()
+        let here = Fields {
+            object: JsValue::UNDEFINED,
+            what,
+            slot: self.slot,
+        };
+        match array_len(value) {
+            Some(n) if n as usize <= MAX_INPUT_ITEMS => return n,
+            Some(n) => here.fail_with(format_args!(
+                "an array of {n} elements is longer than the limit of {MAX_INPUT_ITEMS}"
+            )),
+            None => here.fail_with(format_args!("expected an array")),
+        }
+        0
     }
 
     #[inline(never)]
@@ -228,11 +294,33 @@ impl<'a> Fields<'a> {
     /// An optional string.
     #[inline(never)]
     pub fn opt_string(&self, key: &str) -> Option<String> {
-        let s = self.raw(key)?.as_string();
-        if s.is_none() {
+        let value = self.raw(key)?;
+        let s = self.text(&value, key);
+        if s.is_none() && !self.failed() {
             self.wrong(key, "a string");
         }
         s
+    }
+
+    /// `value` as a string when it is one within the caps ([`MAX_INPUT_UNITS`] for one string,
+    /// [`MAX_CALL_UNITS`] for all the strings of this input); past a cap, fail (naming `key`)
+    /// without copying it.
+    #[inline(never)]
+    fn text(&self, value: &JsValue, key: &str) -> Option<String> {
+        let n = units(value)?;
+        let total = self.slot.units.get().saturating_add(n);
+        if n > MAX_INPUT_UNITS || total > MAX_CALL_UNITS {
+            let (what, limit) = match n > MAX_INPUT_UNITS {
+                true => ("one string", MAX_INPUT_UNITS),
+                false => ("the strings of this input in all", MAX_CALL_UNITS),
+            };
+            self.fail_with(format_args!(
+                "`{key}`: {what} over the limit of {limit} UTF-16 units"
+            ));
+            return None;
+        }
+        self.slot.units.set(total);
+        value.as_string()
     }
 
     /// A required string.
@@ -311,16 +399,19 @@ impl<'a> Fields<'a> {
         self.wrong(key, expected)
     }
 
-    /// An optional choice among `names`: its index. `expected` lists them for the error
-    /// (`` one of `a`, `b` ``).
-    #[inline(never)]
-    pub fn opt_choice(&self, key: &str, names: &[&str], expected: &str) -> Option<usize> {
+    /// An optional unit-variant enum, read by its serde name: the type's `rename_all` is the one
+    /// table of its strings (an unknown one fails with serde's `unknown variant` message, which
+    /// lists them).
+    pub fn opt_enum<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
         let given = self.opt_string(key)?;
-        let found = names.iter().position(|name| *name == given);
-        if found.is_none() {
-            self.wrong(key, expected);
+        let read = serde::de::value::StrDeserializer::<serde::de::value::Error>::new(&given);
+        match T::deserialize(read) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.fail_with(format_args!("`{key}`: {error}"));
+                None
+            }
         }
-        found
     }
 
     /// Refuse any own property not in `allowed`.
@@ -329,7 +420,11 @@ impl<'a> Fields<'a> {
         if self.failed() {
             return;
         }
-        for key in js_sys::Object::keys(self.object.unchecked_ref::<js_sys::Object>()).iter() {
+        let Ok(keys) = own_keys(&self.object) else {
+            self.fail_with(format_args!("its properties cannot be listed"));
+            return;
+        };
+        for key in keys.iter() {
             let key = key.as_string().unwrap_or_default();
             if !allowed.contains(&key.as_str()) {
                 self.fail_with(format_args!("unknown field `{key}`"));
@@ -350,11 +445,23 @@ impl<'a> Fields<'a> {
             self.wrong(key, "an object of strings");
             return map;
         }
-        let entries = js_sys::Object::entries(v.unchecked_ref::<js_sys::Object>());
+        let Ok(entries) = own_entries(&v) else {
+            self.wrong(key, "an object of strings");
+            return map;
+        };
         for i in 0..entries.length() {
             // Each entry is a fresh `[key, value]` array made by `Object.entries`.
             let pair: js_sys::Array = entries.get(i).unchecked_into();
-            match (pair.get(0).as_string(), pair.get(1).as_string()) {
+            let value = pair.get(1);
+            let value = if skip_other && !value.is_string() {
+                None
+            } else {
+                self.text(&value, key)
+            };
+            if self.failed() {
+                break;
+            }
+            match (pair.get(0).as_string(), value) {
                 (Some(k), Some(value)) => {
                     map.insert(k, value);
                 }
@@ -390,12 +497,12 @@ impl<'a> Fields<'a> {
         let Some(v) = self.raw(key) else {
             return out;
         };
-        let Ok(array) = v.dyn_into::<js_sys::Array>() else {
+        if array_len(&v).is_none() {
             self.wrong(key, "an array of strings");
             return out;
-        };
-        for s in array.iter() {
-            match s.as_string() {
+        }
+        for i in 0..self.array(&v, self.what) {
+            match self.text(&element(&v, i), key) {
                 Some(s) => out.push(s),
                 None => {
                     self.wrong(key, "an array of strings");
@@ -422,16 +529,6 @@ impl<'a> Fields<'a> {
             what: self.what,
             slot: self.slot,
         }
-    }
-
-    /// An optional memory type (`user`, `feedback`, `project`, `reference`).
-    #[inline(never)]
-    pub fn opt_memory_type(&self, key: &str) -> Option<crate::MemoryType> {
-        let t = crate::MemoryType::parse(&self.opt_string(key)?);
-        if t.is_none() {
-            self.wrong(key, "`user`, `feedback`, `project` or `reference`");
-        }
-        t
     }
 }
 

@@ -7,6 +7,7 @@ use crate::host::{
     Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock,
     HostResult, HostWatch, Llm, LlmRequest, Telemetry, WatchListener,
 };
+use crate::types::MAX_HOST_FILE_LEN;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -132,6 +133,45 @@ fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
     Err(lying(what))
 }
 
+/// Refuse a file the host returned past [`MAX_HOST_FILE_LEN`] (UTF-16 units of a string,
+/// bytes of a byte array) before it is copied into wasm memory.
+fn too_big(value: &JsValue, what: &str) -> HostResult<()> {
+    let len = if value.is_string() {
+        value.unchecked_ref::<js_sys::JsString>().length() as usize
+    } else if value.is_instance_of::<Uint8Array>() {
+        value.unchecked_ref::<Uint8Array>().byte_length() as usize
+    } else if value.is_instance_of::<js_sys::ArrayBuffer>() {
+        value.unchecked_ref::<js_sys::ArrayBuffer>().byte_length() as usize
+    } else {
+        0
+    };
+    if len <= MAX_HOST_FILE_LEN {
+        return Ok(());
+    }
+    Err(HostError::new(
+        Some("EFBIG"),
+        format!("the host returned {len} units from {what}; the limit is {MAX_HOST_FILE_LEN}"),
+    ))
+}
+
+/// The part of a `readHead` answer that can hold its first `max_bytes` bytes, cut in JS before
+/// it is copied (a string of n UTF-16 units has at least n UTF-8 bytes; one more unit keeps a
+/// surrogate pair whole).
+fn head_of(value: JsValue, max_bytes: usize) -> JsValue {
+    let end = u32::try_from(max_bytes).unwrap_or(u32::MAX);
+    if value.is_string() {
+        let s = value.unchecked_ref::<js_sys::JsString>();
+        if s.length() > end {
+            return s.slice(0, end.saturating_add(1)).into();
+        }
+    } else if value.is_instance_of::<Uint8Array>() {
+        return value.unchecked_ref::<Uint8Array>().subarray(0, end).into();
+    } else if value.is_instance_of::<js_sys::ArrayBuffer>() {
+        return Uint8Array::new(&value).subarray(0, end).into();
+    }
+    value
+}
+
 /// A JS object implementing `MemoryFs`.
 #[derive(Clone)]
 pub struct JsFs {
@@ -191,6 +231,7 @@ impl JsFs {
 impl FileSystem for JsFs {
     async fn read_file(&self, path: &str) -> HostResult<String> {
         let v = call(&self.obj, "readFile", &[path.into()]).await?;
+        too_big(&v, "readFile")?;
         match v.as_string() {
             Some(s) => Ok(s),
             None => Ok(String::from_utf8_lossy(&bytes_of(&v, "readFile")?).into_owned()),
@@ -282,6 +323,7 @@ impl FileSystem for JsFs {
             &[path.into(), JsValue::from(max_bytes as f64)],
         )
         .await?;
+        let v = head_of(v, max_bytes);
         let mut bytes = bytes_of(&v, "readHead")?;
         bytes.truncate(max_bytes);
         Ok(bytes)
@@ -375,7 +417,16 @@ impl Llm for JsLlm {
             controller,
             done: false,
         };
-        let js = super::convert::to_js(request).map_err(host_error)?;
+        // The schema is JSON text: parsed once, here, rather than also escaped into the
+        // request's JSON and read back as a string first.
+        let js = match &request.response_schema {
+            None => super::convert::to_js(request),
+            Some(_) => super::convert::to_js(&LlmRequest {
+                response_schema: None,
+                ..request.clone()
+            }),
+        }
+        .map_err(host_error)?;
         if let Some(schema) = &request.response_schema {
             let parsed = js_sys::JSON::parse(schema).map_err(host_error)?;
             let _ = Reflect::set(&js, &"responseSchema".into(), &parsed);

@@ -1,231 +1,16 @@
 //! Extraction, consolidation changesets, lint, proposals and the memory-tool backend across
 //! the boundary: a second `impl` block of the `Memdir` class and the `Extractor` class.
 
-use super::fields::{self, whole, Fields};
-use super::memdir::{to_settled, JsMemdir};
-use super::promise;
-use crate::consolidate::{
-    Changeset, ConsolidateOptions, ConsolidationGates, FileCreate, FileDelete, FileUpdate,
-    IndexChange, SessionInfo,
-};
-use crate::extract::{ConversationMessage, ExtractOptions, RejectedOperation, ToolUse};
-use crate::host::Role;
+use super::inputs::{from_js, list_from_js, ExtractorOptions};
+use super::memdir::JsMemdir;
+use crate::consolidate::{Changeset, ConsolidateOptions};
+use crate::extract::{ConversationMessage, ExtractOptions};
 use crate::lint::LintOptions;
 use crate::memory_tool::MemoryToolCommand;
 use crate::store::Proposal;
 use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-fn lint_options(given: &Fields, store_caps: crate::TruncateOptions) -> LintOptions {
-    let d = LintOptions::default();
-    LintOptions {
-        stale_days: match given.opt_uint("staleDays", 9_007_199_254_740_991.0) {
-            Some(n) => n as u64,
-            None => d.stale_days,
-        },
-        near_duplicate_threshold: given
-            .opt_f64("nearDuplicateThreshold")
-            .unwrap_or(d.near_duplicate_threshold),
-        max_index_line_chars: given
-            .opt_usize("maxIndexLineChars")
-            .unwrap_or(d.max_index_line_chars),
-        check_index: given.opt_bool("checkIndex").unwrap_or(d.check_index),
-        index_caps: store_caps,
-    }
-}
-
-fn extract_options(given: &Fields) -> ExtractOptions {
-    let d = ExtractOptions::default();
-    ExtractOptions {
-        max_tokens: given.opt_u32("maxTokens").unwrap_or(d.max_tokens),
-        timeout_ms: given.opt_u32("timeoutMs").unwrap_or(d.timeout_ms),
-    }
-}
-
-fn consolidate_options(given: &Fields) -> ConsolidateOptions {
-    let d = ConsolidateOptions::default();
-    let gates = match given.value("gates") {
-        None => d.gates,
-        Some(_) => {
-            let g = given.object("gates");
-            ConsolidationGates {
-                min_hours: g.opt_f64("minHours").unwrap_or(d.gates.min_hours),
-                min_sessions: g.opt_usize("minSessions").unwrap_or(d.gates.min_sessions),
-            }
-        }
-    };
-    let sessions = match given.value("sessions") {
-        None => Vec::new(),
-        Some(list) => given.each(list, "consolidate options", |s| SessionInfo {
-            id: s.string("id"),
-            mtime_ms: s.f64("mtimeMs"),
-        }),
-    };
-    ConsolidateOptions {
-        gates,
-        sessions,
-        current_session: given.opt_string("currentSession"),
-        force: given.flag("force"),
-        holder: given.opt_string("holder"),
-        max_tokens: given.opt_u32("maxTokens").unwrap_or(d.max_tokens),
-        timeout_ms: given.opt_u32("timeoutMs").unwrap_or(d.timeout_ms),
-        auto_apply: given.flag("autoApply"),
-    }
-}
-
-fn role(m: &Fields) -> Role {
-    match m.string("role").as_str() {
-        "user" => Role::User,
-        "assistant" => Role::Assistant,
-        _ => {
-            m.wrong_type("role", "`user` or `assistant`");
-            Role::User
-        }
-    }
-}
-
-fn messages_from_js(messages: JsValue) -> Result<Vec<ConversationMessage>, JsValue> {
-    fields::read_each(messages, "messages", |m| {
-        let tool_uses = match m.value("toolUses") {
-            None => Vec::new(),
-            Some(list) => m.each(list, "messages", |t| ToolUse {
-                name: t.string_or_empty("name"),
-                file_path: t.opt_string("filePath"),
-            }),
-        };
-        ConversationMessage {
-            role: role(m),
-            text: m.string_or_empty("text"),
-            id: m.opt_string("id"),
-            tool_uses,
-        }
-    })
-}
-
-fn changeset_from(given: &Fields) -> Changeset {
-    let list = |key: &str| {
-        given
-            .value(key)
-            .unwrap_or_else(|| js_sys::Array::new().into())
-    };
-    Changeset {
-        create: given.each(list("create"), "changeset", |f| FileCreate {
-            file: f.string("file"),
-            content: f.string("content"),
-        }),
-        update: given.each(list("update"), "changeset", |f| FileUpdate {
-            file: f.string("file"),
-            before: f.string("before"),
-            after: f.string("after"),
-        }),
-        delete: given.each(list("delete"), "changeset", |f| FileDelete {
-            file: f.string("file"),
-            before: f.string("before"),
-        }),
-        index: match given.value("index") {
-            None => None,
-            Some(_) => {
-                let i = given.object("index");
-                Some(IndexChange {
-                    before: i.opt_string("before"),
-                    after: i.string("after"),
-                })
-            }
-        },
-        summary: given.string_or_empty("summary"),
-        rejected: given.each(list("rejected"), "changeset", |r| RejectedOperation {
-            index: r.opt_usize("index").unwrap_or_else(|| {
-                r.missing("index");
-                0
-            }),
-            file: r.opt_string("file"),
-            code: r.string("code"),
-            reason: r.string("reason"),
-        }),
-    }
-}
-
-fn proposal_from(given: &Fields) -> Proposal {
-    match given.string("kind").as_str() {
-        "save" => Proposal::Save(super::memdir::save_input(given)),
-        "update" => {
-            let file = given.string("file");
-            if given.value("changes").is_none() {
-                given.missing("changes");
-            }
-            Proposal::Update {
-                file,
-                changes: super::memdir::memory_changes(&given.object("changes")),
-            }
-        }
-        "delete" => Proposal::Delete {
-            file: given.string("file"),
-        },
-        _ => {
-            given.wrong_type("kind", "`save`, `update` or `delete`");
-            Proposal::Delete {
-                file: String::new(),
-            }
-        }
-    }
-}
-
-fn view_range(c: &Fields) -> Option<[i64; 2]> {
-    let range = c.value("view_range")?;
-    let pair = js_sys::Array::from(&range);
-    if js_sys::Array::is_array(&range) && pair.length() == 2 {
-        if let (Some(a), Some(b)) = (whole(&pair.get(0)), whole(&pair.get(1))) {
-            return Some([a, b]);
-        }
-    }
-    c.wrong_type("view_range", "two whole numbers");
-    None
-}
-
-fn memory_command(c: &Fields) -> MemoryToolCommand {
-    let path = || c.string("path");
-    let int = |key: &str| {
-        c.opt_i64(key).unwrap_or_else(|| {
-            c.missing(key);
-            0
-        })
-    };
-    match c.string("command").as_str() {
-        "view" => MemoryToolCommand::View {
-            path: path(),
-            view_range: view_range(c),
-        },
-        "create" => MemoryToolCommand::Create {
-            path: path(),
-            file_text: c.string("file_text"),
-        },
-        "str_replace" => MemoryToolCommand::StrReplace {
-            path: path(),
-            old_str: c.string("old_str"),
-            new_str: c.string("new_str"),
-        },
-        "insert" => MemoryToolCommand::Insert {
-            path: path(),
-            insert_line: int("insert_line"),
-            insert_text: c.string("insert_text"),
-        },
-        "delete" => MemoryToolCommand::Delete { path: path() },
-        "rename" => MemoryToolCommand::Rename {
-            old_path: c.string("old_path"),
-            new_path: c.string("new_path"),
-        },
-        _ => {
-            c.wrong_type(
-                "command",
-                "`view`, `create`, `str_replace`, `insert`, `delete` or `rename`",
-            );
-            MemoryToolCommand::Delete {
-                path: String::new(),
-            }
-        }
-    }
-}
 
 #[wasm_bindgen(js_class = Memdir)]
 impl JsMemdir {
@@ -243,14 +28,9 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "LintOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
-        let caps = self.inner.config().store.index_caps;
-        let options = fields::read(options, "lint options", true, |given| {
-            lint_options(given, caps)
-        })?;
-        let inner = self.inner.clone();
-        Ok(promise(
-            async move { to_settled(inner.lint(&options).await) },
-        ))
+        let mut options: LintOptions = from_js(options)?;
+        options.index_caps = self.inner.config().store.index_caps;
+        Ok(settle!(self.inner, |core| { core.lint(&options).await }))
     }
 
     /// One-off extraction: ask the host's LLM which memories the conversation holds and apply
@@ -266,11 +46,10 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "ConversationMessage[]")] messages: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
-        let messages = messages_from_js(messages)?;
-        let options = fields::read(options, "extract options", true, extract_options)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.extract(&messages, &options).await)
+        let messages: Vec<ConversationMessage> = list_from_js(messages)?;
+        let options: ExtractOptions = from_js(options)?;
+        Ok(settle!(self.inner, |core| {
+            core.extract(&messages, &options).await
         }))
     }
 
@@ -288,10 +67,9 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "ConsolidateOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
-        let options = fields::read(options, "consolidate options", true, consolidate_options)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.consolidate(&options).await)
+        let options: ConsolidateOptions = from_js(options)?;
+        Ok(settle!(self.inner, |core| {
+            core.consolidate(&options).await
         }))
     }
 
@@ -307,10 +85,9 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Changeset")] changeset: JsValue,
     ) -> Result<Promise, JsValue> {
-        let changeset = fields::read(changeset, "changeset", false, changeset_from)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.apply_changeset(&changeset).await)
+        let changeset: Changeset = from_js(changeset)?;
+        Ok(settle!(self.inner, |core| {
+            core.apply_changeset(&changeset).await
         }))
     }
 
@@ -321,8 +98,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(js_name = undoChangeset, unchecked_return_type = "Promise<number>")]
     pub fn undo_changeset(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move { to_settled(inner.undo_changeset().await) })
+        settle!(self.inner, |core| { core.undo_changeset().await })
     }
 
     /// Carry out a write held back in `confirm` mode (the host approved it).
@@ -336,10 +112,9 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "Proposal")] proposal: JsValue,
     ) -> Result<Promise, JsValue> {
-        let proposal = fields::read(proposal, "proposal", false, proposal_from)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.apply_proposal(proposal).await)
+        let proposal: Proposal = from_js(proposal)?;
+        Ok(settle!(self.inner, |core| {
+            core.apply_proposal(proposal).await
         }))
     }
 
@@ -356,10 +131,9 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "MemoryToolCommand")] command: JsValue,
     ) -> Result<Promise, JsValue> {
-        let command = fields::read(command, "memory tool command", false, memory_command)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.memory_command(command).await)
+        let command: MemoryToolCommand = from_js(command)?;
+        Ok(settle!(self.inner, |core| {
+            core.memory_command(command).await
         }))
     }
 
@@ -369,10 +143,9 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "MemoryToolCommand")] command: JsValue,
     ) -> Result<Promise, JsValue> {
-        let command = fields::read(command, "memory tool command", false, memory_command)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.apply_memory_command(command).await)
+        let command: MemoryToolCommand = from_js(command)?;
+        Ok(settle!(self.inner, |core| {
+            core.apply_memory_command(command).await
         }))
     }
 }
@@ -398,11 +171,9 @@ impl Extractor {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "{ everyN?: number }")] options: JsValue,
     ) -> Result<Extractor, JsValue> {
-        let every_n = fields::read(options, "extractor options", true, |o| {
-            o.opt_u32("everyN").unwrap_or(1)
-        })?;
+        let options: ExtractorOptions = from_js(options)?;
         Ok(Extractor {
-            inner: Rc::new(crate::extract::Extractor::new(every_n)),
+            inner: Rc::new(crate::extract::Extractor::new(options.every_n)),
         })
     }
 
@@ -414,12 +185,11 @@ impl Extractor {
         #[wasm_bindgen(unchecked_param_type = "ConversationMessage[]")] messages: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ExtractOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
-        let messages = messages_from_js(messages)?;
-        let options = fields::read(options, "extract options", true, extract_options)?;
-        let extractor = self.inner.clone();
+        let messages: Vec<ConversationMessage> = list_from_js(messages)?;
+        let options: ExtractOptions = from_js(options)?;
         let memdir = memdir.inner.clone();
-        Ok(promise(async move {
-            to_settled(extractor.run(&memdir, &messages, &options).await)
+        Ok(settle!(self.inner, |extractor| {
+            extractor.run(&memdir, &messages, &options).await
         }))
     }
 }

@@ -2,74 +2,18 @@
 //! state into a future and returns a Promise; nothing is borrowed across an `await`, so JS may
 //! call back in while a Promise is pending.
 
-use super::convert::to_js;
 use super::error::throw;
-use super::fields::{self, string_arg, Fields};
+use super::fields::{self, string_arg};
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
-use super::promise;
-use crate::store::{LocalDate, MemoryChanges, SaveInput};
+use super::inputs::{from_js, list_from_js, local_date, FindCall, RecalledMemory};
+use super::{promise, Core};
+use crate::store::{MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-pub(crate) use super::{to_settled, Core};
-
-fn write_mode(given: &Fields) -> crate::WriteMode {
-    use crate::WriteMode;
-    match given.opt_string("writeMode").as_deref() {
-        None => WriteMode::default(),
-        Some("off") => WriteMode::Off,
-        Some("read-only") => WriteMode::ReadOnly,
-        Some("confirm") => WriteMode::Confirm,
-        Some("auto") => WriteMode::Auto,
-        Some(other) => {
-            given.fail(super::fields::invalid(
-                "Memdir options",
-                &format!(
-                    "`writeMode`: unknown variant `{other}`, expected one of `off`, `read-only`, `confirm`, `auto`"
-                ),
-            ));
-            WriteMode::default()
-        }
-    }
-}
-
 fn field(options: &JsValue, key: &str) -> JsValue {
     Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn memdir_config(given: &Fields) -> crate::MemdirConfig {
-    let mut config = crate::MemdirConfig::new(given.string("dir"));
-    config.write_mode = write_mode(given);
-    config.prompt = super::inputs::prompt_config(&given.object("prompt"));
-    let recall = given.object("recall");
-    if let Some(ms) = recall.opt_u32("timeoutMs") {
-        config.recall.timeout_ms = ms;
-    }
-    if let Some(n) = recall.opt_usize("selectorBudget") {
-        config.recall.selector_budget = n;
-    }
-    if let Some(b) = recall.opt_bool("fallbackToLexical") {
-        config.recall.fallback_to_lexical = b;
-    }
-    let given = given.object("store");
-    let store = &mut config.store;
-    if let Some(n) = given.opt_usize("maxLines") {
-        store.index_caps.max_lines = n;
-    }
-    if let Some(n) = given.opt_usize("maxUnits") {
-        store.index_caps.max_units = n;
-    }
-    if let Some(n) = given.opt_u32("lockTimeoutMs") {
-        store.lock_timeout_ms = n;
-    }
-    if let Some(n) = given.opt_u32("lockStaleMs") {
-        store.lock_stale_ms = n;
-    }
-    if let Some(b) = given.opt_bool("guardPrivateSecrets") {
-        store.guard_private_secrets = b;
-    }
-    config
 }
 
 /// A memory directory over a host filesystem, with an optional LLM for recall, a telemetry
@@ -111,7 +55,8 @@ impl JsMemdir {
         let clock = JsClock::new(field(&options, "now")).map_err(fields::invalid_input)?;
         let embedder =
             super::embed::JsEmbedder::from_options(&options).map_err(fields::invalid_input)?;
-        let config = fields::read(options, "Memdir options", false, memdir_config)?;
+        let config: crate::MemdirConfig = from_js(options)?;
+        crate::paths::check_memory_dir(&config.dir).map_err(super::error::to_js)?;
         let core = crate::Memdir::new(fs, clock, llm, telemetry, config).with_embedder(embedder);
         Ok(JsMemdir {
             inner: Rc::new(core),
@@ -157,12 +102,11 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_optional_param_type = "FindOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let query = string_arg(query, "query")?;
-        let call = super::recall::FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            let result = inner.find_relevant(&query, call.options.clone()).await;
+        let call = FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
+        Ok(settle!(self.inner, |core| {
+            let result = core.find_relevant(&query, call.options.clone()).await;
             drop(call);
-            to_settled(result)
+            result
         }))
     }
 
@@ -180,16 +124,16 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "{ path: string; mtimeMs: number }[]")]
         memories: JsValue,
     ) -> Result<Promise, JsValue> {
-        let memories = super::recall::recalled_from_js(memories)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            let shown: Vec<super::recall::SurfacedOut> = inner
-                .surface(&memories)
-                .await
+        let memories: Vec<(String, f64)> = list_from_js::<RecalledMemory>(memories)?
+            .into_iter()
+            .map(|m| (m.path, m.mtime_ms))
+            .collect();
+        Ok(settle!(self.inner, |core| {
+            let shown = core.surface(&memories).await;
+            Ok(shown
                 .into_iter()
-                .map(Into::into)
-                .collect();
-            to_js(&shown)
+                .map(super::recall::SurfacedOut::from)
+                .collect::<Vec<_>>())
         }))
     }
 
@@ -220,8 +164,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<MemoryHeader[]>")]
     pub fn scan(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move { to_settled(inner.scan().await) })
+        settle!(self.inner, |core| { core.scan().await })
     }
 
     /// The manifest of the scan: one `- [type] file (ISO time): description` line per memory.
@@ -231,8 +174,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
     pub fn manifest(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move { to_settled(inner.manifest().await) })
+        settle!(self.inner, |core| { core.manifest().await })
     }
 
     /// MEMORY.md as the model gets it: frontmatter and block comments stripped, caps applied.
@@ -242,8 +184,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(js_name = readIndex, unchecked_return_type = "Promise<IndexView>")]
     pub fn read_index(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move { to_settled(inner.read_index().await) })
+        settle!(self.inner, |core| { core.read_index().await })
     }
 
     /// Save a memory: its file and its MEMORY.md entry, atomically, under the directory lock.
@@ -257,9 +198,8 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SaveInput")] input: JsValue,
     ) -> Result<Promise, JsValue> {
-        let input = fields::read(input, "save input", false, save_input)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move { to_settled(inner.save(input).await) }))
+        let input: SaveInput = from_js(input)?;
+        Ok(settle!(self.inner, |core| { core.save(input).await }))
     }
 
     /// Change a memory's fields or body; its index entry follows.
@@ -274,10 +214,9 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
         let file = string_arg(file, "file")?;
-        let changes = fields::read(changes, "changes", true, memory_changes)?;
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.update(&file, changes).await)
+        let changes: MemoryChanges = from_js(changes)?;
+        Ok(settle!(self.inner, |core| {
+            core.update(&file, changes).await
         }))
     }
 
@@ -292,10 +231,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
     ) -> Result<Promise, JsValue> {
         let file = string_arg(file, "file")?;
-        let inner = self.inner.clone();
-        Ok(promise(
-            async move { to_settled(inner.delete(&file).await) },
-        ))
+        Ok(settle!(self.inner, |core| { core.delete(&file).await }))
     }
 
     /// The index entries (private and team) and whether each file exists.
@@ -305,8 +241,7 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ListedMemory[]>")]
     pub fn list(&self) -> Promise {
-        let inner = self.inner.clone();
-        promise(async move { to_settled(inner.list().await) })
+        settle!(self.inner, |core| { core.list().await })
     }
 
     /// Append to today's daily log `logs/YYYY/MM/YYYY-MM-DD.md` (local date of `date`, default
@@ -322,60 +257,10 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_optional_param_type = "Date")] date: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
         let text = string_arg(text, "text")?;
-        let date = match date {
-            Some(date) => date
-                .dyn_into::<js_sys::Date>()
-                .map_err(|_| super::fields::invalid("date", "expected a Date"))?,
-            None => js_sys::Date::new(&JsValue::from_f64(crate::Clock::now_ms(self.inner.clock()))),
-        };
-        let local = LocalDate {
-            year: date.get_full_year().clamp(0, 9999) as u16,
-            month: (date.get_month() + 1) as u8,
-            day: date.get_date() as u8,
-        };
-        let inner = self.inner.clone();
-        Ok(promise(async move {
-            to_settled(inner.append_log(&text, local).await)
+        let now = crate::Clock::now_ms(self.inner.clock());
+        let local = local_date(date, now)?;
+        Ok(settle!(self.inner, |core| {
+            core.append_log(&text, local).await
         }))
-    }
-}
-
-fn scope(given: &Fields) -> crate::store::Scope {
-    use crate::store::Scope;
-    match given.opt_string("scope").as_deref() {
-        None | Some("private") => Scope::Private,
-        Some("team") => Scope::Team,
-        Some(other) => {
-            given.fail(super::fields::invalid(
-                "save input",
-                &format!("`scope`: unknown variant `{other}`, expected `private` or `team`"),
-            ));
-            Scope::Private
-        }
-    }
-}
-
-/// A [`SaveInput`] from its JS object (every field optional; the store checks them).
-pub(crate) fn save_input(given: &Fields) -> SaveInput {
-    SaveInput {
-        name: given.string_or_empty("name"),
-        description: given.string_or_empty("description"),
-        memory_type: given.string_or_empty("type"),
-        body: given.string_or_empty("body"),
-        file: given.opt_string("file"),
-        scope: scope(given),
-        skip_index: given.flag("skipIndex"),
-        replace: given.flag("replace"),
-    }
-}
-
-/// [`MemoryChanges`] from their JS object (every field optional).
-pub(crate) fn memory_changes(c: &Fields) -> MemoryChanges {
-    MemoryChanges {
-        name: c.opt_string("name"),
-        description: c.opt_string("description"),
-        memory_type: c.opt_string("type"),
-        body: c.opt_string("body"),
-        skip_index: c.flag("skipIndex"),
     }
 }

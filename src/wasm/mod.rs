@@ -1,10 +1,27 @@
 //! The JS boundary (wasm32 only). It converts values and adapts JS host objects to the core's
 //! traits; every decision is made in the core.
 
+/// The body every exported async method shares: `$core` is the method's own handle on
+/// `$owner` (an `Rc`, cloned: nothing is borrowed across an `await`, so JS may call back in
+/// while the Promise is pending), `$body` the core call, and the Promise settles with its
+/// serialized result or rejects with a `MemdirError`. A macro rather than a generic function:
+/// the method's future is the one state machine, not one wrapped in another.
+///
+/// ```ignore
+/// settle!(self.inner, |core| { core.save(input).await })
+/// ```
+macro_rules! settle {
+    ($owner:expr, |$core:ident| $body:block) => {{
+        let $core = $owner.clone();
+        $crate::wasm::promise(async move { $crate::wasm::to_settled($body) })
+    }};
+}
+
 pub mod convert;
 pub mod embed;
 pub mod error;
 pub mod fields;
+pub mod frontmatter;
 pub mod host;
 mod inputs;
 pub mod lifecycle;
@@ -12,20 +29,20 @@ pub mod memdir;
 pub mod pure;
 pub mod recall;
 pub mod sync;
+pub mod tasks;
 mod ts;
 mod watch;
 
+use host::{JsClock, JsFs, JsLlm, JsTelemetry};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// The core's `Memdir` over JS host objects.
-pub(crate) type Core =
-    crate::Memdir<host::JsFs, host::JsClock, host::JsLlm, host::JsTelemetry, embed::JsEmbedder>;
+pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry, embed::JsEmbedder>;
 
 /// A core result as the value a Promise settles with: its serialized value, or a
 /// `MemdirError` to reject with.
-pub(crate) fn to_settled<T: serde::Serialize>(
-    result: crate::Result<T>,
-) -> Result<JsValue, JsValue> {
+pub(crate) fn to_settled<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
     convert::to_js(&error::throw(result)?)
 }
 
@@ -35,13 +52,14 @@ extern "C" {
     fn console_error(message: &str);
 }
 
-/// A Promise driving `future`. One non-generic `future_to_promise` for every call site (each
-/// generic instantiation would copy its state machine into the module).
+/// A Promise driving `future`. One non-generic spawn for every call site (each generic
+/// instantiation would copy its state machine into the module); [`tasks`] turns a trap into
+/// an `INSTANCE_LOST` rejection instead of a Promise that never settles.
 #[inline(never)]
 pub(crate) fn spawn_promise(
     future: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, JsValue>>>>,
 ) -> js_sys::Promise {
-    wasm_bindgen_futures::future_to_promise(future)
+    tasks::spawn(future)
 }
 
 /// [`spawn_promise`] for any future: only the boxing is generic. The `Memdir` methods end

@@ -2,7 +2,8 @@
 //! arguments, calls the core, and converts the result.
 
 use super::convert::to_js;
-use super::fields::{self, string_arg};
+use super::fields::{self, number_arg, string_arg};
+use super::inputs::{from_js, list_from_js, AutoMemoryInput, ValidateOptions};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -21,16 +22,7 @@ pub fn truncate_entrypoint_counted(
     unit_count: f64,
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let defaults = crate::TruncateOptions::default();
-    let options = fields::read(
-        options.unwrap_or(JsValue::UNDEFINED),
-        "options",
-        true,
-        |given| crate::TruncateOptions {
-            max_lines: given.opt_usize("maxLines").unwrap_or(defaults.max_lines),
-            max_units: given.opt_usize("maxUnits").unwrap_or(defaults.max_units),
-        },
-    )?;
+    let options: crate::TruncateOptions = from_js(options.unwrap_or(JsValue::UNDEFINED))?;
     let count = |n: f64| {
         if n.is_finite() && n >= 0.0 {
             n as usize
@@ -54,47 +46,10 @@ pub fn truncate_entrypoint_counted(
 /// formatFileSize(25000); // "24.4KB"
 /// ```
 #[wasm_bindgen(js_name = formatFileSize, unchecked_return_type = "string")]
-pub fn format_file_size(bytes: f64) -> JsValue {
-    crate::format_file_size(bytes).into()
-}
-
-/// The wasm half of `parseFrontmatter` (pkg/lib/api.js), over the start of a file: offsets to
-/// slice the result from (`frontmatter::HeadForJs::Slices`), or the result as JSON text (or,
-/// when a value has no JSON form, as an object) with `body` given as the UTF-16 offset where the
-/// body starts; `undefined` when `complete` is false and the text
-/// ends before the frontmatter does. The JS half passes a short prefix first, so the body
-/// never crosses the boundary.
-///
-/// ```js
-/// const head = __parseFrontmatterHead(text.slice(0, 1024), text.length <= 1024);
-/// ```
-#[wasm_bindgen(js_name = __parseFrontmatterHead, skip_typescript)]
-pub fn parse_frontmatter_head(text: JsValue, complete: bool) -> Result<JsValue, JsValue> {
-    Ok(head_to_js(&string_arg(text, "text")?, complete))
-}
-
-/// [`parse_frontmatter_head`] over the first `len` bytes of `utf8` (what `TextEncoder.encodeInto`
-/// wrote into a reused buffer): copying bytes in is cheaper than passing a JS string.
-#[wasm_bindgen(js_name = __parseFrontmatterHeadBytes, skip_typescript)]
-pub fn parse_frontmatter_head_bytes(utf8: &[u8], len: usize, complete: bool) -> JsValue {
-    let written = utf8.get(..len).unwrap_or(utf8);
-    // `from_utf8` checks a word at a time; the lossy decoder only for bytes that need it.
-    match std::str::from_utf8(written) {
-        Ok(text) => head_to_js(text, complete),
-        Err(_) => head_to_js(&String::from_utf8_lossy(written), complete),
-    }
-}
-
-fn head_to_js(text: &str, complete: bool) -> JsValue {
-    use crate::frontmatter::HeadForJs;
-    match crate::frontmatter::head_for_js(text, complete) {
-        HeadForJs::NeedMore => JsValue::UNDEFINED,
-        HeadForJs::Json(json) => JsValue::from_str(&json),
-        HeadForJs::Slices(offsets) => js_sys::Uint32Array::from(offsets.as_slice()).into(),
-        HeadForJs::Head(head, body_offset) => {
-            super::convert::frontmatter_head_to_js(&head, body_offset)
-        }
-    }
+pub fn format_file_size(
+    #[wasm_bindgen(unchecked_param_type = "number")] bytes: JsValue,
+) -> Result<JsValue, JsValue> {
+    Ok(crate::format_file_size(number_arg(bytes, "bytes")?).into())
 }
 
 /// A memory file's text: frontmatter (`name`, `description`, `type`), then the body. Whatever
@@ -110,11 +65,7 @@ pub fn format_memory_file(
 ) -> Result<String, JsValue> {
     let body = string_arg(body, "body")?;
     let body = body.as_str();
-    let fields = fields::read(header, "header", false, |h| crate::MemoryFields {
-        name: h.opt_string("name"),
-        description: h.opt_string("description"),
-        memory_type: h.opt_memory_type("type"),
-    })?;
+    let fields: crate::MemoryFields = from_js(header)?;
     Ok(crate::format_memory_file(&fields, body))
 }
 
@@ -128,15 +79,7 @@ pub fn format_memory_file(
 pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let headers: Vec<MemoryHeader> = fields::read_each(headers, "headers", |h| MemoryHeader {
-        filename: h.string("filename"),
-        file_path: h.string_or_empty("filePath"),
-        mtime_ms: h.f64("mtimeMs"),
-        description: h.opt_string("description"),
-        memory_type: h.opt_memory_type("type"),
-        name: None,
-        body_head: String::new(),
-    })?;
+    let headers: Vec<MemoryHeader> = list_from_js(headers)?;
     Ok(JsValue::from(crate::format_manifest(&headers)))
 }
 
@@ -164,11 +107,7 @@ pub fn parse_index_entry(
 pub fn format_index_entry(
     #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let entry = fields::read(entry, "entry", false, |e| crate::IndexEntry {
-        title: e.string("title"),
-        file: e.string("file"),
-        hook: e.string("hook"),
-    })?;
+    let entry: crate::IndexEntry = from_js(entry)?;
     Ok(JsValue::from(crate::format_index_entry(&entry)))
 }
 
@@ -179,8 +118,20 @@ pub fn format_index_entry(
 /// ```
 #[wasm_bindgen(js_name = memoryAgeDays)]
 #[allow(non_snake_case)]
-pub fn memory_age_days(mtimeMs: f64, nowMs: f64) -> f64 {
-    crate::memory_age_days(mtimeMs, nowMs) as f64
+pub fn memory_age_days(
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
+) -> Result<f64, JsValue> {
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(crate::memory_age_days(mtime, now) as f64)
+}
+
+/// The two times the age functions take, each a number.
+fn times(mtime_ms: JsValue, now_ms: JsValue) -> Result<(f64, f64), JsValue> {
+    Ok((
+        number_arg(mtime_ms, "mtimeMs")?,
+        number_arg(now_ms, "nowMs")?,
+    ))
 }
 
 /// `today`, `yesterday` or `N days ago`.
@@ -190,8 +141,12 @@ pub fn memory_age_days(mtimeMs: f64, nowMs: f64) -> f64 {
 /// ```
 #[wasm_bindgen(js_name = memoryAge, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_age(mtimeMs: f64, nowMs: f64) -> JsValue {
-    crate::memory_age(mtimeMs, nowMs).into()
+pub fn memory_age(
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
+) -> Result<JsValue, JsValue> {
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(crate::memory_age(mtime, now).into())
 }
 
 /// The staleness caveat for a memory two or more days old; `""` otherwise.
@@ -201,8 +156,12 @@ pub fn memory_age(mtimeMs: f64, nowMs: f64) -> JsValue {
 /// ```
 #[wasm_bindgen(js_name = memoryFreshnessText, unchecked_return_type = "string")]
 #[allow(non_snake_case)]
-pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> JsValue {
-    crate::memory_freshness_text(mtimeMs, nowMs).into()
+pub fn memory_freshness_text(
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
+) -> Result<JsValue, JsValue> {
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(crate::memory_freshness_text(mtime, now).into())
 }
 
 /// The header shown above a surfaced memory, with its age.
@@ -214,14 +173,12 @@ pub fn memory_freshness_text(mtimeMs: f64, nowMs: f64) -> JsValue {
 #[allow(non_snake_case)]
 pub fn memory_header(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
-    mtimeMs: f64,
-    nowMs: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] mtimeMs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] nowMs: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(JsValue::from(crate::memory_header(
-        &string_arg(path, "path")?,
-        mtimeMs,
-        nowMs,
-    )))
+    let path = string_arg(path, "path")?;
+    let (mtime, now) = times(mtimeMs, nowMs)?;
+    Ok(JsValue::from(crate::memory_header(&path, mtime, now)))
 }
 
 /// The project slug the reference uses for a project path (long paths get a hash suffix).
@@ -247,12 +204,7 @@ pub fn sanitize_path(
 pub fn build_memory_prompt(
     #[wasm_bindgen(unchecked_param_type = "PromptOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = fields::read(
-        options,
-        "prompt options",
-        false,
-        super::inputs::prompt_options,
-    )?;
+    let options: crate::prompt::PromptOptions = from_js(options)?;
     Ok(JsValue::from(crate::prompt::build_memory_prompt(&options)))
 }
 
@@ -270,14 +222,9 @@ pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let (raw, expand_tilde, home) = fields::read(options, "options", true, |o| {
-        (
-            o.arg(raw, "path"),
-            o.flag("expandTilde"),
-            o.string_or_empty("home"),
-        )
-    })?;
-    let valid = crate::paths::validate_memory_path(&raw, expand_tilde, &home);
+    let raw = string_arg(raw, "path")?;
+    let options: ValidateOptions = from_js(options)?;
+    let valid = crate::paths::validate_memory_path(&raw, options.expand_tilde, &options.home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
 
@@ -294,13 +241,11 @@ pub fn is_auto_memory_enabled(
     )]
     input: JsValue,
 ) -> Result<bool, JsValue> {
-    let (env, settings) = fields::read(input, "input", true, |input| {
-        (
-            input.string_map("env", true),
-            super::inputs::settings(input),
-        )
-    })?;
-    Ok(crate::paths::is_auto_memory_enabled(&env, &settings))
+    let input: AutoMemoryInput = from_js(input)?;
+    Ok(crate::paths::is_auto_memory_enabled(
+        &input.env,
+        &input.settings,
+    ))
 }
 
 /// Resolve a project's memory directory as the reference does: the env override, then the
@@ -322,15 +267,15 @@ pub fn resolve_memory_dir(
     } else {
         Some(super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?)
     };
-    let mut ctx: crate::paths::PathContext =
-        fields::read(context, "path context", false, super::inputs::path_context)?;
+    let mut ctx: crate::paths::PathContext = from_js(context)?;
     Ok(super::promise(async move {
         if let (Some(fs), None) = (&fs, &ctx.git_root) {
             if !ctx.project_root.is_empty() {
                 ctx.git_root = crate::paths::find_canonical_git_root(fs, &ctx.project_root).await;
             }
         }
-        Ok(JsValue::from_str(&crate::paths::resolve_memory_dir(&ctx)))
+        let dir = crate::paths::resolve_memory_dir(&ctx).map_err(super::error::to_js)?;
+        Ok(JsValue::from_str(&dir))
     }))
 }
 
@@ -403,4 +348,121 @@ pub fn sanitize_path_key(
     let key = string_arg(key, "key")?;
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
         .map(JsValue::from)
+}
+
+/// Every `MemdirError` code, from the core's one table, with whether the caller's input caused
+/// it (a bad argument, name, path or content) rather than the host or the directory's state.
+///
+/// ```js
+/// const inputCodes = new Set(errorCodes().filter((c) => c.input).map((c) => c.code));
+/// inputCodes.has("INVALID_INPUT"); // true
+/// ```
+#[wasm_bindgen(
+    js_name = errorCodes,
+    unchecked_return_type = "{ code: MemdirErrorCode; input: boolean }[]"
+)]
+pub fn error_codes() -> JsValue {
+    let list = js_sys::Array::new();
+    for code in crate::Code::ALL {
+        let entry = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&entry, &"code".into(), &code.as_str().into());
+        let _ = js_sys::Reflect::set(&entry, &"input".into(), &code.is_input().into());
+        list.push(&entry);
+    }
+    list.into()
+}
+
+/// The default caps of `truncateEntrypoint` (and of a `Memdir`'s index): the reference's 200
+/// lines and 25,000 UTF-16 units.
+///
+/// ```js
+/// const { maxLines, maxUnits } = entrypointCaps(); // 200, 25000
+/// ```
+#[wasm_bindgen(
+    js_name = entrypointCaps,
+    unchecked_return_type = "{ maxLines: number; maxUnits: number }"
+)]
+pub fn entrypoint_caps() -> JsValue {
+    let caps = crate::TruncateOptions::default();
+    numbers(&[("maxLines", caps.max_lines), ("maxUnits", caps.max_units)])
+}
+
+/// A plain object of numbers.
+fn numbers(entries: &[(&str, usize)]) -> JsValue {
+    let out = js_sys::Object::new();
+    for (key, n) in entries {
+        let _ = js_sys::Reflect::set(&out, &(*key).into(), &(*n as f64).into());
+    }
+    out.into()
+}
+
+/// The 0-based lines of the trimmed index that the caps keep from the model, wholly or in
+/// part, as `{ start, end }` (empty, `start === end`, when nothing is cut).
+///
+/// ```js
+/// linesCut("a\nb\nc\nd", { maxLines: 2 }); // { start: 2, end: 4 }
+/// ```
+#[wasm_bindgen(js_name = linesCut, unchecked_return_type = "{ start: number; end: number }")]
+pub fn lines_cut(
+    #[wasm_bindgen(unchecked_param_type = "string")] raw: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "TruncateOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let raw = string_arg(raw, "text")?;
+    let options: crate::TruncateOptions = from_js(options)?;
+    let cut = crate::entrypoint::lines_cut(&raw, &options);
+    Ok(numbers(&[("start", cut.start), ("end", cut.end)]))
+}
+
+/// The slug `save` derives a file name from: ASCII letters and digits, lowercased, runs of
+/// anything else as one `_`, at most 60 characters; `memory` when nothing is left.
+///
+/// ```js
+/// slugify("Prefers tabs, not spaces!"); // "prefers_tabs_not_spaces"
+/// ```
+#[wasm_bindgen(unchecked_return_type = "string")]
+pub fn slugify(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+) -> Result<JsValue, JsValue> {
+    Ok(crate::store::names::slugify(&string_arg(name, "name")?).into())
+}
+
+/// The file name `save` gives a memory when none is named: `<type>_<slug>.md`, then
+/// `<type>_<slug>-2.md`, `-3` … for `attempt` 2, 3 … (the first name not taken).
+///
+/// ```js
+/// derivedFileName("feedback", "Use tabs", 1); // "feedback_use_tabs.md"
+/// derivedFileName("feedback", "Use tabs", 2); // "feedback_use_tabs-2.md"
+/// ```
+#[wasm_bindgen(js_name = derivedFileName, unchecked_return_type = "string")]
+pub fn derived_file_name(
+    #[wasm_bindgen(unchecked_param_type = "MemoryType")] memory_type: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] attempt: JsValue,
+) -> Result<JsValue, JsValue> {
+    let attempt = fields::whole(&attempt)
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| fields::invalid("attempt", "expected a whole number from 0 to 2^32 - 1"))?;
+    let memory_type = super::error::throw(crate::store::names::check_memory_type(&string_arg(
+        memory_type,
+        "type",
+    )?))?;
+    let name = string_arg(name, "name")?;
+    Ok(crate::store::names::derived_file_name(memory_type, &name, attempt).into())
+}
+
+/// MEMORY.md with the entry for `entry.file` replaced in place, or appended when it has none,
+/// as `save` writes it (later lines pointing at the same file dropped; every other line kept
+/// byte for byte).
+///
+/// ```js
+/// upsertIndexEntry("# M", { title: "B", file: "b.md", hook: "new" }); // "# M\n- [B](b.md) — new\n"
+/// ```
+#[wasm_bindgen(js_name = upsertIndexEntry, unchecked_return_type = "string")]
+pub fn upsert_index_entry(
+    #[wasm_bindgen(unchecked_param_type = "string")] index: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "IndexEntry")] entry: JsValue,
+) -> Result<JsValue, JsValue> {
+    let index = string_arg(index, "index")?;
+    let entry: crate::IndexEntry = from_js(entry)?;
+    Ok(crate::index_entry::upsert_index_entry(&index, &entry).into())
 }

@@ -2,63 +2,10 @@
 //! helpers `shouldRecall` and `RecallSession`.
 
 use super::convert::to_js;
-use super::fields;
-use crate::recall::{render_surfaced, AbortFlag, FindOptions, SessionBudget, SurfacedMemory};
+use super::inputs::{list_from_js, ShownMemory};
+use crate::recall::{render_surfaced, SessionBudget, SurfacedMemory};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-
-/// Recall options from JS, plus the abort wiring for `signal`.
-pub(crate) struct FindCall {
-    pub options: FindOptions,
-    listener: Option<(web_sys::AbortSignal, Closure<dyn FnMut()>)>,
-}
-
-impl FindCall {
-    pub fn new(options: JsValue) -> Result<FindCall, JsValue> {
-        let signal = js_sys::Reflect::get(&options, &"signal".into())
-            .ok()
-            .and_then(|s| s.dyn_into::<web_sys::AbortSignal>().ok());
-        let mut find = fields::read(options, "findRelevant options", true, |given| {
-            let mut find = FindOptions {
-                recent_tools: given.strings("recentTools"),
-                already_surfaced: given.strings("alreadySurfaced"),
-                ..FindOptions::default()
-            };
-            if let Some(limit) = given.opt_usize("limit") {
-                find.limit = limit;
-            }
-            find
-        })?;
-        let mut listener = None;
-        if let Some(signal) = signal {
-            let flag = AbortFlag::new();
-            if signal.aborted() {
-                flag.abort();
-            } else {
-                let on_abort = flag.clone();
-                let closure = Closure::<dyn FnMut()>::new(move || on_abort.abort());
-                let _ = signal
-                    .add_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
-                listener = Some((signal, closure));
-            }
-            find.abort = Some(flag);
-        }
-        Ok(FindCall {
-            options: find,
-            listener,
-        })
-    }
-}
-
-impl Drop for FindCall {
-    fn drop(&mut self) {
-        if let Some((signal, closure)) = self.listener.take() {
-            let _ = signal
-                .remove_event_listener_with_callback("abort", closure.as_ref().unchecked_ref());
-        }
-    }
-}
 
 /// A surfaced memory plus its rendered `<system-reminder>` text.
 #[derive(Serialize)]
@@ -73,13 +20,6 @@ impl From<SurfacedMemory> for SurfacedOut {
         let text = render_surfaced(&memory);
         SurfacedOut { memory, text }
     }
-}
-
-/// Recalled memories (`[{ path, mtimeMs }]`) as the core takes them.
-pub(crate) fn recalled_from_js(memories: JsValue) -> Result<Vec<(String, f64)>, JsValue> {
-    fields::read_each(memories, "memories", |m| {
-        (m.string("path"), m.opt_f64("mtimeMs").unwrap_or(0.0))
-    })
 }
 
 /// Whether a user prompt should trigger recall: not for a single word (reference §16.11).
@@ -127,10 +67,8 @@ impl RecallSession {
         #[wasm_bindgen(unchecked_param_type = "{ path: string; content: string }[]")]
         memories: JsValue,
     ) -> Result<(), JsValue> {
-        let shown = fields::read_each(memories, "memories", |m| {
-            (m.string("path"), m.string("content"))
-        })?;
-        for (path, content) in shown {
+        let shown: Vec<ShownMemory> = list_from_js(memories)?;
+        for ShownMemory { path, content } in shown {
             self.budget.record(&SurfacedMemory {
                 path,
                 content,

@@ -2,6 +2,10 @@
 
 use wasm_bindgen::prelude::*;
 
+/// `MemdirErrorCode`, generated from the core's table of codes (`crate::error`).
+#[wasm_bindgen(typescript_custom_section)]
+const ERROR_CODES: &str = crate::error::MEMDIR_ERROR_CODE_TS;
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
 /** The four kinds of memory. */

@@ -180,6 +180,35 @@ test("the package exports the documented names", () => {
   }
 });
 
+test("errorCodes lists each code once; the codes the core throws are among them", () => {
+  const codes = memdir.errorCodes();
+  const names = codes.map((c) => c.code);
+  assert.equal(new Set(names).size, names.length);
+  let caught;
+  try { memdir.sanitizePathKey("%2e%2e%2fx"); } catch (e) { caught = e; }
+  const entry = codes.find((c) => c.code === caught.code);
+  assert.ok(entry, caught.code);
+  assert.equal(entry.input, true);
+  assert.equal(codes.find((c) => c.code === "HOST_FS").input, false);
+});
+
+test("the helpers the demo uses: file names, the index upsert, the caps and the cut lines", () => {
+  assert.equal(memdir.slugify("Prefers tabs, not spaces!"), "prefers_tabs_not_spaces");
+  assert.equal(memdir.derivedFileName("feedback", "Use tabs", 1), "feedback_use_tabs.md");
+  assert.equal(memdir.derivedFileName("feedback", "Use tabs", 3), "feedback_use_tabs-3.md");
+  assert.throws(() => memdir.derivedFileName("Feedback", "x", 1), (e) => e.code === "INVALID_MEMORY");
+  const entry = { title: "B", file: "b.md", hook: "new" };
+  assert.equal(memdir.upsertIndexEntry("# M", entry), "# M\n- [B](b.md) \u2014 new\n");
+  assert.equal(memdir.upsertIndexEntry("- [B](b.md) \u2014 old\n- [C](c.md)", entry), "- [B](b.md) \u2014 new\n- [C](c.md)");
+  const { maxLines, maxUnits } = memdir.entrypointCaps();
+  const long = Array.from({ length: maxLines + 3 }, (_, i) => `- line ${i}`).join("\n");
+  assert.deepEqual(memdir.linesCut(long), { start: maxLines, end: maxLines + 3 });
+  assert.equal(truncateEntrypoint(long).lineCount, maxLines + 3);
+  assert.ok(truncateEntrypoint("x".repeat(maxUnits + 1)).wasByteTruncated);
+  assert.ok(!truncateEntrypoint("x".repeat(maxUnits)).wasByteTruncated);
+  assert.deepEqual(memdir.linesCut("a\nb\nc\nd", { maxLines: 2 }), { start: 2, end: 4 });
+});
+
 test("validateMemoryPath answers a path or null, and option bags are optional", () => {
   assert.equal(validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" }), "/home/u/mem/");
   assert.equal(validateMemoryPath("/ab//"), "/ab/");

@@ -1,0 +1,96 @@
+//! `parseFrontmatter` across the boundary. The core's `frontmatter::head_for_js` encodes the
+//! start of a file in the form that crosses most cheaply (`HeadForJs`); this module is the one
+//! place that form is decoded, into the result JS sees: the offsets and the header bits of
+//! `HeadForJs::Slices` (bit `i` for `HEADER_KEYS[i]`), the JSON text with the body's offset,
+//! or the object built when a value has no JSON form. `pkg/lib/api.js` only hands over the
+//! start of the text (as UTF-8 bytes when it fits the probe), so the body never crosses.
+
+use super::fields::string_arg;
+use crate::frontmatter::{head_for_js, HeadForJs, HEADER_KEYS};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+export function decodeHead(text, head, keys) {
+  if (head === undefined) return undefined;
+  if (head instanceof Uint32Array) {
+    // [body, header bits, key start, key end, value start, value end, ...]
+    const frontmatter = {};
+    for (let i = 2; i < head.length; i += 4) {
+      frontmatter[text.slice(head[i], head[i + 1])] = text.slice(head[i + 2], head[i + 3]);
+    }
+    const header = {};
+    for (let bit = 0; bit < keys.length; bit++) {
+      if (head[1] & (1 << bit)) header[keys[bit]] = frontmatter[keys[bit]];
+    }
+    return { frontmatter, body: text.slice(head[0]), header, diagnostics: [] };
+  }
+  const parsed = typeof head === "string" ? JSON.parse(head) : head;
+  parsed.body = text.slice(parsed.body);
+  const { header } = parsed;
+  if (Array.isArray(header)) {
+    // A plain block: the core named the frontmatter keys whose values the fields are.
+    const fields = {};
+    for (const key of header) fields[key] = parsed.frontmatter[key];
+    parsed.header = fields;
+  }
+  return parsed;
+}
+"#)]
+extern "C" {
+    /// The result from the encoded `head` of `text` (`undefined` stays `undefined`).
+    #[wasm_bindgen(js_name = decodeHead)]
+    fn decode_head(text: &JsValue, head: JsValue, keys: &JsValue) -> JsValue;
+}
+
+thread_local! {
+    /// `HEADER_KEYS` as a JS array, made once.
+    static KEYS: JsValue = HEADER_KEYS
+        .iter()
+        .map(|key| JsValue::from_str(key))
+        .collect::<js_sys::Array>()
+        .into();
+}
+
+/// `parseFrontmatter(text)` from the core's encoding of `head` (a prefix of `text`, or all of
+/// it): the result, or `undefined` when `complete` is false and `head` ends inside the
+/// frontmatter.
+fn parse(text: &JsValue, head: &str, complete: bool) -> JsValue {
+    let encoded = match head_for_js(head, complete) {
+        HeadForJs::NeedMore => JsValue::UNDEFINED,
+        HeadForJs::Json(json) => JsValue::from_str(&json),
+        HeadForJs::Slices(offsets) => js_sys::Uint32Array::from(offsets.as_slice()).into(),
+        HeadForJs::Head(head, body_offset) => {
+            super::convert::frontmatter_head_to_js(&head, body_offset)
+        }
+    };
+    KEYS.with(|keys| decode_head(text, encoded, keys))
+}
+
+/// `parseFrontmatter` over the whole of `text` (a non-string is an `INVALID_INPUT` error).
+///
+/// ```js
+/// const { header, body } = __parseFrontmatter(text);
+/// ```
+#[wasm_bindgen(js_name = __parseFrontmatter, skip_typescript)]
+pub fn parse_frontmatter(text: JsValue) -> Result<JsValue, JsValue> {
+    let head = string_arg(text.clone(), "text")?;
+    Ok(parse(&text, &head, true))
+}
+
+/// `parseFrontmatter` from the first `len` bytes of `utf8` (what `TextEncoder.encodeInto` wrote
+/// of `text` into a reused buffer; copying bytes in is cheaper than passing a JS string):
+/// `undefined` when the frontmatter does not end within them (`complete` false).
+///
+/// ```js
+/// const { read, written } = new TextEncoder().encodeInto(text, probe);
+/// const parsed = __parseFrontmatterProbe(text, probe, written, read === text.length) ?? __parseFrontmatter(text);
+/// ```
+#[wasm_bindgen(js_name = __parseFrontmatterProbe, skip_typescript)]
+pub fn parse_frontmatter_probe(text: JsValue, utf8: &[u8], len: usize, complete: bool) -> JsValue {
+    let written = utf8.get(..len).unwrap_or(utf8);
+    // `from_utf8` checks a word at a time; the lossy decoder only for bytes that need it.
+    match std::str::from_utf8(written) {
+        Ok(head) => parse(&text, head, complete),
+        Err(_) => parse(&text, &String::from_utf8_lossy(written), complete),
+    }
+}
