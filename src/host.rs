@@ -275,6 +275,52 @@ pub trait Llm {
     async fn complete(&self, request: &LlmRequest) -> HostResult<String>;
 }
 
+/// A host text embedder, for semantic recall: one vector per text, in order. The library never
+/// bundles a model; the host supplies one (an embeddings endpoint, a local model). Recall
+/// validates every answer (count, dimension, finite values) and falls back to the lexical
+/// ranker when the embedder fails, lies, or does not answer within the recall timeout.
+///
+/// ```
+/// use memdir::host::{Embedder, HostResult};
+/// struct Lengths;
+/// impl Embedder for Lengths {
+///     fn model(&self) -> &str { "lengths-v1" }
+///     async fn embed(&self, texts: &[String]) -> HostResult<Vec<Vec<f32>>> {
+///         Ok(texts.iter().map(|t| vec![t.len() as f32, 1.0]).collect())
+///     }
+/// }
+/// let v = memdir::future::block_on(Lengths.embed(&["abc".to_owned()])).unwrap();
+/// assert_eq!(v, vec![vec![3.0, 1.0]]);
+/// ```
+pub trait Embedder {
+    /// The model's id: vectors kept in the sidecar are reused only under the same id.
+    fn model(&self) -> &str;
+    /// Embed `texts`. Dropping the future cancels the call (the JS adapter aborts its signal).
+    async fn embed(&self, texts: &[String]) -> HostResult<Vec<Vec<f32>>>;
+}
+
+/// An embedder that is never configured (the default of [`crate::Memdir`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEmbedder;
+
+impl Embedder for NoEmbedder {
+    fn model(&self) -> &str {
+        "none"
+    }
+    async fn embed(&self, _texts: &[String]) -> HostResult<Vec<Vec<f32>>> {
+        Err(HostError::unsupported("embed"))
+    }
+}
+
+impl<E: Embedder + ?Sized> Embedder for &E {
+    fn model(&self) -> &str {
+        (**self).model()
+    }
+    async fn embed(&self, texts: &[String]) -> HostResult<Vec<Vec<f32>>> {
+        (**self).embed(texts).await
+    }
+}
+
 /// A telemetry field value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]

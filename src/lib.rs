@@ -57,8 +57,8 @@ pub use entrypoint::{truncate_entrypoint, EntrypointTruncation, TruncateOptions}
 pub use error::{Code, Error, ErrorFields, HostError, HostErrorFields, Result};
 pub use frontmatter::{format_memory_file, parse_frontmatter, MemoryFields, ParsedFrontmatter};
 pub use host::{
-    Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, Llm, LlmMessage,
-    LlmPurpose, LlmRequest, NoLlm, NoTelemetry, Role, Telemetry,
+    Clock, DirEntry, Embedder, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, Llm,
+    LlmMessage, LlmPurpose, LlmRequest, NoEmbedder, NoLlm, NoTelemetry, Role, Telemetry,
 };
 pub use index_entry::{format_index_entry, parse_index_entry, IndexEntry};
 pub use manifest::format_manifest;

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::extract::{
     ConversationMessage, ExtractContext, ExtractOptions, ExtractOutcome, Extractor,
 };
-use crate::host::{Clock, FileSystem, Llm, NoLlm, NoTelemetry, Telemetry};
+use crate::host::{Clock, Embedder, FileSystem, Llm, NoEmbedder, NoLlm, NoTelemetry, Telemetry};
 use crate::lint::{LintOptions, LintReport};
 use crate::memory_tool::{MemoryTool, MemoryToolCommand, MemoryToolOutcome};
 use crate::prompt::PromptConfig;
@@ -94,10 +94,18 @@ impl MemdirConfig {
 /// assert_eq!(m.dir(), "/m/");
 /// assert!(block_on(m.scan()).unwrap().is_empty());
 /// ```
-pub struct Memdir<F: FileSystem, C: Clock, L: Llm = NoLlm, T: Telemetry = NoTelemetry> {
+pub struct Memdir<
+    F: FileSystem,
+    C: Clock,
+    L: Llm = NoLlm,
+    T: Telemetry = NoTelemetry,
+    E: Embedder = NoEmbedder,
+> {
     /// Shared so that a team sync bound to this memdir takes the same lock.
     store: Rc<Store<F, C, T>>,
     llm: Option<L>,
+    /// The host embedder (semantic recall), if any.
+    embedder: Option<E>,
     /// As opened; the store keeps its own copy of the directory, write mode and store tuning
     /// (neither changes after opening). The prompt and recall settings are read from here.
     config: MemdirConfig,
@@ -107,7 +115,7 @@ pub struct Memdir<F: FileSystem, C: Clock, L: Llm = NoLlm, T: Telemetry = NoTele
 }
 
 impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
-    /// A memdir over `fs` rooted at `config.dir`.
+    /// A memdir over `fs` rooted at `config.dir` (no embedder: see [`Memdir::with_embedder`]).
     pub fn new(fs: F, clock: C, llm: Option<L>, telemetry: T, config: MemdirConfig) -> Self {
         let store = Store::new(
             fs,
@@ -121,9 +129,46 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         Memdir {
             store: Rc::new(store),
             llm,
+            embedder: None,
             config,
             recall_index,
         }
+    }
+}
+
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L, T, E> {
+    /// The same memdir with a host embedder for semantic recall (see
+    /// [`crate::recall::semantic`]): recall without an LLM fuses cosine with the ranker's score,
+    /// keeping each memory's vector in the `.memdir-vectors` sidecar.
+    ///
+    /// ```
+    /// use memdir::{future::block_on, host::{Embedder, HostResult}, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// struct Fixed;
+    /// impl Embedder for Fixed {
+    ///     fn model(&self) -> &str { "fixed" }
+    ///     async fn embed(&self, texts: &[String]) -> HostResult<Vec<Vec<f32>>> {
+    ///         Ok(texts.iter().map(|_| vec![1.0, 0.0]).collect())
+    ///     }
+    /// }
+    /// let m = Memdir::new(MemFs::new(), Clock0, None::<NoLlm>, NoTelemetry, MemdirConfig::new("/m/"))
+    ///     .with_embedder(Some(Fixed));
+    /// assert_eq!(m.embedder().map(|e| e.model()), Some("fixed"));
+    /// ```
+    pub fn with_embedder<E2: Embedder>(self, embedder: Option<E2>) -> Memdir<F, C, L, T, E2> {
+        Memdir {
+            store: self.store,
+            llm: self.llm,
+            embedder,
+            recall_index: self.recall_index,
+            config: self.config,
+        }
+    }
+
+    /// The host embedder, if any.
+    pub fn embedder(&self) -> Option<&E> {
+        self.embedder.as_ref()
     }
 
     /// The index recall keeps of the whole directory (see [`Recaller::with_index`]).
@@ -202,9 +247,10 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
         &self.config
     }
 
-    fn recaller(&self) -> Recaller<'_, F, C, T, L> {
+    fn recaller(&self) -> Recaller<'_, F, C, T, L, E> {
         Recaller::new(&self.store, self.llm.as_ref(), &self.config.recall)
             .with_index(&self.recall_index)
+            .with_embedder(self.embedder.as_ref())
     }
 
     fn consolidator(&self) -> Consolidator<'_, F, C, T, L> {
@@ -408,16 +454,18 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> Memdir<F, C, L, T> {
     }
 }
 
-impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry> AsRef<Store<F, C, T>> for Memdir<F, C, L, T> {
+impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> AsRef<Store<F, C, T>>
+    for Memdir<F, C, L, T, E>
+{
     fn as_ref(&self) -> &Store<F, C, T> {
         &self.store
     }
 }
 
-impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry> From<&'a Memdir<F, C, L, T>>
+impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> From<&'a Memdir<F, C, L, T, E>>
     for ExtractContext<'a, F, C, T, L>
 {
-    fn from(memdir: &'a Memdir<F, C, L, T>) -> Self {
+    fn from(memdir: &'a Memdir<F, C, L, T, E>) -> Self {
         // An extraction run through this context writes through the store: the next recall
         // stats the directory (a host watch reports the writes too).
         memdir.recall_index.invalidate();
@@ -425,10 +473,10 @@ impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry> From<&'a Memdir<F, C, L,
     }
 }
 
-impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry> From<&'a Rc<Memdir<F, C, L, T>>>
-    for ExtractContext<'a, F, C, T, L>
+impl<'a, F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder>
+    From<&'a Rc<Memdir<F, C, L, T, E>>> for ExtractContext<'a, F, C, T, L>
 {
-    fn from(memdir: &'a Rc<Memdir<F, C, L, T>>) -> Self {
+    fn from(memdir: &'a Rc<Memdir<F, C, L, T, E>>) -> Self {
         ExtractContext::from(&**memdir)
     }
 }

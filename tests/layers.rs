@@ -49,6 +49,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "lint",
             "memory_tool",
             "prompt/load",
+            "recall/embed",
             "recall/find",
             "sync",
         ],
@@ -58,7 +59,7 @@ const FLOORS: &[(&str, &[&str])] = &[
 ];
 
 /// Files that are units of their own inside a folder of a lower floor.
-const SPLIT_UNITS: &[&str] = &["prompt/load", "recall/find"];
+const SPLIT_UNITS: &[&str] = &["prompt/load", "recall/embed", "recall/find"];
 
 fn src_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")

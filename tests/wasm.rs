@@ -773,3 +773,115 @@ fn a_proto_key_is_an_own_property() {
     let v = memdir::wasm::convert::to_js(&nan_key).unwrap();
     assert!(get(&v, "__proto__").as_f64().is_some_and(f64::is_nan));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Semantic recall through a JS embedder: good ones (Float32Array[] and number[][]), and hostile
+// ones, which fall back to the ranker within the recall timeout.
+
+#[wasm_bindgen(module = "/tests/fixtures/embed_host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = embedderFor)]
+    fn embedder_for(mode: &str) -> JsValue;
+    #[wasm_bindgen(js_name = embedCalls)]
+    fn embed_calls(embed: &JsValue) -> String;
+    #[wasm_bindgen(js_name = embedSignal)]
+    fn embed_signal(embed: &JsValue) -> JsValue;
+}
+
+fn embed_memdir(fs: &JsValue, embed: &JsValue, timeout_ms: u32) -> JsMemdir {
+    let options = make_options(fs, "/mem", &JsValue::UNDEFINED, &JsValue::UNDEFINED);
+    Reflect::set(&options, &"embed".into(), embed).unwrap();
+    let recall = js_sys::Object::new();
+    Reflect::set(&recall, &"timeoutMs".into(), &JsValue::from(timeout_ms)).unwrap();
+    Reflect::set(&options, &"recall".into(), &recall).unwrap();
+    JsMemdir::new(options).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn recall_fuses_a_js_embedder_and_reuses_its_vectors() {
+    for mode in ["good", "good-arrays"] {
+        let fs = make_fs("sync");
+        let embed = embedder_for(mode);
+        let m = embed_memdir(&fs, &embed, 5_000);
+        seed(&m).await;
+        let recall = ok(m
+            .find_relevant("integration tests database".into(), None)
+            .unwrap())
+        .await;
+        assert_eq!(str_of(&recall, "outcome"), "ok", "{mode}");
+        assert_eq!(str_of(&recall, "answeredBy"), "lexical+semantic", "{mode}");
+        assert!(paths_of(&recall)[0].contains("integration"), "{mode}");
+        assert_eq!(
+            embed_calls(&embed),
+            "2,1",
+            "{mode}: the memories, then the query"
+        );
+        // A second instance over the same directory embeds only the query.
+        let again = embedder_for(mode);
+        let m2 = embed_memdir(&fs, &again, 5_000);
+        let recall = ok(m2
+            .find_relevant("integration tests database".into(), None)
+            .unwrap())
+        .await;
+        assert_eq!(str_of(&recall, "outcome"), "ok");
+        assert_eq!(embed_calls(&again), "1", "{mode}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_hostile_embedder_falls_back_to_the_ranker() {
+    for (mode, outcome) in [
+        ("throws", "error"),
+        ("rejects", "error"),
+        ("wrong-count", "invalid_reply"),
+        ("wrong-dim", "invalid_reply"),
+        ("nan", "invalid_reply"),
+        ("not-array", "invalid_reply"),
+        ("never", "timeout"),
+    ] {
+        let fs = make_fs("sync");
+        let embed = embedder_for(mode);
+        let m = embed_memdir(&fs, &embed, 50);
+        seed(&m).await;
+        let started = js_sys::Date::now();
+        let recall = ok(m
+            .find_relevant("integration tests database".into(), None)
+            .unwrap())
+        .await;
+        assert!(js_sys::Date::now() - started < 5_000.0, "{mode}");
+        assert_eq!(str_of(&recall, "outcome"), outcome, "{mode}");
+        assert_eq!(str_of(&recall, "answeredBy"), "lexical", "{mode}");
+        assert!(
+            paths_of(&recall).iter().any(|p| p.contains("integration")),
+            "{mode}"
+        );
+        if mode == "never" {
+            let signal: web_sys::AbortSignal = embed_signal(&embed).into();
+            assert!(
+                signal.aborted(),
+                "the embedder's signal is aborted on timeout"
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_callers_abort_stops_a_hanging_embedder() {
+    let fs = make_fs("sync");
+    let embed = embedder_for("never");
+    let m = embed_memdir(&fs, &embed, 60_000);
+    seed(&m).await;
+    let controller = web_sys::AbortController::new().unwrap();
+    let options = js_sys::Object::new();
+    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
+    let pending = m
+        .find_relevant("integration tests database".into(), Some(options.into()))
+        .unwrap();
+    let abort = controller.clone();
+    gloo_timers_shim(20, move || abort.abort()).await;
+    let recall = ok(pending).await;
+    assert_eq!(str_of(&recall, "outcome"), "aborted");
+    assert_eq!(paths_of(&recall).len(), 0);
+    let signal: web_sys::AbortSignal = embed_signal(&embed).into();
+    assert!(signal.aborted());
+}

@@ -64,7 +64,7 @@ export function openAiLlm(options: LlmAdapterOptions & { model: string }): LlmCa
 export function fetchTransport(doFetch?: typeof fetch): import("../dist/memdir.js").Transport;
 
 /**
- * The host's embedder (the contract `new Memdir({ fs, dir, embed, embedModel })` will take):
+ * The host's embedder (what `new Memdir({ fs, dir, embed, embedModel })` takes):
  * one vector per text, in order, all of one dimension. The signal fires when memdir stops
  * waiting; a slow, failing or inconsistent embedder makes recall fall back to the lexical
  * ranker. `model` names the model whose vectors these are (memdir keys its stored vectors by it;

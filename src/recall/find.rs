@@ -8,12 +8,14 @@
 //! ranker's (when `fallback_to_lexical`) or nothing. An abort always yields nothing.
 
 use super::abort::AbortFlag;
+use super::embed::{cosines, EmbedFailure};
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
 use super::selector::{build_selector_request, try_parse_selector_reply};
+use super::semantic::fuse;
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
 use crate::future::{join_all, race, Either};
-use crate::host::{Clock, FieldValue, FileSystem, Llm, NoLlm, Telemetry};
+use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
 use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
 use crate::store::Store;
 use crate::types::{MemoryHeader, MAX_SELECTED};
@@ -67,32 +69,41 @@ pub enum AnsweredBy {
     /// The host's LLM, over the candidates the ranker pre-filtered to the selector budget.
     #[serde(rename = "llm+prefilter")]
     LlmPrefilter,
+    /// Lexical and embedding scores fused (no LLM, an embedder configured); at least one
+    /// chosen memory also matched lexically, or nothing passed the cut-off.
+    #[serde(rename = "lexical+semantic")]
+    LexicalSemantic,
+    /// Fused scores where every chosen memory matched on its embedding alone.
+    #[serde(rename = "semantic")]
+    Semantic,
 }
 
 impl AnsweredBy {
-    /// `llm`, `lexical` or `llm+prefilter`.
+    /// `llm`, `lexical`, `llm+prefilter`, `lexical+semantic` or `semantic`.
     pub fn as_str(self) -> &'static str {
         match self {
             AnsweredBy::Llm => "llm",
             AnsweredBy::Lexical => "lexical",
             AnsweredBy::LlmPrefilter => "llm+prefilter",
+            AnsweredBy::LexicalSemantic => "lexical+semantic",
+            AnsweredBy::Semantic => "semantic",
         }
     }
 }
 
-/// How the LLM call went (`ok` when no LLM was needed).
+/// How the LLM (or, without one, the embedder) call went (`ok` when none was needed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecallOutcome {
     /// The selection (possibly empty) is a real answer.
     Ok,
-    /// The LLM callback failed.
+    /// The LLM (or embedder) callback failed.
     Error,
-    /// The LLM did not answer within the timeout.
+    /// The LLM (or embedder) did not answer within the timeout.
     Timeout,
     /// The caller aborted.
     Aborted,
-    /// The LLM answered something that is not a selection.
+    /// The LLM answered something that is not a selection (or the embedder wrong vectors).
     InvalidReply,
 }
 
@@ -149,9 +160,17 @@ pub const RECALL_EVENT: &str = "memdir_recall";
 ///     .find_relevant("which language for services", FindOptions::default())).unwrap();
 /// assert_eq!(recall.memories[0].path, "/m/go.md");
 /// ```
-pub struct Recaller<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm = NoLlm> {
+pub struct Recaller<
+    'a,
+    F: FileSystem,
+    C: Clock,
+    T: Telemetry,
+    L: Llm = NoLlm,
+    E: Embedder = NoEmbedder,
+> {
     store: &'a Store<F, C, T>,
     llm: Option<&'a L>,
+    embedder: Option<&'a E>,
     config: &'a RecallConfig,
     index: Option<&'a LiveIndex>,
 }
@@ -167,8 +186,27 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
         Recaller {
             store,
             llm,
+            embedder: None,
             config,
             index: None,
+        }
+    }
+}
+
+impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a, F, C, T, L, E> {
+    /// The same recall with a host embedder: without an LLM, the answer fuses the ranker's
+    /// score with cosine (see [`crate::recall::semantic`]); a failing embedder falls back to
+    /// the ranker, reported in [`Recall::outcome`].
+    pub fn with_embedder<E2: Embedder>(
+        self,
+        embedder: Option<&'a E2>,
+    ) -> Recaller<'a, F, C, T, L, E2> {
+        Recaller {
+            store: self.store,
+            llm: self.llm,
+            embedder,
+            config: self.config,
+            index: self.index,
         }
     }
 
@@ -369,13 +407,17 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
             if options.abort.as_ref().is_some_and(AbortFlag::is_aborted) {
                 (nobody, RecallOutcome::Aborted, Vec::new())
             } else {
-                match self.llm {
-                    None => (
+                match (self.llm, self.embedder) {
+                    (None, Some(embedder)) => {
+                        self.semantic(embedder, index, query, options, &surfaced)
+                            .await
+                    }
+                    (None, None) => (
                         AnsweredBy::Lexical,
                         RecallOutcome::Ok,
                         index.borrow_mut().rank(query, options.limit, &surfaced),
                     ),
-                    Some(llm) => {
+                    (Some(llm), _) => {
                         self.select_with_llm(llm, index, count, query, options, &surfaced)
                             .await
                     }
@@ -404,6 +446,54 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
             answered_by,
             outcome,
         }
+    }
+
+    /// Fused lexical and cosine scores; the ranker alone when the embedder fails, lies or is
+    /// too slow (within the recall timeout and the caller's abort).
+    async fn semantic(
+        &self,
+        embedder: &E,
+        index: &RefCell<RecallIndex>,
+        query: &str,
+        options: &FindOptions,
+        surfaced: &[&str],
+    ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
+        let memories = index.borrow().scored(query, surfaced);
+        let abort = async {
+            match &options.abort {
+                Some(flag) => flag.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
+        let outcome = match race(cosines(self.store, embedder, &memories, query), stop).await {
+            Either::Left(Ok(cos)) => {
+                let scores: Vec<(f32, f32)> = memories
+                    .iter()
+                    .zip(&cos)
+                    .map(|(m, &c)| (m.lexical, c))
+                    .collect();
+                let kept = fuse(&scores, &self.config.fusion, options.limit);
+                let by = if !kept.is_empty() && kept.iter().all(|f| f.lexical <= 0.0) {
+                    AnsweredBy::Semantic
+                } else {
+                    AnsweredBy::LexicalSemantic
+                };
+                let chosen = kept
+                    .iter()
+                    .filter_map(|f| memories.get(f.index).map(|m| m.header.clone()))
+                    .collect();
+                return (by, RecallOutcome::Ok, chosen);
+            }
+            Either::Left(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
+            Either::Left(Err(EmbedFailure::Invalid(_))) => RecallOutcome::InvalidReply,
+            Either::Right(Either::Left(())) => RecallOutcome::Timeout,
+            Either::Right(Either::Right(())) => {
+                return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
+            }
+        };
+        let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
+        (AnsweredBy::Lexical, outcome, chosen)
     }
 
     async fn select_with_llm(

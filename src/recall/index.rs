@@ -30,6 +30,21 @@ struct Entry {
     pass: u32,
     /// The manifest header (its `body_head` emptied once tokenised).
     header: MemoryHeader,
+    /// FNV-1a of the text semantic recall embeds for it (see [`super::semantic::embed_text`]).
+    embed_hash: u128,
+}
+
+/// A candidate of semantic recall (see [`RecallIndex::scored`]).
+#[derive(Clone, Debug)]
+pub struct ScoredMemory {
+    /// Its header (`body_head` empty).
+    pub header: MemoryHeader,
+    /// Its file size (to read its head again).
+    pub size: f64,
+    /// Its calibrated lexical score.
+    pub lexical: f32,
+    /// [`super::semantic::text_hash`] of its embedding text.
+    pub embed_hash: String,
 }
 
 /// Every memory of a directory (or of a header list), ranked as a whole.
@@ -145,12 +160,14 @@ impl RecallIndex {
     /// (replacing the one with the same filename). Tokenises `header.body_head`, then drops it.
     pub fn upsert(&mut self, mut header: MemoryHeader, size: f64, order: u32) {
         self.ranker.upsert((&header).into());
+        let embed_hash = super::semantic::fnv128(&super::semantic::embed_text(&header));
         header.body_head = String::new();
         let entry = Entry {
             size,
             order,
             pass: self.pass,
             header,
+            embed_hash,
         };
         match self.slots.get(&entry.header.filename) {
             Some(&i) => {
@@ -221,6 +238,42 @@ impl RecallIndex {
         all.into_iter()
             .take(limit)
             .map(|e| e.header.clone())
+            .collect()
+    }
+
+    /// The memories not in `surfaced` (sorted absolute paths), newest first, each with its
+    /// file size, its calibrated lexical score for `query` (no cut-off; see
+    /// [`RankerIndex::calibrated_scores`]) and the hash of its embedding text: what semantic
+    /// recall fuses.
+    pub fn scored(&self, query: &str, surfaced: &[&str]) -> Vec<ScoredMemory> {
+        let scores = self.ranker.calibrated_scores(query);
+        let by_name: HashMap<String, usize> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, (f, _))| ((*f).to_owned(), i))
+            .collect();
+        let mut all: Vec<&Entry> = self
+            .entries
+            .iter()
+            .filter(|e| !is_in(surfaced, &e.header.file_path))
+            .collect();
+        crate::sort::sort_by(&mut all, |a, b| {
+            b.header
+                .mtime_ms
+                .total_cmp(&a.header.mtime_ms)
+                .then(a.order.cmp(&b.order))
+                .then_with(|| a.header.filename.cmp(&b.header.filename))
+        });
+        all.into_iter()
+            .map(|e| ScoredMemory {
+                header: e.header.clone(),
+                size: e.size,
+                lexical: by_name
+                    .get(&e.header.filename)
+                    .and_then(|&i| scores.get(i))
+                    .map_or(0.0, |&(_, s)| s),
+                embed_hash: format!("{:032x}", e.embed_hash),
+            })
             .collect()
     }
 

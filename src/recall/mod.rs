@@ -11,10 +11,12 @@
 //! * [`abort`]: [`AbortFlag`], the caller's cancellation.
 
 pub mod abort;
+pub mod embed;
 pub mod find;
 pub mod index;
 pub mod ranker;
 pub mod selector;
+pub mod semantic;
 pub mod session;
 pub mod surface;
 mod tokenize;
@@ -23,7 +25,7 @@ pub use abort::AbortFlag;
 pub use find::{
     surface_memories, AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory, Recaller,
 };
-pub use index::{LiveIndex, RecallIndex};
+pub use index::{LiveIndex, RecallIndex, ScoredMemory};
 pub use ranker::{rank_memories, Explained, RankedMemory, RankerDoc, RankerIndex, RankerParams};
 pub use selector::{
     build_selector_request, parse_selector_reply, try_parse_selector_reply, SELECTOR_SCHEMA,
@@ -47,6 +49,8 @@ pub struct RecallConfig {
     pub fallback_to_lexical: bool,
     /// The ranker's weights and thresholds.
     pub ranker: RankerParams,
+    /// How cosine and the ranker's score are fused when an embedder is configured.
+    pub fusion: semantic::FusionParams,
 }
 
 impl Default for RecallConfig {
@@ -56,6 +60,7 @@ impl Default for RecallConfig {
             timeout_ms: 10_000,
             fallback_to_lexical: true,
             ranker: RankerParams::default(),
+            fusion: semantic::FusionParams::default(),
         }
     }
 }

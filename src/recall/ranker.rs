@@ -837,6 +837,33 @@ impl RankerIndex {
             .collect()
     }
 
+    /// Every memory's calibrated lexical score for `query` (raw score over the yardstick, see
+    /// [`RankerParams`]), by filename, without any cut-off; memories that match nothing score 0.
+    /// Empty when the query has no usable term. What semantic fusion combines with cosine.
+    ///
+    /// ```
+    /// use memdir::recall::RankerIndex;
+    /// use memdir::MemoryHeader;
+    /// let h = |f: &str, d: &str| MemoryHeader { filename: f.into(), file_path: format!("/m/{f}"),
+    ///     mtime_ms: 0.0, description: Some(d.into()), memory_type: None, name: None, body_head: String::new() };
+    /// let index = RankerIndex::build(&[h("a.md", "postgres migrations"), h("b.md", "react hooks")]);
+    /// let scores = index.calibrated_scores("postgres");
+    /// assert!(scores.iter().any(|(f, s)| f == "a.md" && *s > 0.0));
+    /// assert!(scores.iter().any(|(f, s)| f == "b.md" && *s == 0.0));
+    /// ```
+    pub fn calibrated_scores(&self, query: &str) -> Vec<(&str, f32)> {
+        let (terms, yardstick) = self.query_terms(query);
+        if yardstick <= 0.0 {
+            return Vec::new();
+        }
+        let scores = self.scores(&terms);
+        self.docs
+            .iter()
+            .zip(scores)
+            .filter_map(|(doc, s)| Some((doc.as_ref()?.filename.as_str(), s / yardstick)))
+            .collect()
+    }
+
     /// Slots of the `budget` memories most worth showing an LLM for `query`: every memory that
     /// matches anything, best first, then the rest, newest first. No threshold: this narrows a
     /// large directory, it does not decide relevance. For an index from

@@ -53,9 +53,11 @@ impl JsMemdir {
         let telemetry =
             JsTelemetry::new(field(&options, "telemetry")).map_err(fields::invalid_input)?;
         let clock = JsClock::new(field(&options, "now")).map_err(fields::invalid_input)?;
+        let embedder =
+            super::embed::JsEmbedder::from_options(&options).map_err(fields::invalid_input)?;
         let config: crate::MemdirConfig = from_js(options)?;
         crate::paths::check_memory_dir(&config.dir).map_err(super::error::to_js)?;
-        let core = crate::Memdir::new(fs, clock, llm, telemetry, config);
+        let core = crate::Memdir::new(fs, clock, llm, telemetry, config).with_embedder(embedder);
         Ok(JsMemdir {
             inner: Rc::new(core),
         })

@@ -18,6 +18,7 @@ macro_rules! settle {
 }
 
 pub mod convert;
+pub mod embed;
 pub mod error;
 pub mod fields;
 pub mod frontmatter;
@@ -37,7 +38,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// The core's `Memdir` over JS host objects.
-pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry>;
+pub(crate) type Core = crate::Memdir<JsFs, JsClock, JsLlm, JsTelemetry, embed::JsEmbedder>;
 
 /// A core result as the value a Promise settles with: its serialized value, or a
 /// `MemdirError` to reject with.

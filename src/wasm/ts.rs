@@ -131,6 +131,14 @@ export interface MemdirOptions {
   dir: string;
   /** The host's model, for recall; without it the built-in ranker answers. */
   llm?: LlmCallback;
+  /**
+   * The host's embedder, for semantic recall without an LLM: memory vectors are kept in
+   * `.memdir-vectors` in the directory, and cosine is fused with the ranker's score. A failing,
+   * slow or lying embedder falls back to the ranker (see `Recall.outcome`).
+   */
+  embed?: import("../lib/api.js").EmbedCallback;
+  /** The embedder's model id (default `embed.model`, else `"default"`); stored vectors are reused only under it. */
+  embedModel?: string;
   /** Telemetry sink. */
   telemetry?: Telemetry;
   /** Clock, in ms since the epoch (default `Date.now`). */
@@ -139,7 +147,7 @@ export interface MemdirOptions {
   writeMode?: "off" | "read-only" | "confirm" | "auto";
   /** How `loadPrompt` builds the prompt. */
   prompt?: PromptConfig;
-  /** Recall tuning: LLM timeout (default 10 s), selector budget (200), ranker fallback (on). */
+  /** Recall tuning: LLM/embedder timeout (default 10 s), selector budget (200), ranker fallback (on). */
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /**
    * Index caps, lock tuning, and the secret guard: team writes are always scanned;
@@ -228,7 +236,7 @@ export interface FindOptions {
 /** What `findRelevant` found and how. */
 export interface Recall {
   memories: { path: string; mtimeMs: number }[];
-  answeredBy: "llm" | "lexical" | "llm+prefilter";
+  answeredBy: "llm" | "lexical" | "llm+prefilter" | "lexical+semantic" | "semantic";
   outcome: "ok" | "error" | "timeout" | "aborted" | "invalid_reply";
 }
 

@@ -231,13 +231,15 @@ export function memdirSystem(memdirModule, { name = "lexical", embed } = {}) {
         const dir = MEMORY_DIR(project);
         const fs = memdirModule.memoryFs(Object.fromEntries(Object.entries(files).map(([f, text]) => [dir + f, text])));
         const options = { fs, dir };
-        if (embed) options.embed = embed;
+        // Quality, not latency, is measured here: a slow local model on a loaded machine must
+        // not turn into lexical fallbacks (the fallback has its own tests).
+        if (embed) Object.assign(options, { embed, recall: { timeoutMs: 600_000 } });
         instances.set(project, new memdirModule.Memdir(options));
       }
     },
     async answer(q) {
       const recall = await instances.get(q.project).findRelevant(q.query);
-      return { returned: recall.memories.map((m) => fileOf(m.path)), answeredBy: recall.answeredBy };
+      return { returned: recall.memories.map((m) => fileOf(m.path)), answeredBy: recall.outcome === "ok" ? recall.answeredBy : `${recall.answeredBy} (${recall.outcome})` };
     },
   };
 }
