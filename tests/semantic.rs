@@ -2,7 +2,6 @@
 //! synonym table so that some memories are reachable only through their vectors): fusion, the
 //! `.memdir-vectors` sidecar (reuse, rebuild when corrupt, re-embedding on change), and the
 //! fallback to the ranker when the embedder fails, lies or hangs.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
