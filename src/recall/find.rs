@@ -16,6 +16,7 @@ use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
 use crate::future::{join_all, race, Either};
 use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
+use crate::store::deadline::Cut;
 use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
 use crate::store::Store;
 use crate::types::{MemoryHeader, MAX_SELECTED};
@@ -239,18 +240,53 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// The memories relevant to `query`, chosen from the whole directory: [`Self::candidates`],
     /// then the selection. Never fails today (an unreadable directory has no memories); the
     /// `Result` leaves room for hosts that must report a failing listing.
+    ///
+    /// The candidate step's host calls are bounded by the recall timeout and the caller's abort:
+    /// a filesystem that hangs makes recall answer from the index as it stands, with the ranker
+    /// and outcome `timeout`; an abort answers nothing.
     pub async fn find_relevant(&self, query: &str, options: FindOptions) -> crate::Result<Recall> {
-        match self.index {
-            Some(live) => {
-                self.candidates(live).await;
-                Ok(self.select(live.index(), query, &options).await)
-            }
+        let owned;
+        let live = match self.index {
+            Some(live) => live,
             None => {
-                let live = LiveIndex::new(self.store.dir(), self.config.ranker.clone());
-                self.candidates(&live).await;
-                Ok(self.select(live.index(), query, &options).await)
+                owned = LiveIndex::new(self.store.dir(), self.config.ranker.clone());
+                &owned
             }
-        }
+        };
+        let deadline = self.store.clock().now_ms() + f64::from(self.config.timeout_ms);
+        let stop = async {
+            match &options.abort {
+                Some(flag) => flag.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        let outcome = match self
+            .store
+            .with_deadline(deadline, stop, self.candidates(live))
+            .await
+        {
+            Ok(()) => return Ok(self.select(live.index(), query, &options).await),
+            Err(Cut::Aborted) => RecallOutcome::Aborted,
+            Err(Cut::TimedOut) => RecallOutcome::Timeout,
+        };
+        let chosen = if outcome == RecallOutcome::Timeout {
+            let surfaced = sorted_surfaced(&options);
+            let mut index = live.index().borrow_mut();
+            index.rank(query, options.limit, &surfaced)
+        } else {
+            Vec::new()
+        };
+        Ok(Recall {
+            memories: chosen
+                .into_iter()
+                .map(|h| RecalledMemory {
+                    path: h.file_path,
+                    mtime_ms: h.mtime_ms,
+                })
+                .collect(),
+            answered_by: AnsweredBy::Lexical,
+            outcome,
+        })
     }
 
     /// Recall over headers the caller already has (a cached scan, or several directories'
