@@ -32,4 +32,6 @@ step "npm dev tools (binaryen, typescript, playwright-core, baselines)"
 if [ ! -f scripts/node_modules/.package-lock.json ] || [ scripts/package-lock.json -nt scripts/node_modules/.package-lock.json ]; then
   (cd scripts && npm ci --no-audit --no-fund --loglevel=error)
 fi
+step "local sentence model for the semantic recall evaluation (all-MiniLM-L6-v2, offline)"
+scripts/install-model.sh
 echo "setup: ok"

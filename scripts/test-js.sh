@@ -19,3 +19,8 @@ ln -s "$root/scripts/node_modules/@types" node_modules/@types
 MEMDIR_REPO="$root" node --test --test-reporter=tap ./*.test.mjs
 
 "$root/scripts/node_modules/.bin/tsc" -p tsconfig.json && echo "tsc: ok"
+
+# Recall quality with the real local model as the embedder (printed, not a pass/fail line: the
+# lexical targets are asserted in tests/recall_eval.rs; the plumbing in semantic.test.mjs).
+echo "== recall evaluation with all-MiniLM-L6-v2 (the packed package, memoryFs)"
+MEMDIR_REPO="$root" node recall-eval.mjs --system lexical,semantic || echo "recall-eval: could not run"
