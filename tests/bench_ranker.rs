@@ -313,33 +313,16 @@ fn recall_index_over_10000_files() {
         fs.insert_file(&format!("/m/{file}"), text);
     }
     let config = || MemdirConfig::new("/m/");
+    let clock = || TestClock::instant(1.7e12);
     let rounds = 5;
     let t = Instant::now();
     for _ in 0..rounds {
-        let m = Memdir::new(
-            &fs,
-            TestClock::instant(1.7e12),
-            None::<NoLlm>,
-            NoTelemetry,
-            config(),
-        );
+        let m = Memdir::new(&fs, clock(), None::<NoLlm>, NoTelemetry, config());
         block_on(m.find_relevant(QUERIES[0], FindOptions::default())).unwrap();
     }
     let first = per_call_ms(t.elapsed(), rounds);
-    let watched = Memdir::new(
-        &fs,
-        TestClock::instant(1.7e12),
-        None::<NoLlm>,
-        NoTelemetry,
-        config(),
-    );
-    let polled = Memdir::new(
-        Tap::new(&fs),
-        TestClock::instant(1.7e12),
-        None::<NoLlm>,
-        NoTelemetry,
-        config(),
-    );
+    let watched = Memdir::new(&fs, clock(), None::<NoLlm>, NoTelemetry, config());
+    let polled = Memdir::new(Tap::new(&fs), clock(), None::<NoLlm>, NoTelemetry, config());
     block_on(watched.find_relevant(QUERIES[0], FindOptions::default())).unwrap();
     block_on(polled.find_relevant(QUERIES[0], FindOptions::default())).unwrap();
     let time = |m: &dyn Fn(&str)| {
