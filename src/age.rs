@@ -1,4 +1,4 @@
-//! Memory age and freshness (reference §7). Times come in as arguments: milliseconds since the
+//! Memory age and freshness. Times come in as arguments: milliseconds since the
 //! epoch, possibly fractional; nothing here reads a clock.
 
 use crate::types::DAY_MS;

@@ -1,4 +1,4 @@
-//! MEMORY.md caps (reference §3.1) and preparing it for the model (§3.2).
+//! MEMORY.md caps and preparing it for the model.
 //!
 //! Lengths are JS lengths: lines come from `split("\n")` of the JS-trimmed text and sizes are
 //! UTF-16 code units. One deliberate difference from the reference: a hard cut never splits a
@@ -233,7 +233,7 @@ pub fn lines_cut(raw: &str, options: &TruncateOptions) -> Range<usize> {
     whole_lines..total
 }
 
-/// MEMORY.md as the reference prepares it before the caps (§3.2): frontmatter removed (a block
+/// MEMORY.md as the reference prepares it before the caps: frontmatter removed (a block
 /// that opens with `---` at offset 0 and closes with a `---` line), then, only when the text
 /// contains `<!--`, block-level HTML comments removed. An unclosed comment is left in place.
 ///

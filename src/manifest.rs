@@ -1,4 +1,4 @@
-//! The manifest of memory headers (reference §5.3): the list the selector model reads.
+//! The manifest of memory headers: the list the selector model reads.
 
 use crate::types::{MemoryHeader, DAY_MS};
 

@@ -1,5 +1,4 @@
-//! Team memory keys and paths: the lexical key checks and the symlink-aware containment check
-//! (reference §9).
+//! Team memory keys and paths: the lexical key checks and the symlink-aware containment check.
 //!
 //! A *key* is a path relative to the team directory (`notes/api.md`), as it arrives from a sync
 //! server or a tool call. [`sanitize_path_key`] rejects keys that hide traversal (NUL, URL

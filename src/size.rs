@@ -1,4 +1,4 @@
-//! `formatFileSize` (reference §3.1, §16.4).
+//! `formatFileSize`.
 
 use crate::jsstr::{js_number_to_string, to_fixed_1, truncate_ascii};
 

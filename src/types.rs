@@ -141,7 +141,7 @@ impl<'de> Deserialize<'de> for MemoryType {
     }
 }
 
-/// What a scan knows of one memory file (reference §5.1).
+/// What a scan knows of one memory file.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemoryHeader {

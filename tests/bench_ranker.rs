@@ -7,6 +7,9 @@
 //! cargo test --release --test bench_ranker -- --ignored --nocapture --test-threads=1
 //! ```
 
+mod common;
+
+use common::{Tap, TestClock};
 use memdir::recall::{rank_memories, RankerDoc, RankerIndex, RankerParams};
 use memdir::{parse_frontmatter, truncate_entrypoint, MemoryHeader, MemoryType, TruncateOptions};
 use std::time::Instant;
@@ -301,49 +304,8 @@ fn truncate_one_mib_native() {
 #[ignore = "benchmark: run in release with --ignored --nocapture"]
 fn recall_index_over_10000_files() {
     use memdir::future::block_on;
-    use memdir::host::{DirEntry, FileStat, FileSystem, FsCapabilities, HostResult};
     use memdir::recall::FindOptions;
     use memdir::{MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
-
-    struct Clock0;
-    impl memdir::Clock for Clock0 {
-        fn now_ms(&self) -> f64 {
-            1.7e12
-        }
-        async fn sleep(&self, _: u32) {}
-    }
-
-    /// The MemFs without its watch.
-    struct Unwatched<'a>(&'a MemFs);
-    impl FileSystem for Unwatched<'_> {
-        async fn read_file(&self, path: &str) -> HostResult<String> {
-            self.0.read_file(path).await
-        }
-        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-            self.0.write_file(path, data).await
-        }
-        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-            self.0.read_dir(path).await
-        }
-        async fn stat(&self, path: &str) -> HostResult<FileStat> {
-            self.0.stat(path).await
-        }
-        async fn mkdir(&self, path: &str) -> HostResult<()> {
-            self.0.mkdir(path).await
-        }
-        async fn remove(&self, path: &str) -> HostResult<()> {
-            self.0.remove(path).await
-        }
-        fn capabilities(&self) -> FsCapabilities {
-            self.0.capabilities()
-        }
-        async fn realpath(&self, path: &str) -> HostResult<String> {
-            self.0.realpath(path).await
-        }
-        async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
-            self.0.read_head(path, max_bytes).await
-        }
-    }
 
     let fs = MemFs::new();
     for i in 0..10_000 {
@@ -351,15 +313,16 @@ fn recall_index_over_10000_files() {
         fs.insert_file(&format!("/m/{file}"), text);
     }
     let config = || MemdirConfig::new("/m/");
+    let clock = || TestClock::instant(1.7e12);
     let rounds = 5;
     let t = Instant::now();
     for _ in 0..rounds {
-        let m = Memdir::new(&fs, Clock0, None::<NoLlm>, NoTelemetry, config());
+        let m = Memdir::new(&fs, clock(), None::<NoLlm>, NoTelemetry, config());
         block_on(m.find_relevant(QUERIES[0], FindOptions::default())).unwrap();
     }
     let first = per_call_ms(t.elapsed(), rounds);
-    let watched = Memdir::new(&fs, Clock0, None::<NoLlm>, NoTelemetry, config());
-    let polled = Memdir::new(Unwatched(&fs), Clock0, None::<NoLlm>, NoTelemetry, config());
+    let watched = Memdir::new(&fs, clock(), None::<NoLlm>, NoTelemetry, config());
+    let polled = Memdir::new(Tap::new(&fs), clock(), None::<NoLlm>, NoTelemetry, config());
     block_on(watched.find_relevant(QUERIES[0], FindOptions::default())).unwrap();
     block_on(polled.find_relevant(QUERIES[0], FindOptions::default())).unwrap();
     let time = |m: &dyn Fn(&str)| {

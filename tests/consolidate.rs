@@ -2,48 +2,21 @@
 //! malformed, hostile), apply with its journal and a byte-for-byte undo.
 
 mod common;
-mod std_fs;
 
-use common::{block_on, TestClock};
+use common::std_fs::{StdFs, TempDir};
+use common::{block_on, ScriptedLlm, TestClock};
 use memdir::consolidate::{
     parse_lock_body, Changeset, ConsolidateOptions, ConsolidateOutcome, ConsolidateSkip,
     ConsolidationGates, FileCreate, SessionInfo, CONSOLIDATE_LOCK_NAME, UNDO_JOURNAL_NAME,
 };
-use memdir::host::{HostResult, LlmPurpose, LlmRequest};
-use memdir::{Code, HostError, Llm, MemFs, Memdir, MemdirConfig, NoTelemetry, WriteMode};
-use std::cell::RefCell;
-use std::collections::{BTreeMap, VecDeque};
+use memdir::host::LlmPurpose;
+use memdir::{Code, MemFs, Memdir, MemdirConfig, NoTelemetry, WriteMode};
+use std::collections::BTreeMap;
 use std::path::Path;
-use std_fs::{StdFs, TempDir};
 
 const T0: f64 = 1_700_000_000_000.0;
 const HOUR: f64 = 3_600_000.0;
 const DIR: &str = "/m/";
-
-#[derive(Default)]
-struct ScriptedLlm {
-    replies: RefCell<VecDeque<String>>,
-    requests: RefCell<Vec<LlmRequest>>,
-}
-
-impl ScriptedLlm {
-    fn new(replies: &[&str]) -> Self {
-        ScriptedLlm {
-            replies: RefCell::new(replies.iter().map(|r| (*r).to_owned()).collect()),
-            ..ScriptedLlm::default()
-        }
-    }
-}
-
-impl Llm for &ScriptedLlm {
-    async fn complete(&self, request: &LlmRequest) -> HostResult<String> {
-        self.requests.borrow_mut().push(request.clone());
-        self.replies
-            .borrow_mut()
-            .pop_front()
-            .ok_or_else(|| HostError::new(None, "script exhausted"))
-    }
-}
 
 const ROLE: &str =
     "---\nname: Role\ndescription: Backend developer\ntype: user\n---\n\nWrites Go.\n";

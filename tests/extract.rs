@@ -3,99 +3,19 @@
 
 mod common;
 
-use common::{block_on, TestClock, YieldOnce};
+use common::{block_on, Recorder, Script, ScriptedLlm, TestClock};
 use memdir::extract::{
     ConversationMessage, ExtractOptions, ExtractStatus, Extractor, SkipReason, MAX_OPERATIONS,
 };
 use memdir::future::join_all;
-use memdir::host::{Clock, FieldValue, HostResult, LlmPurpose, LlmRequest, Telemetry};
+use memdir::host::LlmPurpose;
 use memdir::store::Proposal;
-use memdir::{Code, HostError, Llm, MemFs, Memdir, MemdirConfig, WriteMode};
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use memdir::{Code, MemFs, Memdir, MemdirConfig, WriteMode};
 use std::future::Future;
 use std::pin::Pin;
 
 const T0: f64 = 1_700_000_000_000.0;
 const DIR: &str = "/m/";
-
-/// Answers from a script, records every request; optionally yields once before answering.
-#[derive(Default)]
-struct ScriptedLlm {
-    replies: RefCell<VecDeque<HostResult<String>>>,
-    requests: RefCell<Vec<LlmRequest>>,
-    yields: bool,
-}
-
-impl ScriptedLlm {
-    fn new(replies: &[&str]) -> Self {
-        ScriptedLlm {
-            replies: RefCell::new(replies.iter().map(|r| Ok((*r).to_owned())).collect()),
-            ..ScriptedLlm::default()
-        }
-    }
-}
-
-impl Llm for &ScriptedLlm {
-    async fn complete(&self, request: &LlmRequest) -> HostResult<String> {
-        self.requests.borrow_mut().push(request.clone());
-        if self.yields {
-            YieldOnce(false).await;
-        }
-        self.replies
-            .borrow_mut()
-            .pop_front()
-            .unwrap_or_else(|| Err(HostError::new(None, "script exhausted")))
-    }
-}
-
-/// Never answers.
-struct SilentLlm;
-
-impl Llm for SilentLlm {
-    async fn complete(&self, _request: &LlmRequest) -> HostResult<String> {
-        std::future::pending().await
-    }
-}
-
-/// One telemetry event: its name and fields.
-type Event = (String, Vec<(String, FieldValue)>);
-
-#[derive(Default)]
-struct Recorder(RefCell<Vec<Event>>);
-
-impl Telemetry for &Recorder {
-    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
-        self.0.borrow_mut().push((
-            event.to_owned(),
-            fields
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        ));
-    }
-}
-
-impl Recorder {
-    fn events(&self) -> Vec<String> {
-        self.0.borrow().iter().map(|(e, _)| e.clone()).collect()
-    }
-    fn dump(&self) -> String {
-        format!("{:?}", self.0.borrow())
-    }
-}
-
-/// A clock whose sleeps never end (so a slow LLM is not timed out).
-struct StillClock;
-
-impl Clock for StillClock {
-    fn now_ms(&self) -> f64 {
-        T0
-    }
-    async fn sleep(&self, _ms: u32) {
-        std::future::pending().await
-    }
-}
 
 fn config(mode: WriteMode) -> MemdirConfig {
     let mut c = MemdirConfig::new(DIR);
@@ -185,7 +105,7 @@ fn valid_reply_creates_updates_and_deletes_through_the_store() {
         .as_deref()
         .unwrap()
         .contains("\"operations\""));
-    let events = rec.events();
+    let events = rec.names();
     assert!(events.contains(&"memdir_extract".to_owned()), "{events:?}");
 }
 
@@ -344,7 +264,7 @@ fn cursor_throttle_and_direct_write_skip() {
     );
     assert_eq!(x.cursor().unwrap().id.as_deref(), Some("a2"));
     assert!(rec
-        .events()
+        .names()
         .contains(&"memdir_extract_skipped_direct_write".to_owned()));
     // Only the one run reached the model; each message was offered once.
     assert_eq!(llm.requests.borrow().len(), 1);
@@ -370,7 +290,7 @@ fn overlapping_calls_coalesce_into_one_trailing_run() {
     let rec = Recorder::default();
     let m = Memdir::new(
         seeded_fs(),
-        StillClock,
+        TestClock::frozen(T0),
         Some(&llm),
         &rec,
         config(WriteMode::Auto),
@@ -408,7 +328,7 @@ fn overlapping_calls_coalesce_into_one_trailing_run() {
     assert_eq!(x.cursor().unwrap().id.as_deref(), Some("a3"));
     assert!(!x.in_flight());
     let coalesced = rec
-        .events()
+        .names()
         .iter()
         .filter(|e| *e == "memdir_extract_coalesced")
         .count();
@@ -420,7 +340,7 @@ fn timeouts_and_llm_errors_are_reported() {
     let m = Memdir::new(
         seeded_fs(),
         TestClock::new(T0),
-        Some(SilentLlm),
+        Some(ScriptedLlm::always(Script::Hang)),
         memdir::NoTelemetry,
         config(WriteMode::Auto),
     );

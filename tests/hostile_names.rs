@@ -4,13 +4,11 @@
 
 mod common;
 
-use common::{block_on, TestClock};
+use common::{block_on, ScriptedLlm, TestClock};
 use memdir::extract::{ConversationMessage, ExtractOptions};
-use memdir::host::{HostResult, LlmRequest};
 use memdir::memory_tool::{handle_memory_command, MemoryToolCommand as Cmd};
 use memdir::store::{MemoryChanges, SaveInput, Scope};
-use memdir::{Code, HostError, Llm, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
-use std::cell::RefCell;
+use memdir::{Code, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
 
 const T0: f64 = 1_700_000_000_000.0;
 const LOG: &str = "/m/logs/2024/01/2024-01-01.md";
@@ -171,7 +169,7 @@ fn extraction_refuses_names_the_index_cannot_represent_and_logs() {
       {"op":"create","file":"logs/notes.md","type":"user","name":"L","description":"l","body":"l"},
       {"op":"create","file":"evil\u202Edm.md","type":"user","name":"E","description":"e","body":"e"}
     ]}"#;
-    let llm = OneReply(RefCell::new(Some(reply.to_owned())));
+    let llm = ScriptedLlm::new(&[reply]);
     let m = Memdir::new(
         seeded_fs(),
         TestClock::new(T0),
@@ -186,18 +184,6 @@ fn extraction_refuses_names_the_index_cannot_represent_and_logs() {
     assert_eq!(codes, ["INVALID_MEMORY"; 4], "{:?}", outcome.rejected);
     assert!(outcome.created.is_empty() && outcome.deleted.is_empty());
     assert_eq!(m.fs().snapshot(), before);
-}
-
-/// Answers one scripted reply.
-struct OneReply(RefCell<Option<String>>);
-
-impl Llm for &OneReply {
-    async fn complete(&self, _request: &LlmRequest) -> HostResult<String> {
-        self.0
-            .borrow_mut()
-            .take()
-            .ok_or_else(|| HostError::new(None, "no more replies"))
-    }
 }
 
 // ---------- item 11: bytes that are not UTF-8 ----------

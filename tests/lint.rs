@@ -1,13 +1,12 @@
 //! `lint()` over fixture directories: every planted problem found, nothing in a clean one.
 
 mod common;
-mod std_fs;
 
+use common::std_fs::StdFs;
 use common::{block_on, TestClock};
 use memdir::lint::{lint_memory, LintFile, LintOptions, LintReport, Severity};
 use memdir::{MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry, TruncateOptions, WriteMode};
 use std::path::Path;
-use std_fs::StdFs;
 
 const NOW: f64 = 1_750_000_000_000.0;
 const DAY: f64 = 86_400_000.0;

@@ -5,132 +5,18 @@
 
 mod common;
 
-use common::{block_on, TestClock, YieldOnce};
+use common::{block_on, Tap, TestClock};
 use memdir::future::{join_all, race, Either};
-use memdir::host::{
-    Clock, DirEntry, FileStat, FileSystem, FsCapabilities, HostLock, HostResult, NoTelemetry,
-};
+use memdir::host::{Clock, FileSystem, NoTelemetry};
 use memdir::store::{SaveInput, SaveOutcome, Store, StoreConfig, WriteMode};
 use memdir::{Code, MemFs};
-use std::cell::Cell;
 
 const T0: f64 = 1_700_000_000_000.0;
 const LOCK: &str = "/m/.memdir.lock";
 
 /// A host over a `MemFs` that can yield before every call, hang writes or the host lock, and
 /// tell a host id, its pid and which pids are alive.
-struct Host<'a> {
-    inner: &'a MemFs,
-    yields: bool,
-    hang_writes: Cell<bool>,
-    hang_create: Cell<bool>,
-    /// `Some(hang)`: offer the host `lock`, which never answers when `hang`.
-    host_lock: Option<bool>,
-    /// `(host id, our pid, live pids)`.
-    owner: Option<(&'static str, u32, Vec<u32>)>,
-}
-
-impl<'a> Host<'a> {
-    fn new(inner: &'a MemFs) -> Self {
-        Host {
-            inner,
-            yields: false,
-            hang_writes: Cell::new(false),
-            hang_create: Cell::new(false),
-            host_lock: None,
-            owner: None,
-        }
-    }
-    async fn pause(&self) {
-        if self.yields {
-            YieldOnce(false).await;
-        }
-    }
-}
-
-impl FileSystem for Host<'_> {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.pause().await;
-        self.inner.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.pause().await;
-        if self.hang_writes.get() {
-            std::future::pending::<()>().await;
-        }
-        self.inner.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.pause().await;
-        self.inner.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.pause().await;
-        self.inner.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        FsCapabilities {
-            lock: self.host_lock.is_some(),
-            ..self.inner.capabilities()
-        }
-    }
-    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.rename(from, to).await
-    }
-    async fn realpath(&self, path: &str) -> HostResult<String> {
-        self.pause().await;
-        self.inner.realpath(path).await
-    }
-    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
-        self.pause().await;
-        self.inner.lstat(path).await
-    }
-    async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
-        self.pause().await;
-        if self.hang_create.get() {
-            std::future::pending::<()>().await;
-        }
-        self.inner.create_exclusive(path, data).await
-    }
-    async fn lock(&self, _name: &str) -> HostResult<HostLock> {
-        if self.host_lock == Some(true) {
-            std::future::pending::<()>().await;
-        }
-        Ok(HostLock::new(|| {}))
-    }
-    fn host_id(&self) -> Option<String> {
-        self.owner.as_ref().map(|(host, _, _)| (*host).to_owned())
-    }
-    fn process_id(&self) -> Option<u32> {
-        self.owner.as_ref().map(|(_, pid, _)| *pid)
-    }
-    async fn process_alive(&self, pid: u32) -> Option<bool> {
-        self.owner
-            .as_ref()
-            .map(|(_, _, alive)| alive.contains(&pid))
-    }
-}
-
-/// A clock whose sleep yields once while time stands still.
-struct YieldClock(f64);
-
-impl Clock for YieldClock {
-    fn now_ms(&self) -> f64 {
-        self.0
-    }
-    async fn sleep(&self, _ms: u32) {
-        YieldOnce(false).await;
-    }
-}
+type Host<'a> = Tap<&'a MemFs>;
 
 fn input(name: &str) -> SaveInput {
     SaveInput {
@@ -164,7 +50,7 @@ fn two_hundred_concurrent_saves_on_one_instance_all_land_in_order() {
     let fs = MemFs::new();
     let mut host = Host::new(&fs);
     host.yields = true;
-    let s = store(host, YieldClock(T0), StoreConfig::default());
+    let s = store(host, TestClock::yielding(T0), StoreConfig::default());
     let names: Vec<String> = (0..200).map(|i| format!("Note {i:03}")).collect();
     let outs = block_on(join_all(names.iter().map(|n| s.save(input(n))).collect()));
     let files: Vec<String> = outs

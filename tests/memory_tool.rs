@@ -1,8 +1,8 @@
 //! The memory-tool backend (`memory_20250818`), and the write-mode matrix over every write path.
 
 mod common;
-mod std_fs;
 
+use common::std_fs::{StdFs, TempDir};
 use common::{block_on, TestClock};
 use memdir::consolidate::{Changeset, ConsolidateOptions, ConsolidateOutcome, FileCreate};
 use memdir::extract::{ConversationMessage, ExtractOptions};
@@ -10,7 +10,6 @@ use memdir::host::{HostResult, LlmRequest};
 use memdir::memory_tool::{handle_memory_command, MemoryToolCommand as Cmd, MemoryToolOutcome};
 use memdir::store::{MemoryChanges, Proposal, SaveInput, SaveOutcome};
 use memdir::{Code, Llm, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry, WriteMode};
-use std_fs::{StdFs, TempDir};
 
 const T0: f64 = 1_700_000_000_000.0;
 

@@ -1,27 +1,14 @@
 //! Equivalence checks for the fast paths of perf work: the word-at-a-time UTF-16 and newline
 //! counting, and the truncation built on them, against plain per-character definitions.
 
+mod common;
+
+use common::XorShift;
 use memdir::jsstr::{js_line_count, js_trim, utf16_len, utf16_to_byte_index};
 use memdir::{truncate_entrypoint, TruncateOptions};
 
-/// A deterministic xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Strings mixing ASCII runs, newlines, whitespace and 2-, 3- and 4-byte characters.
-fn random_text(rng: &mut Rng, len: usize) -> String {
+fn random_text(rng: &mut XorShift, len: usize) -> String {
     const PIECES: &[&str] = &[
         "a",
         "bcdefghij",
@@ -90,7 +77,7 @@ fn naive_kept(raw: &str, max_lines: usize, max_units: usize) -> String {
 
 #[test]
 fn word_at_a_time_counts_match_the_definitions() {
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = XorShift(0x5EED_1234_ABCD_0001);
     for round in 0..3000 {
         let s = random_text(&mut rng, round % 97);
         let (units, lines) = naive_counts(&s);
@@ -111,7 +98,7 @@ fn word_at_a_time_counts_match_the_definitions() {
 
 #[test]
 fn truncation_matches_the_reference_algorithm() {
-    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    let mut rng = XorShift(0xC0FF_EE00_1234_5678);
     for round in 0..3000 {
         let raw = random_text(&mut rng, round % 300);
         let max_lines = rng.below(12);
@@ -142,7 +129,7 @@ fn truncation_matches_the_reference_algorithm() {
 
 /// Memory headers with words drawn from a vocabulary of inflections, stop words, identifiers
 /// and non-ASCII words, deterministic.
-fn random_headers(rng: &mut Rng, count: usize) -> Vec<memdir::MemoryHeader> {
+fn random_headers(rng: &mut XorShift, count: usize) -> Vec<memdir::MemoryHeader> {
     const VOCAB: &[&str] = &[
         "deploy",
         "deploys",
@@ -214,7 +201,7 @@ fn random_headers(rng: &mut Rng, count: usize) -> Vec<memdir::MemoryHeader> {
         memdir::MemoryType::Project,
         memdir::MemoryType::Reference,
     ];
-    let words = |rng: &mut Rng, at_least: usize, more: usize, sep: &str| -> String {
+    let words = |rng: &mut XorShift, at_least: usize, more: usize, sep: &str| -> String {
         let n = at_least + rng.below(more);
         (0..n)
             .map(|_| VOCAB[rng.below(VOCAB.len())])
@@ -276,7 +263,7 @@ fn ranking_digest(headers: &[memdir::MemoryHeader]) -> u64 {
 fn ranking_is_unchanged_by_the_fast_index() {
     // The digest of the BM25F ranker of issue #13 with its default parameters (same scores, bit
     // for bit): a change to tokenising, scoring or the cut-off shows up here.
-    let mut rng = Rng(0xABCD_EF01_2345_6789);
+    let mut rng = XorShift(0xABCD_EF01_2345_6789);
     let headers = random_headers(&mut rng, 400);
     let digest = ranking_digest(&headers);
     println!("ranking digest {digest:#x}");

@@ -2,8 +2,8 @@
 
 mod common;
 
-use common::{block_on, TestClock};
-use memdir::host::{DirEntry, FileStat, HostResult};
+use common::{block_on, Event, Op, Recorder, Tap, TestClock};
+use memdir::host::FsCapabilities;
 use memdir::prompt::{
     build_consolidation_prompt, build_extract_prompt, build_memory_prompt, how_to_save,
     searching_past_context, types_section, unknown_section_ids, AgentScope, PromptConfig,
@@ -11,11 +11,10 @@ use memdir::prompt::{
     SECTION_IDS,
 };
 use memdir::{
-    EntryKind, FieldValue, FileSystem, HostError, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry,
-    Telemetry, WriteMode,
+    EntryKind, FieldValue, FileSystem, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry, Telemetry,
+    WriteMode,
 };
 use std::cell::RefCell;
-use std::rc::Rc;
 
 const DIR: &str = "/home/u/.claude/projects/p/memory/";
 
@@ -721,51 +720,11 @@ fn consolidation_prompt_structure() {
 
 // ---------------------------------------------------------------- load_prompt
 
-type Event = (String, Vec<(String, FieldValue)>);
-
-#[derive(Clone, Default)]
-struct Recorder(Rc<RefCell<Vec<Event>>>);
-
-impl Telemetry for Recorder {
-    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
-        self.0.borrow_mut().push((
-            event.to_owned(),
-            fields
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        ));
-    }
-}
-
-impl Recorder {
-    fn events(&self) -> Vec<Event> {
-        self.0.borrow().clone()
-    }
-}
-
-/// A MemFs whose `mkdir` always fails.
-struct NoMkdirFs(MemFs);
-
-impl FileSystem for NoMkdirFs {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.0.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.0.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.0.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.0.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        Err(HostError::new(Some("EACCES"), format!("denied: {path}")))
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.0.remove(path).await
-    }
+/// A MemFs whose `mkdir` always fails, offering only the required methods.
+fn no_mkdir_fs() -> Tap<Box<MemFs>> {
+    let mut fs = Tap::with_caps(Box::new(MemFs::new()), FsCapabilities::default());
+    fs.denied = vec![Op::Mkdir];
+    fs
 }
 
 fn config(write_mode: WriteMode, prompt: PromptConfig) -> MemdirConfig {
@@ -924,7 +883,7 @@ fn load_survives_failing_mkdir() {
         ..PromptConfig::default()
     };
     let m = memdir_with(
-        NoMkdirFs(MemFs::new()),
+        no_mkdir_fs(),
         rec.clone(),
         config(WriteMode::Auto, prompt_config.clone()),
     );

@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::{block_on, TestClock};
-use memdir::host::{
-    DirEntry, FieldValue, FileStat, FileSystem, FsCapabilities, HostResult, Telemetry,
-};
+use common::fs::READS;
+use common::{block_on, Recorder, Tap, TestClock};
+use memdir::host::{FieldValue, FileSystem, FsCapabilities};
 use memdir::lint::{lint_store, LintOptions};
 use memdir::memory_tool::{MemoryTool, MemoryToolCommand, MemoryToolOutcome};
 use memdir::recall::surface_memories;
@@ -18,7 +17,6 @@ use memdir::store::{
     MAX_SCAN_DIRS, MAX_SCAN_ENTRIES,
 };
 use memdir::{Code, MemFs};
-use std::cell::RefCell;
 
 /// A fake GitHub token: the secret scanner fires on it (checked below), so a read of the
 /// credentials file would show in lint's findings and in surfaced text.
@@ -33,122 +31,32 @@ fn memory(name: &str) -> String {
     format!("---\nname: {name}\ndescription: {name} memory\ntype: user\n---\n{name} body\n")
 }
 
-/// Every path passed to a call that reads or lists (`readFile`, `readHead`, `readDir`, `stat`),
-/// and the caps the host claims.
-struct RecordingFs<'a> {
-    inner: &'a MemFs,
-    caps: FsCapabilities,
-    reads: RefCell<Vec<String>>,
+/// Records every call; the reads that matter are those of [`READS`] (`readFile`, `readHead`,
+/// `readDir`, `stat`).
+type RecordingFs<'a> = Tap<&'a MemFs>;
+
+/// A recording filesystem that does not offer `realpath`.
+fn without_realpath(inner: &MemFs) -> RecordingFs<'_> {
+    Tap::with_caps(
+        inner,
+        FsCapabilities {
+            realpath: false,
+            ..inner.capabilities()
+        },
+    )
 }
 
-impl<'a> RecordingFs<'a> {
-    fn new(inner: &'a MemFs) -> Self {
-        RecordingFs {
-            inner,
-            caps: inner.capabilities(),
-            reads: RefCell::new(Vec::new()),
-        }
-    }
-
-    fn without_realpath(inner: &'a MemFs) -> Self {
-        RecordingFs {
-            caps: FsCapabilities {
-                realpath: false,
-                ..inner.capabilities()
-            },
-            ..Self::new(inner)
-        }
-    }
-
-    fn record(&self, path: &str) {
-        self.reads.borrow_mut().push(path.to_owned());
-    }
-
-    /// Paths read or listed that are not below `/m/` (the memory directory's real path).
-    fn outside_reads(&self) -> Vec<String> {
-        self.reads
-            .borrow()
-            .iter()
-            .filter(|p| !(p.as_str() == "/m" || p.starts_with("/m/")))
-            .cloned()
-            .collect()
-    }
+/// Paths read or listed that are not below `/m/` (the memory directory's real path).
+fn outside_reads(fs: &RecordingFs<'_>) -> Vec<String> {
+    fs.paths_of(READS)
+        .into_iter()
+        .filter(|p| !(p.as_str() == "/m" || p.starts_with("/m/")))
+        .collect()
 }
 
-impl FileSystem for RecordingFs<'_> {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.record(path);
-        self.inner.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.inner.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.record(path);
-        self.inner.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.record(path);
-        self.inner.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.inner.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.inner.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        self.caps
-    }
-    async fn realpath(&self, path: &str) -> HostResult<String> {
-        self.inner.realpath(path).await
-    }
-    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
-        self.inner.lstat(path).await
-    }
-    async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
-        self.record(path);
-        self.inner.read_head(path, max_bytes).await
-    }
-}
+type TestStore<'a> = Store<RecordingFs<'a>, TestClock, &'a Recorder>;
 
-/// One event's fields.
-type Fields = Vec<(String, FieldValue)>;
-
-/// Telemetry kept for assertions.
-#[derive(Default)]
-struct Events(RefCell<Vec<(String, Fields)>>);
-
-impl Telemetry for &Events {
-    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
-        self.0.borrow_mut().push((
-            event.to_owned(),
-            fields
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        ));
-    }
-}
-
-impl Events {
-    fn named(&self, name: &str) -> Vec<Fields> {
-        self.0
-            .borrow()
-            .iter()
-            .filter(|(e, _)| e == name)
-            .map(|(_, f)| f.clone())
-            .collect()
-    }
-
-    fn field(fields: &[(String, FieldValue)], key: &str) -> FieldValue {
-        fields.iter().find(|(k, _)| k == key).unwrap().1.clone()
-    }
-}
-
-type TestStore<'a> = Store<RecordingFs<'a>, TestClock, &'a Events>;
-
-fn store<'a>(fs: RecordingFs<'a>, events: &'a Events) -> TestStore<'a> {
+fn store<'a>(fs: RecordingFs<'a>, events: &'a Recorder) -> TestStore<'a> {
     Store::new(
         fs,
         TestClock::new(1.8e12),
@@ -204,14 +112,14 @@ fn the_fake_token_is_a_secret() {
 #[test]
 fn scan_and_manifest_read_nothing_outside() {
     let mem = hostile();
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     let headers = block_on(s.scan()).unwrap();
     let mut names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
     names.sort_unstable();
     // The notes directory is listed once (not again through `shortcut`, `loop` or `up`).
     assert_eq!(names, ["a.md", "alias.md", "notes/real.md"]);
-    assert_eq!(s.fs().outside_reads(), Vec::<String>::new());
+    assert_eq!(outside_reads(s.fs()), Vec::<String>::new());
     let manifest = block_on(s.manifest()).unwrap();
     assert!(!manifest.contains("SECRET"), "{manifest}");
     assert!(!manifest.contains("usr"), "{manifest}");
@@ -219,17 +127,17 @@ fn scan_and_manifest_read_nothing_outside() {
     let outside = events.named(EVENT_READ_OUTSIDE);
     assert_eq!(outside.len(), 2, "one per scan");
     assert_eq!(
-        Events::field(&outside[0], "operation"),
+        Recorder::field(&outside[0], "operation"),
         FieldValue::Str("scan".into())
     );
-    assert_eq!(Events::field(&outside[0], "count"), FieldValue::Num(4.0));
+    assert_eq!(Recorder::field(&outside[0], "count"), FieldValue::Num(4.0));
     assert!(events.named(EVENT_SCAN_CAPPED).is_empty());
 }
 
 #[test]
 fn surface_leaves_out_files_that_lead_outside() {
     let mem = hostile();
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     let paths: Vec<(String, f64)> = [
         "/m/creds.md",
@@ -250,13 +158,13 @@ fn surface_leaves_out_files_that_lead_outside() {
         ["/m/a.md", "/m/alias.md", "/m/shortcut/real.md"]
     );
     assert!(shown.iter().all(|m| !m.content.contains("ghp_")));
-    assert_eq!(s.fs().outside_reads(), Vec::<String>::new());
+    assert_eq!(outside_reads(s.fs()), Vec::<String>::new());
 }
 
 #[test]
 fn read_contained_refuses_links_out_and_follows_links_in() {
     let mem = hostile();
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     for path in [
         "/m/creds.md",
@@ -280,7 +188,7 @@ fn read_contained_refuses_links_out_and_follows_links_in() {
         block_on(s.read_contained("/m/loop/notes/up/a.md")).unwrap(),
         memory("a")
     );
-    assert_eq!(s.fs().outside_reads(), Vec::<String>::new());
+    assert_eq!(outside_reads(s.fs()), Vec::<String>::new());
 }
 
 #[test]
@@ -292,7 +200,7 @@ fn an_index_that_leads_outside_is_refused_by_read_index_and_list() {
         "- [Leak](leak.md) — SECRET-HOOK\n",
     );
     mem.symlink("/elsewhere/team", "/m/team");
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     // `team/` leads outside: its index is refused, and so is a list that would read it.
     let err = block_on(s.read_index_of(Scope::Team)).unwrap_err();
@@ -310,9 +218,9 @@ fn an_index_that_leads_outside_is_refused_by_read_index_and_list() {
         [("a.md", true), ("creds.md", false), ("alias.md", true)]
     );
     let list_events = events.named(EVENT_READ_OUTSIDE);
-    assert!(list_events.iter().any(|f| Events::field(f, "operation")
+    assert!(list_events.iter().any(|f| Recorder::field(f, "operation")
         == FieldValue::Str("list".into())
-        && Events::field(f, "count") == FieldValue::Num(1.0)));
+        && Recorder::field(f, "count") == FieldValue::Num(1.0)));
     block_on(mem.remove("/m/MEMORY.md")).unwrap();
     // Now the private index itself is the link out.
     mem.symlink("/elsewhere/MEMORY.md", "/m/MEMORY.md");
@@ -323,7 +231,7 @@ fn an_index_that_leads_outside_is_refused_by_read_index_and_list() {
         block_on(s.list()).unwrap_err().code,
         Code::PathSymlinkEscape
     );
-    assert_eq!(s.fs().outside_reads(), Vec::<String>::new());
+    assert_eq!(outside_reads(s.fs()), Vec::<String>::new());
 
     // A link that stays inside is read.
     block_on(mem.remove("/m/MEMORY.md")).unwrap();
@@ -336,7 +244,7 @@ fn an_index_that_leads_outside_is_refused_by_read_index_and_list() {
 #[test]
 fn lint_reads_no_file_outside() {
     let mem = hostile();
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     let report = block_on(lint_store(&s, &LintOptions::default())).unwrap();
     // a.md, alias.md, notes/real.md; never the credentials (whose token would be a SECRET).
@@ -346,13 +254,13 @@ fn lint_reads_no_file_outside() {
         .findings
         .iter()
         .all(|f| f.file.as_deref() != Some("creds.md") || f.code == "DANGLING_INDEX_ENTRY"));
-    assert_eq!(s.fs().outside_reads(), Vec::<String>::new());
+    assert_eq!(outside_reads(s.fs()), Vec::<String>::new());
 }
 
 #[test]
 fn the_memory_tool_neither_shows_nor_lists_what_is_outside() {
     let mem = hostile();
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     let tool = MemoryTool::new(&s);
     let view = |path: &str| {
@@ -387,7 +295,7 @@ fn the_memory_tool_neither_shows_nor_lists_what_is_outside() {
         panic!("not done")
     };
     assert!(text.contains("real body"));
-    assert_eq!(s.fs().outside_reads(), Vec::<String>::new());
+    assert_eq!(outside_reads(s.fs()), Vec::<String>::new());
 }
 
 #[test]
@@ -395,16 +303,15 @@ fn without_realpath_a_loop_costs_bounded_work() {
     let mem = MemFs::new();
     mem.insert_file("/m/a.md", memory("a"));
     mem.symlink("/m", "/m/loop");
-    let events = Events::default();
-    let s = store(RecordingFs::without_realpath(&mem), &events);
+    let events = Recorder::default();
+    let s = store(without_realpath(&mem), &events);
     let headers = block_on(s.scan()).unwrap();
     assert!(headers.iter().any(|h| h.filename == "a.md"));
     assert!(headers.iter().any(|h| h.filename == "loop/a.md"));
     // One directory per level, and no level past the cap.
     let listed = s
         .fs()
-        .reads
-        .borrow()
+        .paths_of(READS)
         .iter()
         .filter(|p| p.ends_with('/'))
         .count();
@@ -412,7 +319,7 @@ fn without_realpath_a_loop_costs_bounded_work() {
     let capped = events.named(EVENT_SCAN_CAPPED);
     assert_eq!(capped.len(), 1);
     assert_eq!(
-        Events::field(&capped[0], "cap"),
+        Recorder::field(&capped[0], "cap"),
         FieldValue::Str("depth".into())
     );
 }
@@ -425,7 +332,7 @@ fn the_walk_stops_at_its_depth_bound_with_realpath_too() {
         dir.push_str(&format!("/d{level}"));
         mem.insert_file(&format!("{dir}/at{level}.md"), memory("deep"));
     }
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     let headers = block_on(s.scan()).unwrap();
     let mut levels: Vec<usize> = headers
@@ -437,7 +344,7 @@ fn the_walk_stops_at_its_depth_bound_with_realpath_too() {
     let capped = events.named(EVENT_SCAN_CAPPED);
     assert_eq!(capped.len(), 1);
     assert_eq!(
-        Events::field(&capped[0], "cap"),
+        Recorder::field(&capped[0], "cap"),
         FieldValue::Str("depth".into())
     );
 }
@@ -448,14 +355,13 @@ fn the_walk_stops_at_its_directory_bound() {
     for i in 0..MAX_SCAN_DIRS + 10 {
         mem.insert_file(&format!("/m/x{i:05}/f.md"), memory("x"));
     }
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     let headers = block_on(s.scan()).unwrap();
     assert_eq!(headers.len(), 200);
     let listed = s
         .fs()
-        .reads
-        .borrow()
+        .paths_of(READS)
         .iter()
         .filter(|p| p.ends_with('/'))
         .count();
@@ -463,7 +369,7 @@ fn the_walk_stops_at_its_directory_bound() {
     let capped = events.named(EVENT_SCAN_CAPPED);
     assert_eq!(capped.len(), 1);
     assert_eq!(
-        Events::field(&capped[0], "cap"),
+        Recorder::field(&capped[0], "cap"),
         FieldValue::Str("dirs".into())
     );
 }
@@ -477,7 +383,7 @@ fn the_walk_stops_at_its_entry_bound() {
     }
     // Listed after the bound (names sort after `n…`): never seen.
     mem.insert_file("/m/z.md", memory("z"));
-    let events = Events::default();
+    let events = Recorder::default();
     let s = store(RecordingFs::new(&mem), &events);
     let headers = block_on(s.scan()).unwrap();
     let names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
@@ -485,11 +391,11 @@ fn the_walk_stops_at_its_entry_bound() {
     let capped = events.named(EVENT_SCAN_CAPPED);
     assert_eq!(capped.len(), 1);
     assert_eq!(
-        Events::field(&capped[0], "cap"),
+        Recorder::field(&capped[0], "cap"),
         FieldValue::Str("entries".into())
     );
     assert_eq!(
-        Events::field(&capped[0], "entries_seen"),
+        Recorder::field(&capped[0], "entries_seen"),
         FieldValue::Num(MAX_SCAN_ENTRIES as f64)
     );
 }

@@ -3,13 +3,13 @@
 
 mod common;
 
-use common::{block_on, TestClock};
-use memdir::host::{Clock, FieldValue, HostResult, Llm, LlmRequest, Telemetry};
+use common::{block_on, Event, Recorder, Script, ScriptedLlm, TestClock};
+use memdir::host::{Clock, FieldValue};
 use memdir::recall::{
     render_surfaced, should_recall, surface_text, AbortFlag, AnsweredBy, FindOptions, RankerIndex,
     Recall, RecallOutcome, SessionBudget,
 };
-use memdir::{HostError, MemFs, Memdir, MemdirConfig, MemoryHeader, MemoryType};
+use memdir::{MemFs, Memdir, MemdirConfig, MemoryHeader, MemoryType};
 use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
@@ -225,78 +225,8 @@ fn ranker_precision_and_recall_on_fixture() {
 // ---------------------------------------------------------------------------------------------
 // Scripted hosts
 
-#[derive(Clone)]
-enum Script {
-    Reply(String),
-    Fail,
-    Hang,
-    /// Abort the flag, then hang.
-    AbortThenHang(AbortFlag),
-}
-
-#[derive(Clone)]
-struct ScriptedLlm {
-    script: Script,
-    requests: Rc<RefCell<Vec<LlmRequest>>>,
-}
-
-impl ScriptedLlm {
-    fn new(script: Script) -> Self {
-        ScriptedLlm {
-            script,
-            requests: Rc::default(),
-        }
-    }
-    fn reply(text: &str) -> Self {
-        ScriptedLlm::new(Script::Reply(text.to_owned()))
-    }
-}
-
-impl Llm for ScriptedLlm {
-    async fn complete(&self, request: &LlmRequest) -> HostResult<String> {
-        self.requests.borrow_mut().push(request.clone());
-        match &self.script {
-            Script::Reply(text) => Ok(text.clone()),
-            Script::Fail => Err(HostError::new(Some("ECONNRESET"), "socket hang up")),
-            Script::Hang => std::future::pending().await,
-            Script::AbortThenHang(flag) => {
-                flag.abort();
-                std::future::pending().await
-            }
-        }
-    }
-}
-
-type Events = Rc<RefCell<Vec<(String, Vec<(String, FieldValue)>)>>>;
-
-#[derive(Clone, Default)]
-struct Recorder {
-    events: Events,
-}
-
-impl Telemetry for Recorder {
-    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
-        self.events.borrow_mut().push((
-            event.to_owned(),
-            fields
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        ));
-    }
-}
-
-/// A clock whose timer never fires.
-struct FrozenClock;
-
-impl Clock for FrozenClock {
-    fn now_ms(&self) -> f64 {
-        NOW
-    }
-    async fn sleep(&self, _ms: u32) {
-        std::future::pending::<()>().await
-    }
-}
+/// The recorder's shared event list.
+type Events = Rc<RefCell<Vec<Event>>>;
 
 fn memdir_with<C: Clock>(
     clock: C,
@@ -304,7 +234,7 @@ fn memdir_with<C: Clock>(
     fallback: bool,
 ) -> (Memdir<MemFs, C, ScriptedLlm, Recorder>, Events) {
     let recorder = Recorder::default();
-    let events = Rc::clone(&recorder.events);
+    let events = Rc::clone(&recorder.log);
     let mut config = MemdirConfig::new("/mem/");
     config.recall.fallback_to_lexical = fallback;
     (
@@ -488,7 +418,7 @@ fn an_empty_selection_is_respected() {
 #[test]
 fn failing_llm_falls_back() {
     let (r, events) = recall_with(
-        ScriptedLlm::new(Script::Fail),
+        ScriptedLlm::always(Script::Fail),
         "open the grafana dashboards for billing",
     );
     assert_eq!(
@@ -503,7 +433,7 @@ fn failing_llm_falls_back() {
 
     let (memdir, _) = memdir_with(
         TestClock::new(NOW),
-        Some(ScriptedLlm::new(Script::Fail)),
+        Some(ScriptedLlm::always(Script::Fail)),
         false,
     );
     let r = block_on(memdir.find_relevant_in(
@@ -521,7 +451,7 @@ fn failing_llm_falls_back() {
 #[test]
 fn a_hanging_llm_times_out() {
     let clock = TestClock::new(NOW);
-    let (memdir, events) = memdir_with(clock, Some(ScriptedLlm::new(Script::Hang)), true);
+    let (memdir, events) = memdir_with(clock, Some(ScriptedLlm::always(Script::Hang)), true);
     let r = block_on(memdir.find_relevant_in(
         small_headers(),
         "the production deploy",
@@ -544,7 +474,7 @@ fn a_hanging_llm_times_out() {
     let memdir = Memdir::new(
         MemFs::new(),
         TestClock::new(NOW),
-        Some(ScriptedLlm::new(Script::Hang)),
+        Some(ScriptedLlm::always(Script::Hang)),
         Recorder::default(),
         config,
     );
@@ -559,7 +489,7 @@ fn abort_yields_nothing() {
     // Aborted before the call: the LLM is not asked.
     let llm = ScriptedLlm::reply(r#"{"selected_memories":["a.md"]}"#);
     let requests = Rc::clone(&llm.requests);
-    let (memdir, events) = memdir_with(FrozenClock, Some(llm), true);
+    let (memdir, events) = memdir_with(TestClock::frozen(NOW), Some(llm), true);
     let flag = AbortFlag::new();
     flag.abort();
     let options = FindOptions {
@@ -578,8 +508,8 @@ fn abort_yields_nothing() {
     // Aborted while the LLM is thinking (and the timer never fires): no fallback either.
     let flag = AbortFlag::new();
     let (memdir, _) = memdir_with(
-        FrozenClock,
-        Some(ScriptedLlm::new(Script::AbortThenHang(flag.clone()))),
+        TestClock::frozen(NOW),
+        Some(ScriptedLlm::always(Script::AbortThenHang(flag.clone()))),
         true,
     );
     let options = FindOptions {
@@ -694,7 +624,7 @@ fn telemetry_never_carries_the_query() {
 #[test]
 fn without_an_llm_the_ranker_answers() {
     let recorder = Recorder::default();
-    let events = Rc::clone(&recorder.events);
+    let events = Rc::clone(&recorder.log);
     let memdir: Memdir<MemFs, TestClock, memdir::NoLlm, Recorder> = Memdir::new(
         MemFs::new(),
         TestClock::new(NOW),

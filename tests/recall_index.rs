@@ -4,137 +4,32 @@
 
 mod common;
 
-use common::{block_on, TestClock};
-use memdir::host::{
-    DirEntry, FileStat, FileSystem, FsCapabilities, HostResult, HostWatch, Llm, LlmRequest,
-    WatchEvent, WatchListener,
-};
+use common::{block_on, Op, Tap, TestClock, Watch};
+use memdir::host::{FileSystem, HostResult, Llm, LlmRequest, WatchEvent};
 use memdir::recall::{AnsweredBy, FindOptions};
 use memdir::store::SaveInput;
-use memdir::{HostError, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
-use std::cell::{Cell, RefCell};
+use memdir::{MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 const NOW: f64 = 1_800_000_000_000.0;
 
-/// How the counting filesystem answers `watch`.
-#[derive(Clone, Copy, PartialEq)]
-enum Watch {
-    /// No watch capability.
-    None,
-    /// The inner `MemFs`'s watch: every change made through it is reported.
-    Forward,
-    /// A watch that reports only what the test sends through [`CountingFs::send`].
-    Manual,
+/// A `MemFs` that counts reads (whole or head), stats and listings; clones share the counts.
+type CountingFs = Tap<Rc<MemFs>>;
+
+fn counting_fs(inner: Rc<MemFs>, watch: Watch) -> CountingFs {
+    let mut fs = Tap::new(inner);
+    fs.watch = watch;
+    fs
 }
 
-#[derive(Default)]
-struct Counts {
-    reads: Cell<usize>,
-    stats: Cell<usize>,
-    lists: Cell<usize>,
-}
-
-/// A `MemFs` that counts reads (whole or head), stats and listings.
-#[derive(Clone)]
-struct CountingFs {
-    inner: Rc<MemFs>,
-    counts: Rc<Counts>,
-    watch: Watch,
-    listener: Rc<RefCell<Option<WatchListener>>>,
-}
-
-impl CountingFs {
-    fn new(inner: Rc<MemFs>, watch: Watch) -> Self {
-        CountingFs {
-            inner,
-            counts: Rc::default(),
-            watch,
-            listener: Rc::default(),
-        }
-    }
-
-    fn reset(&self) {
-        self.counts.reads.set(0);
-        self.counts.stats.set(0);
-        self.counts.lists.set(0);
-    }
-
-    /// (reads, stats, listings) since the last reset.
-    fn calls(&self) -> (usize, usize, usize) {
-        (
-            self.counts.reads.get(),
-            self.counts.stats.get(),
-            self.counts.lists.get(),
-        )
-    }
-
-    fn send(&self, event: WatchEvent<'_>) {
-        let listener = self.listener.borrow().clone();
-        listener.expect("watching")(event);
-    }
-}
-
-fn bump(c: &Cell<usize>) {
-    c.set(c.get() + 1);
-}
-
-impl FileSystem for CountingFs {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        bump(&self.counts.reads);
-        self.inner.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.inner.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        bump(&self.counts.lists);
-        self.inner.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        bump(&self.counts.stats);
-        self.inner.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.inner.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.inner.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        self.inner.capabilities()
-    }
-    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
-        self.inner.rename(from, to).await
-    }
-    async fn realpath(&self, path: &str) -> HostResult<String> {
-        self.inner.realpath(path).await
-    }
-    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
-        bump(&self.counts.stats);
-        self.inner.lstat(path).await
-    }
-    async fn append_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.inner.append_file(path, data).await
-    }
-    async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
-        self.inner.create_exclusive(path, data).await
-    }
-    async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
-        bump(&self.counts.reads);
-        self.inner.read_head(path, max_bytes).await
-    }
-    async fn watch(&self, dir: &str, on_change: WatchListener) -> HostResult<HostWatch> {
-        match self.watch {
-            Watch::None => Err(HostError::unsupported("watch")),
-            Watch::Forward => self.inner.watch(dir, on_change).await,
-            Watch::Manual => {
-                *self.listener.borrow_mut() = Some(on_change);
-                let listener = Rc::clone(&self.listener);
-                Ok(HostWatch::new(move || *listener.borrow_mut() = None))
-            }
-        }
-    }
+/// (reads, stats, listings) since the last `clear_calls`.
+fn calls(fs: &CountingFs) -> (usize, usize, usize) {
+    (
+        fs.count(&[Op::ReadFile, Op::ReadHead]),
+        fs.count(&[Op::Stat, Op::Lstat]),
+        fs.count(&[Op::ReadDir]),
+    )
 }
 
 fn memory(description: &str, body: &str) -> String {
@@ -189,7 +84,7 @@ fn the_oldest_of_ten_thousand_is_found_when_it_alone_matches() {
             ),
         );
         fs.set_mtime("/mem/kafka_topics.md", mtime);
-        let m = memdir(CountingFs::new(fs, Watch::None));
+        let m = memdir(counting_fs(fs, Watch::None));
         assert_eq!(
             recall(&m, "which kafka topic do payment events go to"),
             ["/mem/kafka_topics.md"],
@@ -209,7 +104,7 @@ fn words_past_the_scans_thirty_lines_count() {
     fs.insert_file("/mem/far.md", memory("Archive settings", &far));
     fs.set_mtime("/mem/far.md", NOW - 1e9);
     fs.insert_file("/mem/near.md", memory("Archive settings", "Use them."));
-    let m = memdir(CountingFs::new(fs, Watch::None));
+    let m = memdir(counting_fs(fs, Watch::None));
     let found = recall(&m, "zstd archive settings");
     assert_eq!(found.first().map(String::as_str), Some("/mem/far.md"));
 }
@@ -244,7 +139,7 @@ fn the_llm_is_shown_the_rankers_best_of_the_whole_directory() {
     let llm = Recorder::default();
     let manifests = Rc::clone(&llm.manifests);
     let m = Memdir::new(
-        CountingFs::new(Rc::clone(&fs), Watch::None),
+        counting_fs(Rc::clone(&fs), Watch::None),
         TestClock::new(NOW),
         Some(llm.clone()),
         NoTelemetry,
@@ -262,7 +157,7 @@ fn the_llm_is_shown_the_rankers_best_of_the_whole_directory() {
     let small = Rc::new(MemFs::new());
     filler(&small, 5);
     let m = Memdir::new(
-        CountingFs::new(small, Watch::None),
+        counting_fs(small, Watch::None),
         TestClock::new(NOW),
         Some(llm),
         NoTelemetry,
@@ -291,13 +186,13 @@ fn the_llm_is_shown_the_rankers_best_of_the_whole_directory() {
 fn changes_behind_the_instances_back_are_picked_up() {
     let fs = Rc::new(MemFs::new());
     filler(&fs, 100);
-    let counting = CountingFs::new(Rc::clone(&fs), Watch::None);
+    let counting = counting_fs(Rc::clone(&fs), Watch::None);
     let m = memdir(counting.clone());
     assert!(recall(&m, "grafana dashboards for billing").is_empty());
-    assert_eq!(counting.calls().0, 100);
+    assert_eq!(calls(&counting).0, 100);
 
     // Rewritten on disk: new size and mtime, so it is read again (and only it).
-    counting.reset();
+    counting.clear_calls();
     fs.insert_file(
         "/mem/note_00042.md",
         memory("Grafana dashboards for billing live in the ops folder", ""),
@@ -306,19 +201,19 @@ fn changes_behind_the_instances_back_are_picked_up() {
         recall(&m, "grafana dashboards for billing"),
         ["/mem/note_00042.md"]
     );
-    assert_eq!(counting.calls().0, 1);
+    assert_eq!(calls(&counting).0, 1);
 
     // Same size, new mtime: read again.
-    counting.reset();
+    counting.clear_calls();
     fs.insert_file(
         "/mem/note_00042.md",
         memory("Grafana dashboards for invoice live in the ops folder", ""),
     );
     assert_eq!(recall(&m, "invoice dashboards"), ["/mem/note_00042.md"]);
-    assert_eq!(counting.calls().0, 1);
+    assert_eq!(calls(&counting).0, 1);
 
     // Deleted: gone from the index and from the answers.
-    counting.reset();
+    counting.clear_calls();
     fs.insert_file("/mem/x/y.md", memory("Vault holds the secrets", ""));
     assert_eq!(recall(&m, "vault secrets"), ["/mem/x/y.md"]);
     block_on(fs.remove("/mem/x/y.md")).unwrap();
@@ -331,14 +226,14 @@ fn an_unchanged_directory_costs_no_read_and_with_a_watch_no_stat() {
     for watch in [Watch::None, Watch::Forward] {
         let fs = Rc::new(MemFs::new());
         filler(&fs, 300);
-        let counting = CountingFs::new(Rc::clone(&fs), watch);
+        let counting = counting_fs(Rc::clone(&fs), watch);
         let m = memdir(counting.clone());
         recall(&m, "deploy checklist");
-        assert_eq!(counting.calls().0, 300, "the first recall reads every head");
-        counting.reset();
+        assert_eq!(calls(&counting).0, 300, "the first recall reads every head");
+        counting.clear_calls();
         recall(&m, "deploy checklist");
         recall(&m, "release notes");
-        let (reads, stats, lists) = counting.calls();
+        let (reads, stats, lists) = calls(&counting);
         assert_eq!(reads, 0);
         if watch == Watch::None {
             assert_eq!((stats, lists), (600, 2), "one stat pass per recall");
@@ -354,7 +249,7 @@ fn the_instances_own_writes_are_seen_without_a_stat_pass() {
     // visible.
     let fs = Rc::new(MemFs::new());
     filler(&fs, 300);
-    let counting = CountingFs::new(Rc::clone(&fs), Watch::Manual);
+    let counting = counting_fs(Rc::clone(&fs), Watch::Manual);
     let m = memdir(counting.clone());
     assert!(recall(&m, "pnpm workspaces").is_empty());
     let saved = block_on(m.save(SaveInput {
@@ -368,25 +263,25 @@ fn the_instances_own_writes_are_seen_without_a_stat_pass() {
     let memdir::store::SaveOutcome::Saved(saved) = saved else {
         panic!("not saved");
     };
-    counting.reset();
+    counting.clear_calls();
     assert_eq!(recall(&m, "pnpm workspaces"), vec![saved.path.clone()]);
-    let (reads, stats, lists) = counting.calls();
+    let (reads, stats, lists) = calls(&counting);
     assert_eq!((reads, lists), (1, 0));
     assert!(stats <= 1, "{stats} stats");
 
     // Deleted by the instance: gone at once.
     let file = saved.path.trim_start_matches("/mem/").to_owned();
     block_on(m.delete(&file)).unwrap();
-    counting.reset();
+    counting.clear_calls();
     assert!(recall(&m, "pnpm workspaces").is_empty());
-    assert!(counting.calls().1 <= 1);
+    assert!(calls(&counting).1 <= 1);
 }
 
 #[test]
 fn a_watch_notification_invalidates() {
     let fs = Rc::new(MemFs::new());
     filler(&fs, 50);
-    let counting = CountingFs::new(Rc::clone(&fs), Watch::Manual);
+    let counting = counting_fs(Rc::clone(&fs), Watch::Manual);
     let m = memdir(counting.clone());
     recall(&m, "anything");
 
@@ -397,19 +292,19 @@ fn a_watch_notification_invalidates() {
     );
     assert!(recall(&m, "terraform state").is_empty());
     // Reported by path: only that path is looked at.
-    counting.reset();
+    counting.clear_calls();
     counting.send(WatchEvent::Changed("note_00007.md"));
     assert_eq!(recall(&m, "terraform state"), ["/mem/note_00007.md"]);
-    assert_eq!(counting.calls(), (1, 1, 0));
+    assert_eq!(calls(&counting), (1, 1, 0));
 
     // Reported without a path: a full stat pass, reading only what changed.
     fs.insert_file("/mem/sub/new.md", memory("Vault holds the secrets", ""));
     assert!(recall(&m, "vault secrets").is_empty());
-    counting.reset();
+    counting.clear_calls();
     counting.send(WatchEvent::Unknown);
     assert_eq!(recall(&m, "vault secrets"), ["/mem/sub/new.md"]);
-    assert_eq!(counting.calls().0, 1);
-    assert_eq!(counting.calls().1, 51);
+    assert_eq!(calls(&counting).0, 1);
+    assert_eq!(calls(&counting).1, 51);
 
     // A reported directory: a full pass too (its files went away with it).
     block_on(fs.remove("/mem/sub/new.md")).unwrap();
@@ -419,13 +314,13 @@ fn a_watch_notification_invalidates() {
     // The watch broke: back to a stat pass per recall.
     counting.send(WatchEvent::Lost);
     recall(&m, "anything");
-    counting.reset();
+    counting.clear_calls();
     fs.insert_file(
         "/mem/note_00008.md",
         memory("Sentry alerts go to on-call", ""),
     );
     assert_eq!(recall(&m, "sentry alerts"), ["/mem/note_00008.md"]);
-    assert_eq!(counting.calls().1, 50);
+    assert_eq!(calls(&counting).1, 50);
 }
 
 #[test]

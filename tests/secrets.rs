@@ -1,6 +1,9 @@
 //! The secret scanner against a generated corpus (three or more samples per rule, built from
 //! each rule's format; none of them is a real credential) and against ordinary text.
 
+mod common;
+
+use common::XorShift;
 use memdir::secrets::{
     check_write_for_secrets, redact_secrets, rule_ids, scan_for_secrets, secret_label, REDACTED,
 };
@@ -12,17 +15,12 @@ const DIGITS: &str = "0123456789";
 const HEX_LOWER: &str = "0123456789abcdef";
 const HEX_MIXED: &str = "0123456789abcdefABCDEF";
 
-/// A small deterministic generator (xorshift), so the corpus is the same on every run.
-struct Gen(u64);
+/// Draws `n` characters of `alphabet` from the generator (the same corpus on every run).
+trait Pick {
+    fn pick(&mut self, alphabet: &str, n: usize) -> String;
+}
 
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
+impl Pick for XorShift {
     fn pick(&mut self, alphabet: &str, n: usize) -> String {
         let chars: Vec<char> = alphabet.chars().collect();
         (0..n)
@@ -45,7 +43,7 @@ fn base64() -> String {
 }
 
 /// Three or more tokens in the format of `rule`, variant `v` changing lengths and prefixes.
-fn tokens(rule: &str, g: &mut Gen) -> Vec<String> {
+fn tokens(rule: &str, g: &mut XorShift) -> Vec<String> {
     let mut out = Vec::new();
     for v in 0..3usize {
         let t = match rule {
@@ -207,7 +205,7 @@ fn in_context(token: &str, v: usize) -> String {
 
 #[test]
 fn every_rule_catches_its_generated_samples_and_nothing_else() {
-    let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+    let mut g = XorShift(0x9E37_79B9_7F4A_7C15);
     let ids = rule_ids();
     assert_eq!(ids.len(), 36);
     for id in &ids {
@@ -332,7 +330,7 @@ fn redaction_keeps_delimiters_and_replaces_every_match() {
 
 #[test]
 fn the_guard_names_labels_and_never_the_secret() {
-    let mut g = Gen(42);
+    let mut g = XorShift(42);
     for id in rule_ids() {
         for token in tokens(id, &mut g) {
             let err = memdir::Error::from(

@@ -2,178 +2,39 @@
 //! locking, cap warnings, the daily log, and bad input.
 
 mod common;
-mod std_fs;
 
-use common::{block_on, TestClock, YieldOnce};
+use common::std_fs::{StdFs, TempDir};
+use common::{block_on, RealClock, Recorder, Tap, TestClock};
 use memdir::future::join_all;
-use memdir::host::{
-    Clock, DirEntry, FieldValue, FileStat, FileSystem, FsCapabilities, HostResult, NoLlm,
-    NoTelemetry, Telemetry,
-};
+use memdir::host::{Clock, FieldValue, FileSystem, FsCapabilities, NoLlm, NoTelemetry};
 use memdir::store::{
     IndexView, LocalDate, MemoryChanges, Proposal, SaveInput, SaveOutcome, SavedMemory, Scope,
 };
 use memdir::{Code, MemFs, Memdir, MemdirConfig, MemoryType, WriteMode};
-use std::cell::{Cell, RefCell};
-use std_fs::{StdFs, TempDir};
+use std::rc::Rc;
 
 const T0: f64 = 1_700_000_000_000.0;
 const DIR: &str = "/m/";
 
 // ---------- test hosts ----------
 
-/// A borrowed filesystem that can yield before every call and hide capabilities.
-struct SharedFs<'a, F: FileSystem> {
-    inner: &'a F,
-    yields: bool,
-    caps: FsCapabilities,
-}
-
-impl<'a, F: FileSystem> SharedFs<'a, F> {
-    fn new(inner: &'a F) -> Self {
-        SharedFs {
-            inner,
-            yields: false,
-            caps: inner.capabilities(),
-        }
-    }
-    fn yielding(inner: &'a F) -> Self {
-        SharedFs {
-            yields: true,
-            ..Self::new(inner)
-        }
-    }
-    fn with_caps(inner: &'a F, caps: FsCapabilities) -> Self {
-        SharedFs {
-            caps,
-            ..Self::new(inner)
-        }
-    }
-    async fn pause(&self) {
-        if self.yields {
-            YieldOnce(false).await;
-        }
-    }
-}
-
-impl<F: FileSystem> FileSystem for SharedFs<'_, F> {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.pause().await;
-        self.inner.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.pause().await;
-        self.inner.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.pause().await;
-        self.inner.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        self.caps
-    }
-    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.rename(from, to).await
-    }
-    async fn realpath(&self, path: &str) -> HostResult<String> {
-        self.pause().await;
-        self.inner.realpath(path).await
-    }
-    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
-        self.pause().await;
-        self.inner.lstat(path).await
-    }
-    async fn append_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.pause().await;
-        self.inner.append_file(path, data).await
-    }
-    async fn create_exclusive(&self, path: &str, data: &str) -> HostResult<bool> {
-        self.pause().await;
-        self.inner.create_exclusive(path, data).await
-    }
-    async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
-        self.pause().await;
-        self.inner.read_head(path, max_bytes).await
-    }
-}
-
-/// A test clock whose sleep yields once (so a waiting writer lets the holder run) while time
-/// stands still: the timers that bound host calls and lock waits race every pending call, and
-/// a clock that jumped ahead on each of them would time out calls that are merely interleaved.
-struct YieldClock(Cell<f64>);
-
-impl Clock for YieldClock {
-    fn now_ms(&self) -> f64 {
-        self.0.get()
-    }
-    async fn sleep(&self, _ms: u32) {
-        YieldOnce(false).await;
-    }
-}
-
-/// A real clock for multi-threaded tests.
-struct RealClock;
-
-impl Clock for RealClock {
-    fn now_ms(&self) -> f64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs_f64()
-            * 1000.0
-    }
-    async fn sleep(&self, ms: u32) {
-        std::thread::sleep(std::time::Duration::from_millis(u64::from(ms)));
-    }
-}
-
-/// Records events together with the index text on disk at the moment of emission.
-/// A recorded telemetry event: name, fields, and MEMORY.md as it was when the event fired.
-type Event = (String, Vec<(String, FieldValue)>, String);
-
-struct Recorder<'a> {
-    fs: &'a MemFs,
-    events: RefCell<Vec<Event>>,
-}
-
-impl Telemetry for Recorder<'_> {
-    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
-        let index = self
-            .fs
-            .snapshot()
+/// A `Recorder` that keeps MEMORY.md as it was on disk at the moment of each event.
+fn index_recorder(fs: &Rc<MemFs>) -> Recorder {
+    let fs = Rc::clone(fs);
+    Recorder::with_context(move || {
+        fs.snapshot()
             .into_iter()
             .find(|(p, _)| p == "/m/MEMORY.md")
             .map(|(_, d)| String::from_utf8(d).unwrap())
-            .unwrap_or_default();
-        self.events.borrow_mut().push((
-            event.to_owned(),
-            fields
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-            index,
-        ));
-    }
+            .unwrap_or_default()
+    })
 }
 
-type MemStore<'a> = Memdir<SharedFs<'a, MemFs>, TestClock, NoLlm, NoTelemetry>;
+type MemStore<'a> = Memdir<Tap<&'a MemFs>, TestClock, NoLlm, NoTelemetry>;
 
 fn mem_store(fs: &MemFs) -> MemStore<'_> {
     Memdir::new(
-        SharedFs::new(fs),
+        Tap::new(fs),
         TestClock::new(T0),
         None,
         NoTelemetry,
@@ -509,7 +370,7 @@ fn write_modes() {
         let mut config = MemdirConfig::new(DIR);
         config.write_mode = mode;
         let m = Memdir::<_, _>::new(
-            SharedFs::new(&fs),
+            Tap::new(&fs),
             TestClock::new(T0),
             None::<NoLlm>,
             NoTelemetry,
@@ -536,7 +397,7 @@ fn write_modes() {
     let mut config = MemdirConfig::new(DIR);
     config.write_mode = WriteMode::Confirm;
     let m = Memdir::<_, _>::new(
-        SharedFs::new(&fs),
+        Tap::new(&fs),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
@@ -572,8 +433,8 @@ fn write_modes() {
 fn interleaved_saves_on_one_memdir_both_land() {
     let fs = MemFs::new();
     let m = Memdir::<_, _>::new(
-        SharedFs::yielding(&fs),
-        YieldClock(Cell::new(T0)),
+        Tap::yielding(&fs),
+        TestClock::yielding(T0),
         None::<NoLlm>,
         NoTelemetry,
         MemdirConfig::new(DIR),
@@ -601,8 +462,8 @@ fn two_instances_sharing_a_dir_lose_nothing() {
         config.store.lock_timeout_ms = 600_000;
         config.store.lock_stale_ms = 600_000;
         Memdir::<_, _>::new(
-            SharedFs::yielding(&fs),
-            YieldClock(Cell::new(T0)),
+            Tap::yielding(&fs),
+            TestClock::yielding(T0),
             None::<NoLlm>,
             NoTelemetry,
             config,
@@ -698,7 +559,7 @@ fn stale_lock_is_broken_and_fresh_lock_times_out() {
     let mut config = MemdirConfig::new(DIR);
     config.store.lock_stale_ms = 60_000;
     let m = Memdir::<_, _>::new(
-        SharedFs::new(&fs),
+        Tap::new(&fs),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
@@ -742,15 +603,12 @@ fn lock_file_with_garbage_uses_its_mtime() {
 
 #[test]
 fn over_cap_index_is_written_whole_and_reported_before_the_write() {
-    let fs = MemFs::new();
+    let fs = Rc::new(MemFs::new());
     let mut config = MemdirConfig::new(DIR);
     config.store.index_caps.max_lines = 3;
-    let rec = Recorder {
-        fs: &fs,
-        events: RefCell::new(Vec::new()),
-    };
+    let rec = index_recorder(&fs);
     let m = Memdir::new(
-        SharedFs::new(&fs),
+        Tap::new(&*fs),
         TestClock::new(T0),
         None::<NoLlm>,
         rec,
@@ -768,9 +626,10 @@ fn over_cap_index_is_written_whole_and_reported_before_the_write() {
     let index = file_text(&fs, "/m/MEMORY.md").unwrap();
     assert_eq!(index_lines(&index).len(), 4, "nothing is cut on disk");
 
-    let events = m_events(&m);
+    let events = m.telemetry().events();
     assert_eq!(events.len(), 1);
-    let (name, fields, index_at_emit) = &events[0];
+    let (name, fields) = &events[0];
+    let index_at_emit = &m.telemetry().contexts.borrow()[0];
     assert_eq!(name, "memdir_index_over_cap");
     assert!(fields.contains(&("line_count".to_owned(), FieldValue::Num(4.0))));
     assert!(fields.contains(&("was_line_truncated".to_owned(), FieldValue::Bool(true))));
@@ -788,17 +647,13 @@ fn over_cap_index_is_written_whole_and_reported_before_the_write() {
     assert!(!view.content.contains("(user_four.md)"));
 }
 
-fn m_events<'a>(m: &'a Memdir<SharedFs<'a, MemFs>, TestClock, NoLlm, Recorder<'a>>) -> Vec<Event> {
-    m.telemetry().events.borrow().clone()
-}
-
 #[test]
 fn byte_cap_warning() {
     let fs = MemFs::new();
     let mut config = MemdirConfig::new(DIR);
     config.store.index_caps.max_units = 60;
     let m = Memdir::<_, _>::new(
-        SharedFs::new(&fs),
+        Tap::new(&fs),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
@@ -1004,7 +859,7 @@ fn scan_bad_input_over_memfs() {
         ..fs.capabilities()
     };
     let m = Memdir::<_, _>::new(
-        SharedFs::with_caps(&fs, caps),
+        Tap::with_caps(&fs, caps),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
@@ -1080,7 +935,7 @@ fn append_log_creates_and_appends() {
         ..fs.capabilities()
     };
     let m = Memdir::<_, _>::new(
-        SharedFs::with_caps(&fs, caps),
+        Tap::with_caps(&fs, caps),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
@@ -1161,65 +1016,12 @@ fn list_marks_missing_and_hostile_entries() {
     );
 }
 
-/// A filesystem with the host `lock` capability that records what was locked and released.
-struct LockingFs<'a> {
-    inner: SharedFs<'a, MemFs>,
-    taken: RefCell<Vec<String>>,
-    released: std::rc::Rc<Cell<u32>>,
-}
-
-impl FileSystem for LockingFs<'_> {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.inner.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.inner.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.inner.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.inner.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.inner.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.inner.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        FsCapabilities {
-            lock: true,
-            ..self.inner.capabilities()
-        }
-    }
-    async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
-        self.inner.rename(from, to).await
-    }
-    async fn realpath(&self, path: &str) -> HostResult<String> {
-        self.inner.realpath(path).await
-    }
-    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
-        self.inner.lstat(path).await
-    }
-    async fn lock(&self, name: &str) -> HostResult<memdir::host::HostLock> {
-        self.taken.borrow_mut().push(name.to_owned());
-        let released = self.released.clone();
-        Ok(memdir::host::HostLock::new(move || {
-            released.set(released.get() + 1)
-        }))
-    }
-}
-
 #[test]
 fn host_lock_is_used_when_offered() {
     let fs = MemFs::new();
-    let released = std::rc::Rc::new(Cell::new(0));
-    let host = LockingFs {
-        inner: SharedFs::new(&fs),
-        taken: RefCell::new(Vec::new()),
-        released: released.clone(),
-    };
+    let mut host = Tap::new(&fs);
+    host.host_lock = Some(false);
+    let released = Rc::clone(&host.locks_released);
     let m = Memdir::<_, _>::new(
         host,
         TestClock::new(T0),
@@ -1229,7 +1031,7 @@ fn host_lock_is_used_when_offered() {
     );
     block_on(m.save(input("A", "a", "user", ""))).unwrap();
     block_on(m.delete("user_a.md")).unwrap();
-    assert_eq!(*m.fs().taken.borrow(), ["memdir:/m/", "memdir:/m/"]);
+    assert_eq!(*m.fs().locks_taken.borrow(), ["memdir:/m/", "memdir:/m/"]);
     assert_eq!(released.get(), 2);
     let paths: Vec<String> = fs.snapshot().into_iter().map(|(p, _)| p).collect();
     assert_eq!(paths, ["/m/MEMORY.md"], "no lock file with a host lock");
@@ -1303,7 +1105,7 @@ fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
     let mut config = MemdirConfig::new(DIR);
     config.store.guard_private_secrets = true;
     let guarded = Memdir::new(
-        SharedFs::new(&fs),
+        Tap::new(&fs),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,

@@ -4,14 +4,14 @@
 
 mod common;
 
-use common::{block_on, TestClock};
+use common::{block_on, Recorder, TestClock};
 use memdir::host::HostResult;
 use memdir::json::{parse, Json};
 use memdir::sync::{
     hash_content, HttpRequest, HttpResponse, SkipReason, SyncConfig, SyncState, TeamSync,
     TeamWatcher, Transport, MAX_PULL_ENTRIES, MAX_RESPONSE_BYTES, MAX_RETRY_AFTER_MS,
 };
-use memdir::{Clock, Code, FieldValue, FileSystem, HostError, MemFs, Telemetry};
+use memdir::{Clock, Code, FieldValue, FileSystem, HostError, MemFs};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -247,42 +247,6 @@ impl Transport for TcpTransport {
     }
 }
 
-/// One telemetry event: its name and fields.
-type Event = (String, Vec<(String, FieldValue)>);
-
-#[derive(Default)]
-struct Recorder(RefCell<Vec<Event>>);
-
-impl Telemetry for Recorder {
-    fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
-        self.0.borrow_mut().push((
-            event.to_owned(),
-            fields
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        ));
-    }
-}
-
-impl Recorder {
-    fn last(&self, event: &str) -> BTreeMap<String, FieldValue> {
-        self.0
-            .borrow()
-            .iter()
-            .rev()
-            .find(|(e, _)| e == event)
-            .map(|(_, f)| f.iter().cloned().collect())
-            .unwrap_or_else(|| panic!("no {event} event"))
-    }
-    fn count(&self, event: &str) -> usize {
-        self.0.borrow().iter().filter(|(e, _)| e == event).count()
-    }
-    fn all_text(&self) -> String {
-        format!("{:?}", self.0.borrow())
-    }
-}
-
 const TEAM: &str = "/m/team/";
 
 fn sync<'a>(
@@ -513,8 +477,8 @@ fn pull_push_conflict_and_secrets_end_to_end() {
     // The secret never left: not on the server, not in telemetry, not in any message.
     let everything = format!("{:?}", server.lock().unwrap().entries);
     assert!(!everything.contains(&secret));
-    assert!(!tel.all_text().contains(&secret));
-    assert!(!tel.all_text().contains("creds.md"));
+    assert!(!tel.dump().contains(&secret));
+    assert!(!tel.dump().contains("creds.md"));
 }
 
 #[test]

@@ -3,115 +3,10 @@
 
 mod common;
 
-use common::block_on;
-use memdir::host::HostResult;
+use common::std_fs::{StdFs, TempDir};
+use common::{block_on, Op, Tap};
 use memdir::path_key::{is_team_path, validate_team_key, validate_team_write_path};
-use memdir::{Code, DirEntry, EntryKind, FileStat, FileSystem, FsCapabilities, HostError, MemFs};
-use std::io;
-use std::path::PathBuf;
-
-/// A `FileSystem` over the real disk, with Linux error codes.
-struct StdFs;
-
-fn host_err(e: io::Error) -> HostError {
-    let code = match e.raw_os_error() {
-        Some(2) => "ENOENT",
-        Some(13) => "EACCES",
-        Some(20) => "ENOTDIR",
-        Some(21) => "EISDIR",
-        Some(36) => "ENAMETOOLONG",
-        Some(40) => "ELOOP",
-        _ if e.kind() == io::ErrorKind::NotFound => "ENOENT",
-        _ => "EIO",
-    };
-    HostError::new(Some(code), e.to_string())
-}
-
-fn kind_of(ft: std::fs::FileType) -> EntryKind {
-    if ft.is_symlink() {
-        EntryKind::Symlink
-    } else if ft.is_dir() {
-        EntryKind::Dir
-    } else {
-        EntryKind::File
-    }
-}
-
-fn stat_of(m: std::fs::Metadata) -> FileStat {
-    FileStat {
-        kind: kind_of(m.file_type()),
-        size: m.len() as f64,
-        mtime_ms: 0.0,
-    }
-}
-
-impl FileSystem for StdFs {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        std::fs::read_to_string(path).map_err(host_err)
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        std::fs::write(path, data).map_err(host_err)
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(path).map_err(host_err)? {
-            let entry = entry.map_err(host_err)?;
-            out.push(DirEntry {
-                name: entry.file_name().to_string_lossy().into_owned(),
-                kind: kind_of(entry.file_type().map_err(host_err)?),
-            });
-        }
-        Ok(out)
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        std::fs::metadata(path).map(stat_of).map_err(host_err)
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        std::fs::create_dir_all(path).map_err(host_err)
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        std::fs::remove_file(path).map_err(host_err)
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        FsCapabilities {
-            realpath: true,
-            lstat: true,
-            ..FsCapabilities::default()
-        }
-    }
-    async fn realpath(&self, path: &str) -> HostResult<String> {
-        std::fs::canonicalize(path)
-            .map(|p| p.to_string_lossy().into_owned())
-            .map_err(host_err)
-    }
-    async fn lstat(&self, path: &str) -> HostResult<FileStat> {
-        std::fs::symlink_metadata(path)
-            .map(stat_of)
-            .map_err(host_err)
-    }
-}
-
-/// A fresh temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("memdir-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        // Canonical, so comparisons with realpath results hold (e.g. /tmp behind a symlink).
-        TempDir(std::fs::canonicalize(&dir).unwrap())
-    }
-    fn path(&self, rel: &str) -> String {
-        format!("{}/{rel}", self.0.display())
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use memdir::{Code, FileSystem, FsCapabilities, MemFs};
 
 fn code_of<F: FileSystem>(fs: &F, team: &str, key: &str) -> Result<String, (Code, String)> {
     block_on(validate_team_key(fs, team, key)).map_err(|e| (e.code, e.message.clone()))
@@ -239,39 +134,11 @@ fn symlinks_over_memfs() {
     );
 }
 
-/// Every realpath fails with a code the check does not know: it must refuse, not guess.
-struct Unreadable(MemFs);
-
-impl FileSystem for Unreadable {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.0.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.0.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.0.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.0.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.0.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.0.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        self.0.capabilities()
-    }
-    async fn realpath(&self, _path: &str) -> HostResult<String> {
-        Err(HostError::new(Some("EACCES"), "permission denied"))
-    }
-}
-
 #[test]
 fn unknown_host_errors_fail_closed() {
-    let fs = Unreadable(MemFs::new());
+    // Every realpath fails with a code the check does not know: it must refuse, not guess.
+    let mut fs = Tap::new(Box::new(MemFs::new()));
+    fs.denied = vec![Op::Realpath];
     let err = block_on(validate_team_key(&fs, "/m/team/", "a.md")).unwrap_err();
     assert_eq!(err.code, Code::PathUnverifiable);
     assert_eq!(
@@ -303,24 +170,28 @@ fn write_paths_and_lexical_membership() {
 #[test]
 fn real_directory_through_std_fs() {
     let tmp = TempDir::new("team-keys");
-    let team = tmp.path("memory/team/");
-    std::fs::create_dir_all(tmp.path("memory/team/sub")).unwrap();
-    std::fs::create_dir_all(tmp.path("elsewhere")).unwrap();
-    std::fs::write(tmp.path("elsewhere/secret.md"), "x").unwrap();
-    std::os::unix::fs::symlink(tmp.path("elsewhere"), tmp.path("memory/team/out")).unwrap();
-    std::os::unix::fs::symlink(tmp.path("memory/team/sub"), tmp.path("memory/team/in")).unwrap();
-    std::os::unix::fs::symlink(tmp.path("gone"), tmp.path("memory/team/dangling")).unwrap();
-    std::os::unix::fs::symlink(tmp.path("memory/team/l2"), tmp.path("memory/team/l1")).unwrap();
-    std::os::unix::fs::symlink(tmp.path("memory/team/l1"), tmp.path("memory/team/l2")).unwrap();
-    let fs = StdFs;
+    let team = tmp.abs("memory/team/");
+    std::fs::create_dir_all(tmp.abs("memory/team/sub")).unwrap();
+    std::fs::create_dir_all(tmp.abs("elsewhere")).unwrap();
+    std::fs::write(tmp.abs("elsewhere/secret.md"), "x").unwrap();
+    std::os::unix::fs::symlink(tmp.abs("elsewhere"), tmp.abs("memory/team/out")).unwrap();
+    std::os::unix::fs::symlink(tmp.abs("memory/team/sub"), tmp.abs("memory/team/in")).unwrap();
+    std::os::unix::fs::symlink(tmp.abs("gone"), tmp.abs("memory/team/dangling")).unwrap();
+    std::os::unix::fs::symlink(tmp.abs("memory/team/l2"), tmp.abs("memory/team/l1")).unwrap();
+    std::os::unix::fs::symlink(tmp.abs("memory/team/l1"), tmp.abs("memory/team/l2")).unwrap();
+    let fs = StdFs::with_caps(FsCapabilities {
+        realpath: true,
+        lstat: true,
+        ..FsCapabilities::default()
+    });
 
     assert_eq!(
         code_of(&fs, &team, "a/b.md").unwrap(),
-        tmp.path("memory/team/a/b.md")
+        tmp.abs("memory/team/a/b.md")
     );
     assert_eq!(
         code_of(&fs, &team, "in/new.md").unwrap(),
-        tmp.path("memory/team/in/new.md")
+        tmp.abs("memory/team/in/new.md")
     );
     assert_eq!(
         code_of(&fs, &team, "../x").unwrap_err().0,

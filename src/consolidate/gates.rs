@@ -1,4 +1,4 @@
-//! Whether consolidation is due (reference §13 gates 2 and 4): enough hours since the last
+//! Whether consolidation is due: enough hours since the last
 //! run, and enough sessions touched since. Pure.
 
 use serde::Serialize;

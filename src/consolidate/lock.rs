@@ -1,4 +1,4 @@
-//! The consolidation lock `.consolidate-lock` (reference §13): who is consolidating now, and
+//! The consolidation lock `.consolidate-lock`: who is consolidating now, and
 //! when the last consolidation ran.
 //!
 //! The reference keeps the last-consolidated time in the file's mtime and the holder's process

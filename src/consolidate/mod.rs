@@ -1,4 +1,4 @@
-//! Consolidation as a reviewable changeset (reference §13, §8.8; design §6).
+//! Consolidation as a reviewable changeset.
 //!
 //! The reference lets a background agent rewrite the memory directory directly, and that has
 //! deleted users' files without asking. Here [`Consolidator::consolidate`] only proposes: it

@@ -1,4 +1,4 @@
-//! The consolidation request: the four phases of the reference's dream prompt (§8.8), in our
+//! The consolidation request: the four phases of the reference's dream prompt, in our
 //! words, asking for a JSON reply instead of tool calls, and the directory shown as text.
 
 use super::changeset::CurrentFile;

@@ -1,4 +1,4 @@
-//! Extraction: memories that come in without being asked for (reference §12, §8.7).
+//! Extraction: memories that come in without being asked for.
 //!
 //! After a turn, the host hands the conversation to an [`Extractor`]. It decides, without I/O,
 //! whether to run ([`Extractor::new_messages`], [`wrote_memories_directly`], the every-N-turns

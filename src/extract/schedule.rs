@@ -34,7 +34,7 @@ pub struct Extractor {
 
 /// True when any message calls a write tool (`write_tools`, e.g. `Write` and `Edit`) on a file
 /// inside `memory_dir`: the conversation saved memories itself, so extraction leaves that range
-/// alone (reference §12 step 2).
+/// alone.
 ///
 /// ```
 /// use memdir::extract::{wrote_memories_directly, ConversationMessage};

@@ -1,4 +1,4 @@
-//! Frontmatter parsing and formatting (reference §4, design §5).
+//! Frontmatter parsing and formatting.
 //!
 //! A memory file opens with `---` at offset 0 (optional whitespace, then a newline; `----` does
 //! not open), holds a YAML mapping, and closes with a line that is exactly `---` (optional
@@ -290,7 +290,7 @@ fn parse_head(delimited: Delimited<'_>) -> Option<FrontmatterHead> {
     })
 }
 
-/// The memory fields of a frontmatter mapping, read as the reference reads them (§4.3).
+/// The memory fields of a frontmatter mapping, read as the reference reads them.
 fn memory_fields(frontmatter: &Mapping) -> MemoryFields {
     // One pass over the (few) entries: cheaper than three hashed lookups. Keys are unique.
     let mut fields = MemoryFields::default();

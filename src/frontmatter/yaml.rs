@@ -1,5 +1,5 @@
 //! The full YAML path: serde_yaml with duplicate keys resolved to the last value, tags dropped,
-//! and the reference's one retry with problematic values quoted (§4.2).
+//! and the reference's one retry with problematic values quoted.
 
 use crate::jsstr::{is_js_line_terminator, is_js_whitespace};
 use serde::de::Visitor;

@@ -1,4 +1,4 @@
-//! The enable/disable chain over given environment and settings values (reference §2.1), and the
+//! The enable/disable chain over given environment and settings values, and the
 //! settings shapes a host passes in.
 
 use crate::case::to_lowercase;
@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// is "unset"; an empty value is set-but-empty.
 pub type EnvMap = crate::str_map::StrMap;
 
-/// Truthy disables auto memory; defined-falsy force-enables it (reference §2.1 rules 1–2).
+/// Truthy disables auto memory; defined-falsy force-enables it.
 pub const ENV_DISABLE_AUTO_MEMORY: &str = "CLAUDE_CODE_DISABLE_AUTO_MEMORY";
 /// Bare mode (`--bare`): truthy disables auto memory.
 pub const ENV_SIMPLE: &str = "CLAUDE_CODE_SIMPLE";
@@ -89,7 +89,7 @@ impl Settings {
 
     /// The `autoMemoryDirectory` to validate: the first **defined** of policy, flag, local, user
     /// (project excluded). Chosen before validation, so an invalid higher-priority value masks a
-    /// valid lower one (reference §2.3, §16 item 17).
+    /// valid lower one.
     ///
     /// ```
     /// use memdir::paths::Settings;
@@ -149,7 +149,7 @@ fn env<'a>(env: &'a EnvMap, name: &str) -> Option<&'a str> {
     env.get(name).map(String::as_str)
 }
 
-/// The enable chain (reference §2.1), first decisive rule wins:
+/// The enable chain, first decisive rule wins:
 /// 1. `CLAUDE_CODE_DISABLE_AUTO_MEMORY` truthy → off;
 /// 2. … defined-falsy → on (overrides everything below);
 /// 3. `CLAUDE_CODE_SIMPLE` truthy → off;

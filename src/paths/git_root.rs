@@ -1,4 +1,4 @@
-//! The canonical git root (reference §2.6): all worktrees of a repository share one memory dir.
+//! The canonical git root: all worktrees of a repository share one memory dir.
 
 use super::posix::{basename, dirname, join_all, normalize, resolve};
 use crate::host::{EntryKind, FileSystem};

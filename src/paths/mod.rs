@@ -1,5 +1,5 @@
 //! Paths: POSIX helpers, project slugs, memory-dir validation and resolution, the enable chain
-//! and the canonical git root (reference §2). Everything but the git-root walk is pure: the host
+//! and the canonical git root. Everything but the git-root walk is pure: the host
 //! passes env, settings, home and roots in ([`PathContext`]).
 
 mod enable;

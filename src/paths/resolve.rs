@@ -1,5 +1,5 @@
-//! Where memory lives: the auto-memory directory (reference §2.2–2.3), the daily log, team and
-//! agent memory directories (§2.8, §20). Pure: the host supplies env, settings, home and roots.
+//! Where memory lives: the auto-memory directory, the daily log, team and
+//! agent memory directories. Pure: the host supplies env, settings, home and roots.
 
 use super::enable::{
     EnvMap, Settings, ENV_CONFIG_DIR, ENV_MEMORY_PATH_OVERRIDE, ENV_REMOTE_MEMORY_DIR,
@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 /// Name of the memory directory under a project's folder.
 pub const AUTO_MEM_DIRNAME: &str = "memory";
-/// The daily-log location pattern, relative to the memory directory (reference §16 item 26).
+/// The daily-log location pattern, relative to the memory directory.
 pub const DAILY_LOG_PATTERN: &str = "logs/YYYY/MM/YYYY-MM-DD.md";
 
 /// Everything path resolution depends on, supplied by the host. From JS:
@@ -98,7 +98,7 @@ pub fn memory_path_override(env: &EnvMap) -> Option<String> {
         .and_then(|raw| validate_memory_path(raw, false, ""))
 }
 
-/// The auto-memory directory (reference §2.3), ending with exactly one `/`:
+/// The auto-memory directory, ending with exactly one `/`:
 /// 1. the validated env override;
 /// 2. else the settings `autoMemoryDirectory` (first defined of policy, flag, local, user),
 ///    validated with `~` expansion;
@@ -204,7 +204,7 @@ pub fn team_dir(memory_dir: &str) -> String {
     with_trailing_slash(join_all(&[memory_dir, "team"]))
 }
 
-/// Where an agent's memory lives (reference §2.8).
+/// Where an agent's memory lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AgentMemoryScope {
@@ -225,7 +225,7 @@ pub fn agent_dir_name(agent_type: &str) -> String {
     agent_type.replace(':', "-")
 }
 
-/// An agent's memory directory, ending with `/` (reference §2.8). With
+/// An agent's memory directory, ending with `/`. With
 /// `CLAUDE_CODE_REMOTE_MEMORY_DIR` set, local scope moves to
 /// `<remote>/projects/<sanitized git root>/agent-memory-local/<type>/`.
 ///

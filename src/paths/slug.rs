@@ -1,4 +1,4 @@
-//! Project slugs: `sanitizePath` and its `djb2` hash (reference §2.5).
+//! Project slugs: `sanitizePath` and its `djb2` hash.
 
 /// Slugs longer than this many characters are cut and suffixed with a hash.
 pub const MAX_SANITIZED_LENGTH: usize = 200;
@@ -34,7 +34,7 @@ pub(crate) fn to_base36(mut n: u64) -> String {
     out.into_iter().map(char::from).collect()
 }
 
-/// The project slug (reference §2.5): every UTF-16 code unit that is not an ASCII letter or digit
+/// The project slug: every UTF-16 code unit that is not an ASCII letter or digit
 /// becomes `-` (so a character outside the BMP becomes `--`); a slug longer than 200 characters
 /// keeps its first 200 and gets `-` plus `Math.abs(djb2(name))` in base 36 (the Node form).
 ///

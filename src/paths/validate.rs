@@ -1,11 +1,11 @@
-//! `validateMemoryPath` (reference §2.4), POSIX rules.
+//! `validateMemoryPath`, POSIX rules.
 
 use super::posix::{is_absolute, join_all, normalize};
 use crate::error::{Code, Error, Result};
 use crate::jsstr::utf16_len;
 
 /// Validate a configured memory directory and put it in canonical form: normalised, exactly one
-/// trailing `/`. `None` rejects it. Rules (reference §2.4):
+/// trailing `/`. `None` rejects it. Rules:
 ///
 /// 1. empty → reject;
 /// 2. only when `expand_tilde`: `~/rest` (or `~\rest`) becomes `home/rest`, rejected when `rest`

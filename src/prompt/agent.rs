@@ -1,4 +1,4 @@
-//! Agent memory (reference §3.3, §20): the scope notes and the `## MEMORY.md` tail.
+//! Agent memory: the scope notes and the `## MEMORY.md` tail.
 
 use super::options::AgentScope;
 use crate::jsstr::js_trim;

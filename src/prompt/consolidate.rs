@@ -1,4 +1,4 @@
-//! The consolidation ("dream") prompt (reference §8.8): orient, gather, consolidate, prune.
+//! The consolidation ("dream") prompt: orient, gather, consolidate, prune.
 
 use super::intro::dir_exists_guidance;
 use super::options::{with_trailing_slash, ToolNames};

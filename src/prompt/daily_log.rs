@@ -1,4 +1,4 @@
-//! The daily-log prompt's own sections (reference §8.5, KAIROS). Lines without a trailing blank.
+//! The daily-log prompt's own sections. Lines without a trailing blank.
 
 use super::options::with_trailing_slash;
 

@@ -1,4 +1,4 @@
-//! The extraction prompt (reference §8.7), asking for a JSON list of operations instead of tool
+//! The extraction prompt, asking for a JSON list of operations instead of tool
 //! calls:
 //!
 //! ```text

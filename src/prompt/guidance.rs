@@ -1,4 +1,4 @@
-//! Shared guidance sections (reference §8.1): what not to save, the drift caveat, when to access
+//! Shared guidance sections: what not to save, the drift caveat, when to access
 //! memories, checking a recalled memory, and memory versus other persistence. Every function
 //! returns lines without a trailing blank line.
 

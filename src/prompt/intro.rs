@@ -1,5 +1,6 @@
-//! The opening paragraphs of the prompts (reference §8.1 `DIR_EXISTS_GUIDANCE`, §8.2 items 2–4,
-//! §8.4 items 2–4). Each function returns lines without a trailing blank line.
+//! The opening paragraphs of the prompts: where memory lives and that its directory already
+//! exists, how memory builds up over time, and what explicit "remember" / "forget" requests
+//! mean. Each function returns lines without a trailing blank line.
 
 use super::options::ToolNames;
 
@@ -27,13 +28,13 @@ pub fn dirs_exist_guidance(tools: &ToolNames) -> String {
     )
 }
 
-/// The paragraph on building memory over time (reference §8.2 item 3).
+/// The paragraph on building memory over time.
 pub const BUILD_UP_PARAGRAPH: &str = "Use this memory to build up, session after session, a \
     picture of the person you work with: who they are, how they like to collaborate, which of \
     your habits they want you to keep or drop, and the background of the work they give you. \
     The fuller that picture, the more useful you become.";
 
-/// The paragraph on explicit "remember" / "forget" requests (reference §8.2 item 4).
+/// The paragraph on explicit "remember" / "forget" requests.
 pub const REMEMBER_FORGET_PARAGRAPH: &str = "When the user asks you outright to remember \
     something, save it at once as whichever type fits it best. When they ask you to forget \
     something, find the memory that holds it and remove it.";
@@ -68,7 +69,7 @@ pub fn combined_intro(memory_dir: &str, team_dir: &str, tools: &ToolNames) -> Ve
     ]
 }
 
-/// Combined mode: `## Memory scope` with its `- private:` and `- team:` bullets (§8.4 item 4).
+/// Combined mode: `## Memory scope` with its `- private:` and `- team:` bullets.
 pub fn memory_scope_section(memory_dir: &str, team_dir: &str) -> Vec<String> {
     vec![
         "## Memory scope".to_owned(),

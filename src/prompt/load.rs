@@ -1,4 +1,4 @@
-//! [`load_prompt`] (reference §8.6, §3.3, §3.4): the memory prompt for the
+//! [`load_prompt`]: the memory prompt for the
 //! configured mode, with the directory ensured and telemetry emitted.
 
 use super::build::build_memory_prompt;

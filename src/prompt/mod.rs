@@ -1,4 +1,4 @@
-//! Prompt builders (reference §8): the memory section of the system prompt in four modes, the
+//! Prompt builders: the memory section of the system prompt in four modes, the
 //! extraction prompt and the consolidation prompt.
 //!
 //! The structure (sections, order, headings, blank lines, placeholders) follows the reference so

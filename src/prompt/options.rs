@@ -3,7 +3,7 @@
 use crate::str_map::StrMap;
 use serde::{Deserialize, Serialize};
 
-/// Which memory prompt to build (reference §8.2–§8.5, §3.3).
+/// Which memory prompt to build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PromptMode {
@@ -28,7 +28,7 @@ pub enum SearchForm {
     Tool,
 }
 
-/// Where an agent's memory lives, which decides its scope note (reference §2.8, §20).
+/// Where an agent's memory lives, which decides its scope note.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AgentScope {

@@ -1,4 +1,4 @@
-//! `## How to save memories` (reference §8.2 item 6, §8.4 item 6) and the frontmatter example
+//! `## How to save memories` and the frontmatter example
 //! (reference `MEMORY_FRONTMATTER_EXAMPLE`). Lines without a trailing blank line.
 
 use crate::types::MemoryType;

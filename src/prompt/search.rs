@@ -1,4 +1,4 @@
-//! `## Searching past context` (reference §8.3). Lines without a trailing blank line.
+//! `## Searching past context`. Lines without a trailing blank line.
 
 use super::options::{with_trailing_slash, SearchForm, ToolNames};
 

@@ -1,4 +1,4 @@
-//! `## Types of memory` (reference §8.1 `TYPES_SECTION_INDIVIDUAL` / `TYPES_SECTION_COMBINED`).
+//! `## Types of memory`.
 //!
 //! Layout: heading, blank, one intro sentence, blank, then `<types>` holding four `<type>` blocks
 //! whose children are indented four spaces: `<name>`, (combined only) `<scope>`, `<description>`,

@@ -1,4 +1,4 @@
-//! Recall over a store: [`Recaller::find_relevant`] (reference §6.1), which memories help with a
+//! Recall over a store: [`Recaller::find_relevant`], which memories help with a
 //! query, and [`surface_memories`], reading the chosen ones for the model.
 //!
 //! Sequence: bring the whole-directory index up to date ([`Recaller::candidates`]); drop

@@ -1,4 +1,4 @@
-//! The built-in lexical ranker (design §6): BM25F over a memory's filename, `name`,
+//! The built-in lexical ranker: BM25F over a memory's filename, `name`,
 //! `description` and body, with a cut-off calibrated per query.
 //!
 //! It answers recall when no LLM is configured or the LLM fails, and pre-filters a directory

@@ -1,4 +1,4 @@
-//! The LLM selector (reference §6.2): the request that asks the host's model which memories help
+//! The LLM selector: the request that asks the host's model which memories help
 //! with a query, and the strict reading of its reply.
 
 use crate::host::{LlmMessage, LlmPurpose, LlmRequest, Role};

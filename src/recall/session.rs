@@ -1,4 +1,4 @@
-//! Turn-loop helpers (reference §6.3, §16.11): when to recall at all, and the per-session budget
+//! Turn-loop helpers: when to recall at all, and the per-session budget
 //! of surfaced text.
 
 use super::surface::SurfacedMemory;

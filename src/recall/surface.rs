@@ -1,4 +1,4 @@
-//! Surfacing (reference §6.3, §19): the text a recalled memory is shown to the model with — the
+//! Surfacing: the text a recalled memory is shown to the model with — the
 //! first 200 lines within 4,096 UTF-8 bytes, a truncation note, and an age header. Pure; reading
 //! the files from a store is [`super::find::surface_memories`].
 

@@ -1,4 +1,4 @@
-//! The secret scanner and write guard (reference §10).
+//! The secret scanner and write guard.
 //!
 //! 36 rules recognise the token formats of well-known services — cloud keys, AI API keys,
 //! version-control tokens, chat tokens, package-registry tokens, observability and payment keys,
@@ -9,7 +9,7 @@
 //!
 //! The matchers are hand-written (no regex engine): one pass over the text finds each rule's
 //! literal anchor, and only there the full token shape is checked, with the JavaScript regex
-//! semantics the reference relies on (ASCII `\b` `\w` `\d`, Unicode `\s`; §16.23).
+//! semantics the reference relies on (ASCII `\b` `\w` `\d`, Unicode `\s`).
 //!
 //! ```
 //! use memdir::secrets::{redact_secrets, scan_for_secrets};

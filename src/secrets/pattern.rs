@@ -6,7 +6,7 @@
 //! redaction replaces) is the one the reference's regex would find. There is no regex crate and
 //! no compilation step: the node lists are `static` data.
 //!
-//! JavaScript semantics kept on purpose (reference §16.23): `\b`, `\w` and `\d` are ASCII-only;
+//! JavaScript semantics kept on purpose: `\b`, `\w` and `\d` are ASCII-only;
 //! `\s` is the JS whitespace set (Unicode spaces and U+FEFF included).
 
 use crate::jsstr::is_js_whitespace;

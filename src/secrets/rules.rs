@@ -1,4 +1,4 @@
-//! The 36 secret rules (reference §10.1), in the reference's order, as token shapes for
+//! The 36 secret rules, in the reference's order, as token shapes for
 //! [`super::pattern`].
 //!
 //! Every shape is written from the token format it describes (prefix, alphabet, length, what

@@ -1,4 +1,4 @@
-//! The first lines of a file as the scanner sees them (reference §5.2a): one leading U+FEFF
+//! The first lines of a file as the scanner sees them: one leading U+FEFF
 //! dropped, lines split on `\n`, one trailing `\r` stripped from each, joined with `\n`. Pure.
 
 /// The first `max_lines` lines of `text`.

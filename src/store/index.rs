@@ -1,4 +1,4 @@
-//! `MEMORY.md`: reading it as the model gets it (reference §3.2), where each scope keeps it,
+//! `MEMORY.md`: reading it as the model gets it, where each scope keeps it,
 //! and measuring a new index against the caps before it is written.
 
 use super::contain::{read_escape, ReadRoot, ReadTarget};

@@ -1,4 +1,4 @@
-//! The daily log: `logs/YYYY/MM/YYYY-MM-DD.md`, append-only (reference §2.3).
+//! The daily log: `logs/YYYY/MM/YYYY-MM-DD.md`, append-only.
 
 use super::types::{LocalDate, Scope};
 use super::Store;

@@ -211,7 +211,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Before any directory is created for a write: team keys pass the reference's key and
-    /// symlink checks (§9: dangling links and loops refused, other host errors fail closed);
+    /// symlink checks (dangling links and loops refused, other host errors fail closed);
     /// private paths must not lead outside the memory directory through a symlink either.
     pub(crate) async fn check_containment(
         &self,
@@ -236,7 +236,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
     }
 
-    /// The secret guard (reference §10.2): every write into team memory, and into private
+    /// The secret guard: every write into team memory, and into private
     /// memory when the host asked, is refused if the secret scanner finds anything. The error
     /// names the rules, never the secret.
     pub(crate) fn guard_secrets(&self, scope: Scope, text: &str) -> Result<()> {

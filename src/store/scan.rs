@@ -1,4 +1,4 @@
-//! The memory scan (reference §5.1) and the manifest (§5.3).
+//! The memory scan and the manifest.
 //!
 //! Walk: breadth-first over `read_dir`. Containment (see [`super::contain`]): with the host's
 //! `realpath`, every directory and every symlink is resolved, and one whose real path is
@@ -120,7 +120,7 @@ pub(super) fn is_memory_file_name(name: &str) -> bool {
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
-    /// Headers of the memory files, newest first, at most 200 (reference §5.1): every `.md`
+    /// Headers of the memory files, newest first, at most 200: every `.md`
     /// file below the directory (case-sensitive suffix, hidden files and subdirectories such as
     /// `team/` and `logs/` included, every `MEMORY.md` excluded), frontmatter read from each
     /// file's first 30 lines. A file that cannot be read is dropped; a directory that cannot be
@@ -159,7 +159,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         Ok(headers)
     }
 
-    /// The manifest of [`Store::scan`]: one line per memory (reference §5.3).
+    /// The manifest of [`Store::scan`]: one line per memory.
     pub async fn manifest(&self) -> Result<String> {
         Ok(format_manifest(&self.scan().await?))
     }

@@ -1,4 +1,4 @@
-//! Team memory sync (reference §11): pull the team's shared memory from a server, push local
+//! Team memory sync: pull the team's shared memory from a server, push local
 //! edits back, and turn file-change notifications into debounced pushes.
 //!
 //! The network is the host's: a [`Transport`] callback takes a method, URL, headers and body and
@@ -31,8 +31,9 @@
 //!   pushing after a permanent failure until a file is deleted or the watcher restarts.
 //!
 //! Telemetry (no secrets, no paths of secret files): `team_sync_pull`, `team_sync_push`,
-//! `team_secret_skipped`, `team_entries_capped`, `team_sync_started`, `team_push_suppressed`,
-//! with the fields of reference §14.
+//! `team_secret_skipped`, `team_entries_capped`, `team_sync_started`, `team_push_suppressed`;
+//! their fields are outcomes only: success, duration, file counts, the HTTP status and an
+//! error kind, never a memory's text or a secret file's path.
 
 #![allow(async_fn_in_trait)]
 

@@ -1,4 +1,4 @@
-//! Debounced pushes from change notifications (reference §11, watcher).
+//! Debounced pushes from change notifications.
 //!
 //! [`PushDebouncer`] is the pure state machine: every change (re)arms a 2-second timer, a push
 //! is due once the timer ran out and no push is in flight, and a permanent failure (an HTTP 4xx

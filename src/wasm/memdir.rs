@@ -157,7 +157,7 @@ impl JsMemdir {
         super::sync::TeamSync::for_memdir(self.inner.clone(), options)
     }
 
-    /// Every memory file's header, newest first, at most 200 (reference §5.1).
+    /// Every memory file's header, newest first, at most 200.
     ///
     /// ```js
     /// for (const h of await memdir.scan()) console.log(h.filename, h.description);

@@ -1,5 +1,5 @@
-//! The pure core, exported to JS under the names of design §9. Each function converts its
-//! arguments, calls the core, and converts the result.
+//! The pure core, exported to JS under camelCase names (`parseFrontmatter`, …). Each function
+//! converts its arguments, calls the core, and converts the result.
 
 use super::convert::to_js;
 use super::fields::{self, number_arg, string_arg};

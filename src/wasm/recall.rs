@@ -22,7 +22,7 @@ impl From<SurfacedMemory> for SurfacedOut {
     }
 }
 
-/// Whether a user prompt should trigger recall: not for a single word (reference §16.11).
+/// Whether a user prompt should trigger recall: not for a single word.
 ///
 /// ```js
 /// shouldRecall("tests");                    // false

@@ -1,5 +1,4 @@
 //! A `std::fs`-backed `FileSystem` over real temporary directories, for native tests.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use memdir::host::{DirEntry, EntryKind, FileStat, FileSystem, FsCapabilities, HostResult};
 use memdir::HostError;
@@ -18,6 +17,7 @@ pub fn host_error(e: &io::Error, path: &str) -> HostError {
         Some(17) => Some("EEXIST"),
         Some(20) => Some("ENOTDIR"),
         Some(21) => Some("EISDIR"),
+        Some(36) => Some("ENAMETOOLONG"),
         Some(40) => Some("ELOOP"),
         _ => match e.kind() {
             io::ErrorKind::NotFound => Some("ENOENT"),
@@ -86,8 +86,13 @@ impl StdFs {
 
     /// Only the required methods.
     pub fn minimal() -> Self {
+        Self::with_caps(FsCapabilities::default())
+    }
+
+    /// The optional methods `caps` names.
+    pub fn with_caps(caps: FsCapabilities) -> Self {
         StdFs {
-            caps: FsCapabilities::default(),
+            caps,
             bytes_read: Cell::new(0),
         }
     }
@@ -220,6 +225,11 @@ impl TempDir {
     /// The directory as a memory dir string, ending with `/`.
     pub fn dir(&self) -> String {
         format!("{}/", self.path.display())
+    }
+
+    /// A path inside the directory, as a string.
+    pub fn abs(&self, rel: &str) -> String {
+        format!("{}{rel}", self.dir())
     }
 
     /// A path inside the directory.
