@@ -849,7 +849,7 @@ impl RankerIndex {
     /// let index = RankerIndex::build(&[h("a.md", "postgres migrations"), h("b.md", "react hooks")]);
     /// let scores = index.calibrated_scores("postgres");
     /// assert!(scores.iter().any(|(f, s)| f == "a.md" && *s > 0.0));
-    /// assert!(scores.iter().any(|(f, s)| f == "b.md" && *s == 0.0));
+    /// assert!(scores.iter().any(|(f, s)| *f == "b.md" && *s == 0.0));
     /// ```
     pub fn calibrated_scores(&self, query: &str) -> Vec<(&str, f32)> {
         let (terms, yardstick) = self.query_terms(query);

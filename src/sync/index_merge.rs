@@ -166,7 +166,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             merged,
-            "# Team\n- [A](a.md) — a\n- [Site](https://x.example)\n- [B.MD](b.md) — h\n- [C.MD](c.md) — h\n"
+            "# Team\n- [A](a.md) — a\n- [Site](https://x.example)\n- [Title of b.md](b.md) — h\n- [Title of c.md](c.md) — h\n"
         );
     }
 
