@@ -848,7 +848,7 @@ impl RankerIndex {
     ///     mtime_ms: 0.0, description: Some(d.into()), memory_type: None, name: None, body_head: String::new() };
     /// let index = RankerIndex::build(&[h("a.md", "postgres migrations"), h("b.md", "react hooks")]);
     /// let scores = index.calibrated_scores("postgres");
-    /// assert!(scores.iter().any(|(f, s)| f == "a.md" && *s > 0.0));
+    /// assert!(scores.iter().any(|(f, s)| *f == "a.md" && *s > 0.0));
     /// assert!(scores.iter().any(|(f, s)| *f == "b.md" && *s == 0.0));
     /// ```
     pub fn calibrated_scores(&self, query: &str) -> Vec<(&str, f32)> {
