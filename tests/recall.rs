@@ -661,6 +661,7 @@ fn recall_serialises_camel_case() {
         memories: vec![memdir::recall::RecalledMemory {
             path: "/mem/a.md".into(),
             mtime_ms: 5.0,
+            why: None,
         }],
         answered_by: AnsweredBy::LlmPrefilter,
         outcome: RecallOutcome::InvalidReply,

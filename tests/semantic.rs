@@ -367,3 +367,49 @@ fn documents_are_embedded_in_batches_of_64() {
     assert_eq!(e.calls.get(), n.div_ceil(64) + 1);
     assert_eq!(e.texts.borrow().len(), n + 1);
 }
+
+#[test]
+fn explain_gives_cosine_and_matched_terms_only_when_asked() {
+    let e = StandIn::new("standin-1");
+    let disk = fs();
+    let m = open(&disk, &e);
+    let explain = FindOptions {
+        explain: true,
+        ..FindOptions::default()
+    };
+    let r =
+        block_on(m.find_relevant("run the integration tests against postgres", explain)).unwrap();
+    let why = r.memories[0].why.as_ref().expect("why was asked for");
+    let semantic = why.semantic.expect("an embedder answered");
+    let lexical = why
+        .lexical
+        .as_ref()
+        .expect("it shares words with the query");
+    assert!(semantic.cosine > 0.0 && semantic.cosine <= 1.0 + 1e-6);
+    // The fused score sits between its parts (a weighted mean of lexical and cosine).
+    let (lo, hi) = (
+        lexical.score.min(semantic.cosine),
+        lexical.score.max(semantic.cosine),
+    );
+    assert!(why.score >= lo - 1e-6 && why.score <= hi + 1e-6, "{why:?}");
+    let fields_of = |prefix: &str| {
+        lexical
+            .terms
+            .iter()
+            .find(|t| t.term.starts_with(prefix))
+            .map(|t| t.fields.clone())
+    };
+    assert_eq!(fields_of("integr"), Some(vec!["name", "description"]));
+    assert_eq!(fields_of("postgr"), Some(vec!["description"]));
+    // The paraphrase matched on its embedding alone: a cosine, no terms.
+    let options = FindOptions {
+        explain: true,
+        ..FindOptions::default()
+    };
+    let r = block_on(m.find_relevant("when is the vehicle servicing due", options)).unwrap();
+    let why = r.memories[0].why.as_ref().unwrap();
+    assert!(why.lexical.is_none() && why.semantic.is_some());
+    // Not asked: no why.
+    let r = block_on(m.find_relevant("run the integration tests", FindOptions::default())).unwrap();
+    assert!(!r.memories.is_empty() && r.memories.iter().all(|m| m.why.is_none()));
+}

@@ -11,7 +11,10 @@ use memdir::consolidate::{
 use memdir::extract::{ExtractOutcome, ExtractStatus, RejectedOperation, SkipReason};
 use memdir::lint::{LintFinding, LintReport, Severity};
 use memdir::memory_tool::{MemoryToolCommand, MemoryToolOutcome};
-use memdir::recall::{AnsweredBy, Recall, RecallOutcome, RecalledMemory, SurfacedMemory};
+use memdir::recall::{
+    AnsweredBy, LexicalWhy, Recall, RecallOutcome, RecallWhy, RecalledMemory, SemanticWhy,
+    SurfacedMemory, TermWhy,
+};
 use memdir::store::{
     DeletedMemory, IndexView, IndexWarning, ListedMemory, MemoryChanges, Proposal, SaveInput,
     SaveOutcome, SavedMemory, Scope,
@@ -354,11 +357,28 @@ fn every_output_type_matches_its_typescript_declaration() {
         body_head: String::new(),
     };
     check(&d, "MemoryHeader", &header, &[]);
-    let recall = Recall {
-        memories: vec![RecalledMemory {
-            path: "/m/a.md".into(),
-            mtime_ms: 1.0,
+    let lexical = LexicalWhy {
+        score: 0.5,
+        terms: vec![TermWhy {
+            term: "deploy".into(),
+            fields: vec!["name", "body"],
         }],
+    };
+    let why = RecallWhy {
+        score: 0.6,
+        lexical: Some(lexical.clone()),
+        semantic: Some(SemanticWhy { cosine: 0.7 }),
+    };
+    let recalled = RecalledMemory {
+        path: "/m/a.md".into(),
+        mtime_ms: 1.0,
+        why: Some(why.clone()),
+    };
+    check(&d, "RecalledMemory", &recalled, &[]);
+    check(&d, "RecallWhy", &why, &[]);
+    check(&d, "LexicalWhy", &lexical, &[]);
+    let recall = Recall {
+        memories: vec![recalled],
         answered_by: AnsweredBy::Lexical,
         outcome: RecallOutcome::Ok,
     };

@@ -16,7 +16,31 @@ const ANSWERED_BY = {
   lexical: "the built-in ranker",
   llm: "the model",
   "llm+prefilter": "the model, over the ranker's shortlist",
+  semantic: "embeddings alone",
+  "lexical+semantic": "the ranker and embeddings, fused",
 };
+
+/** Where the embeddings settings are kept, only when the user ticks "Remember". */
+export const EMBED_KEY = "memdir-demo:embed";
+
+/** Why recall picked a memory, as a small panel: its score, the matched terms by field, cosine. */
+export function whyPanel(why) {
+  const box = el("div", { className: "why" });
+  if (!why) return box;
+  box.append(el("span", { className: "why-score", textContent: `score ${why.score.toFixed(3)}` }));
+  if (why.lexical) {
+    const terms = el("span", { className: "why-terms" });
+    for (const t of why.lexical.terms) {
+      terms.append(el("span", { className: "term", title: `in ${t.fields.join(", ")}` },
+        el("b", { textContent: t.term }), ` ${t.fields.join(" · ")}`));
+    }
+    box.append(el("span", { className: "muted", textContent: ` words ${why.lexical.score.toFixed(3)}:` }), terms);
+  } else {
+    box.append(el("span", { className: "muted", textContent: " no query word matched" }));
+  }
+  if (why.semantic) box.append(el("span", { className: "why-cosine", textContent: `cosine ${why.semantic.cosine.toFixed(3)}` }));
+  return box;
+}
 
 export function setupPanels({ state, DIR, lib, openMemory, toast, describeError }) {
   let stale = { prompt: true, lint: true };
@@ -88,13 +112,69 @@ export function setupPanels({ state, DIR, lib, openMemory, toast, describeError 
     $("model-name").placeholder = d ? d.model : "default for the provider";
   });
 
+  function embedSettings() {
+    const baseUrl = $("embed-url").value.trim();
+    if (!baseUrl) return null;
+    return { baseUrl, model: $("embed-model").value.trim(), apiKey: $("embed-key").value.trim() };
+  }
+  function renderEmbedSummary() {
+    const e = embedSettings();
+    try {
+      $("embed-summary").textContent = e ? `${e.model || "text-embedding-3-small"} at ${new URL(e.baseUrl).host}` : "none — words only";
+    } catch {
+      $("embed-summary").textContent = "the URL is not a URL";
+    }
+  }
+  function storeEmbedSettings() {
+    if (!$("embed-remember").checked) {
+      localStorage.removeItem(EMBED_KEY);
+      return;
+    }
+    const values = { url: $("embed-url").value, model: $("embed-model").value, key: $("embed-key").value };
+    localStorage.setItem(EMBED_KEY, JSON.stringify(values));
+  }
+  try {
+    const saved = JSON.parse(localStorage.getItem(EMBED_KEY) ?? "null");
+    if (saved && typeof saved === "object") {
+      $("embed-url").value = String(saved.url ?? "");
+      $("embed-model").value = String(saved.model ?? "");
+      $("embed-key").value = String(saved.key ?? "");
+      $("embed-remember").checked = true;
+    }
+  } catch {
+    localStorage.removeItem(EMBED_KEY);
+  }
+  renderEmbedSummary();
+  for (const id of ["embed-url", "embed-model", "embed-key", "embed-remember"]) {
+    $(id).addEventListener("input", () => {
+      renderEmbedSummary();
+      storeEmbedSettings();
+    });
+  }
+
+  // A Memdir per distinct setting, so the index (and the embedder's vectors) stay warm.
+  let recallCache = { key: "", memdir: null };
   function recallMemdir() {
     const m = modelSettings();
-    if (!m) return state.memdir;
-    const llm = m.provider === "anthropic"
-      ? lib.anthropicLlm({ apiKey: m.apiKey, model: m.model, baseUrl: m.baseUrl })
-      : lib.openAiLlm({ apiKey: m.apiKey, model: m.model, baseUrl: m.baseUrl });
-    return new lib.Memdir({ fs: state.fs, dir: DIR, llm });
+    const e = embedSettings();
+    if (!m && !e) return state.memdir;
+    const key = JSON.stringify([m, e]);
+    if (recallCache.key === key && recallCache.memdir) return recallCache.memdir;
+    const extra = {};
+    if (m) {
+      extra.llm = m.provider === "anthropic"
+        ? lib.anthropicLlm({ apiKey: m.apiKey, model: m.model, baseUrl: m.baseUrl })
+        : lib.openAiLlm({ apiKey: m.apiKey, model: m.model, baseUrl: m.baseUrl });
+    }
+    if (e) {
+      extra.embed = lib.openAiEmbed({
+        baseUrl: e.baseUrl,
+        ...(e.model ? { model: e.model } : {}),
+        ...(e.apiKey ? { apiKey: e.apiKey } : {}),
+      });
+    }
+    recallCache = { key, memdir: new lib.Memdir({ fs: state.fs, dir: DIR, ...extra }) };
+    return recallCache.memdir;
   }
 
   async function surfaced(memdir, memories) {
@@ -118,8 +198,9 @@ export function setupPanels({ state, DIR, lib, openMemory, toast, describeError 
     const started = performance.now();
     try {
       const memdir = recallMemdir();
-      const found = await memdir.findRelevant(query, { signal: controller.signal, limit });
+      const found = await memdir.findRelevant(query, { signal: controller.signal, limit, explain: true });
       const items = await surfaced(memdir, found.memories);
+      const whys = new Map(found.memories.map((m) => [m.path, m.why]));
       if (controller !== recallAbort) return;
       const ms = Math.round(performance.now() - started);
       const by = ANSWERED_BY[found.answeredBy] ?? found.answeredBy;
@@ -141,6 +222,7 @@ export function setupPanels({ state, DIR, lib, openMemory, toast, describeError 
         $("recall-results").append(
           el("article", { className: "recalled" },
             el("div", { className: "recalled-head" }, el("span", { className: "freshness", textContent: item.header }), open),
+            whyPanel(whys.get(item.path)),
             el("pre", { className: "output small", textContent: item.content }),
           ),
         );

@@ -9,12 +9,16 @@ export async function writeFiles(fs, dir, files) {
   }
 }
 
-/** Every file under `dir`, keyed by its path relative to `dir`. */
+/** The embeddings cache recall keeps in the directory: rebuilt on demand, so never exported. */
+const VECTORS = ".memdir-vectors";
+
+/** Every file under `dir` (but the embeddings cache), keyed by its path relative to `dir`. */
 export async function exportDirectory(fs, dir) {
   const out = {};
   async function walk(prefix) {
     for (const entry of await fs.readDir(dir + prefix)) {
       const rel = prefix + entry.name;
+      if (rel === VECTORS) continue;
       if (entry.kind === "dir") await walk(rel + "/");
       else if (entry.kind === "file") out[rel] = await fs.readFile(dir + rel);
     }

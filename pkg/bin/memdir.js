@@ -33,6 +33,11 @@ Options:
   --project <path>     the project whose directory to resolve (default: the current directory)
   --json               machine-readable output on stdout
   --limit <n>          recall: at most n memories (default 5)
+  --explain            recall: print each memory's score and why (matched terms by field, cosine)
+  --embed-url <url>    recall: fuse in embeddings from an OpenAI-compatible endpoint (its base
+                       URL, e.g. http://localhost:11434/v1); the key is MEMDIR_EMBED_KEY or
+                       OPENAI_API_KEY. With a model key set too, the model answers (add --no-llm)
+  --embed-model <name> recall: the embedding model (default text-embedding-3-small)
   --mode <mode>        prompt: which prompt (default individual)
   --skip-index         prompt: leave out the MEMORY.md steps
   --file <name>        save: the file name (default: derived from type and name)
@@ -42,7 +47,8 @@ Options:
 
 Environment: CLAUDE_CONFIG_DIR, CLAUDE_CODE_REMOTE_MEMORY_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE
 (where memory lives); ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL,
-MEMDIR_MODEL (recall through a model).
+MEMDIR_MODEL (recall through a model); MEMDIR_EMBED_URL, MEMDIR_EMBED_MODEL, MEMDIR_EMBED_KEY
+(recall with embeddings, as --embed-url/--embed-model).
 
 Exit status: 0 ok, 1 findings or nothing found, 2 usage error (bad arguments, a refused name or
 content, an existing file without --replace), 3 runtime error.`;
@@ -194,6 +200,31 @@ function modelFromEnv(env) {
   return null;
 }
 
+// The embedder of --embed-url/--embed-model (or MEMDIR_EMBED_URL/MEMDIR_EMBED_MODEL); null when
+// neither is given.
+function embedderFrom(values, env) {
+  const baseUrl = values["embed-url"] ?? env.MEMDIR_EMBED_URL;
+  const model = values["embed-model"] ?? env.MEMDIR_EMBED_MODEL;
+  if (!baseUrl && !model) return null;
+  const apiKey = env.MEMDIR_EMBED_KEY || env.OPENAI_API_KEY;
+  const embed = api.openAiEmbed({ ...(baseUrl ? { baseUrl } : {}), ...(model ? { model } : {}), ...(apiKey ? { apiKey } : {}) });
+  return { embed, label: `embeddings ${embed.model}` };
+}
+
+// One line on why recall chose a memory: `score 0.61 · deploy (name, body), stage (body) · cosine 0.72`.
+function whyLine(why) {
+  if (!why) return "why: (not explained)";
+  const parts = [`score ${why.score.toFixed(3)}`];
+  if (why.lexical) {
+    const terms = why.lexical.terms.map((t) => `${t.term} (${t.fields.join(", ")})`).join(", ");
+    parts.push(`lexical ${why.lexical.score.toFixed(3)}: ${terms}`);
+  } else {
+    parts.push("no query word matched");
+  }
+  if (why.semantic) parts.push(`cosine ${why.semantic.cosine.toFixed(3)}`);
+  return `why: ${parts.join(" · ")}`;
+}
+
 function age(mtimeMs) {
   return api.memoryAge(mtimeMs, Date.now());
 }
@@ -268,21 +299,36 @@ const commands = {
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive integer");
     requireDir(dir);
     const model = values["no-llm"] ? null : modelFromEnv(process.env);
+    const embedder = embedderFrom(values, process.env);
+    const explain = Boolean(values.explain);
     const { fs, done } = progressFs();
-    const memdir = memdirAt(dir, fs, { writeMode: "read-only", ...(model ? { llm: model.llm } : {}) });
+    const memdir = memdirAt(dir, fs, {
+      writeMode: "read-only",
+      ...(model ? { llm: model.llm } : {}),
+      ...(embedder ? { embed: embedder.embed } : {}),
+    });
     let found;
     let surfaced;
     try {
-      found = await memdir.findRelevant(query, { limit });
+      found = await memdir.findRelevant(query, { limit, explain });
       surfaced = await surface(memdir, found.memories, fs);
     } finally {
       done();
     }
+    if (explain) {
+      const whys = new Map(found.memories.map((m) => [m.path, m.why]));
+      for (const s of surfaced) s.why = whys.get(s.path);
+    }
     if (values.json) {
       json({ query, answeredBy: found.answeredBy, outcome: found.outcome, memories: surfaced });
     } else {
-      for (const s of surfaced) out(`${s.header}\n\n${s.content.trimEnd()}\n`);
-      err(`${surfaced.length} ${surfaced.length === 1 ? "memory" : "memories"}, answered by ${found.answeredBy}${model && found.answeredBy !== "lexical" ? ` (${model.label})` : ""}`);
+      for (const s of surfaced) {
+        out(explain ? `${s.header}\n${whyLine(s.why)}\n\n${s.content.trimEnd()}\n` : `${s.header}\n\n${s.content.trimEnd()}\n`);
+      }
+      const by = found.answeredBy;
+      const labels = [by.startsWith("llm") && model?.label, by.includes("semantic") && embedder?.label].filter(Boolean);
+      const note = found.outcome === "ok" ? "" : ` (outcome ${found.outcome})`;
+      err(`${surfaced.length} ${surfaced.length === 1 ? "memory" : "memories"}, answered by ${by}${labels.length ? ` (${labels.join(", ")})` : ""}${note}`);
     }
     return surfaced.length ? EXIT.OK : EXIT.FINDINGS;
   },
@@ -339,6 +385,9 @@ const OPTIONS = {
   mode: { type: "string" },
   "skip-index": { type: "boolean" },
   "no-llm": { type: "boolean" },
+  explain: { type: "boolean" },
+  "embed-url": { type: "string" },
+  "embed-model": { type: "string" },
   name: { type: "string" },
   description: { type: "string" },
   type: { type: "string" },

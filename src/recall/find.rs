@@ -10,8 +10,9 @@
 use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
+use super::ranker::Field;
 use super::selector::{build_selector_request, try_parse_selector_reply};
-use super::semantic::fuse;
+use super::semantic::{fuse, Fused};
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
 use crate::future::{join_all, race, Either};
@@ -35,6 +36,8 @@ pub struct FindOptions {
     pub limit: usize,
     /// The caller's cancellation; when set, recall returns nothing.
     pub abort: Option<AbortFlag>,
+    /// Say why each memory was chosen ([`RecalledMemory::why`]); computed only when set.
+    pub explain: bool,
 }
 
 impl Default for FindOptions {
@@ -44,6 +47,7 @@ impl Default for FindOptions {
             already_surfaced: Vec::new(),
             limit: MAX_SELECTED,
             abort: None,
+            explain: false,
         }
     }
 }
@@ -56,6 +60,68 @@ pub struct RecalledMemory {
     pub path: String,
     /// Its modification time from the scan, ms since the epoch.
     pub mtime_ms: f64,
+    /// Why it was chosen, when [`FindOptions::explain`] asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<RecallWhy>,
+}
+
+/// Why a memory was recalled: its score, the query terms it matched (by field) and its cosine
+/// to the query when an embedder answered.
+///
+/// ```
+/// use memdir::recall::{FindOptions, RecallConfig, Recaller};
+/// use memdir::store::{Store, StoreConfig, WriteMode};
+/// use memdir::{future::block_on, MemFs, NoLlm, NoTelemetry};
+/// # struct Clock0;
+/// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+/// let fs = MemFs::new();
+/// fs.insert_file("/m/go.md", "---\nname: Go\ndescription: prefers Go for services\ntype: user\n---\n");
+/// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+/// let config = RecallConfig::default();
+/// let options = FindOptions { explain: true, ..FindOptions::default() };
+/// let recall = block_on(Recaller::new(&store, None::<&NoLlm>, &config)
+///     .find_relevant("services in go", options)).unwrap();
+/// let why = recall.memories[0].why.as_ref().unwrap();
+/// let terms = &why.lexical.as_ref().unwrap().terms;
+/// assert!(terms.iter().any(|t| t.term == "servic" && t.fields == ["description"]));
+/// assert!(why.semantic.is_none());
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecallWhy {
+    /// The score it was ranked by: fused when an embedder answered, else the calibrated
+    /// lexical score (0 when the LLM chose a memory sharing no word with the query).
+    pub score: f32,
+    /// The query terms it matched; absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lexical: Option<LexicalWhy>,
+    /// Its cosine to the query; present when an embedder answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<SemanticWhy>,
+}
+
+/// The lexical part of a [`RecallWhy`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LexicalWhy {
+    /// The calibrated lexical score.
+    pub score: f32,
+    /// The matched terms (as indexed: lower-cased, stemmed), highest share first.
+    pub terms: Vec<TermWhy>,
+}
+
+/// One matched query term and the fields (`filename`, `name`, `description`, `body`) it is in.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TermWhy {
+    /// The term as indexed.
+    pub term: String,
+    /// Where it occurs.
+    pub fields: Vec<&'static str>,
+}
+
+/// The semantic part of a [`RecallWhy`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SemanticWhy {
+    /// Cosine of the memory's embedding to the query's.
+    pub cosine: f32,
 }
 
 /// Who chose the memories.
@@ -439,13 +505,14 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                 outcome: RecallOutcome::Ok,
             };
         }
+        let mut fused = Vec::new();
         let (answered_by, outcome, chosen) =
             if options.abort.as_ref().is_some_and(AbortFlag::is_aborted) {
                 (nobody, RecallOutcome::Aborted, Vec::new())
             } else {
                 match (self.llm, self.embedder) {
                     (None, Some(embedder)) => {
-                        self.semantic(embedder, index, query, options, &surfaced)
+                        self.semantic(embedder, index, query, options, &surfaced, &mut fused)
                             .await
                     }
                     (None, None) => (
@@ -459,11 +526,18 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                     }
                 }
             };
+        let mut whys = if options.explain {
+            explain(&index.borrow(), query, &chosen, &fused)
+        } else {
+            Vec::new()
+        }
+        .into_iter();
         let memories: Vec<RecalledMemory> = chosen
             .into_iter()
             .map(|h| RecalledMemory {
                 path: h.file_path,
                 mtime_ms: h.mtime_ms,
+                why: whys.next(),
             })
             .collect();
         let duration = self.store.clock().now_ms() - started;
@@ -484,8 +558,9 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         }
     }
 
-    /// Fused lexical and cosine scores; the ranker alone when the embedder fails, lies or is
-    /// too slow (within the recall timeout and the caller's abort).
+    /// Fused lexical and cosine scores (the kept ones into `fused`, in the order chosen); the
+    /// ranker alone when the embedder fails, lies or is too slow (within the recall timeout
+    /// and the caller's abort).
     async fn semantic(
         &self,
         embedder: &E,
@@ -493,6 +568,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         query: &str,
         options: &FindOptions,
         surfaced: &[&str],
+        fused: &mut Vec<Fused>,
     ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
         let memories = index.borrow().scored(query, surfaced);
         let abort = async {
@@ -519,6 +595,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                     .iter()
                     .filter_map(|f| memories.get(f.index).map(|m| m.header.clone()))
                     .collect();
+                *fused = kept;
                 return (by, RecallOutcome::Ok, chosen);
             }
             Either::Left(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
@@ -582,6 +659,45 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             (by, outcome, Vec::new())
         }
     }
+}
+
+/// Why each of `chosen` was picked: its matched terms, and (when `fused` holds one entry per
+/// chosen memory, an embedder answered) its fused score and cosine.
+fn explain(
+    index: &RecallIndex,
+    query: &str,
+    chosen: &[MemoryHeader],
+    fused: &[Fused],
+) -> Vec<RecallWhy> {
+    let names: Vec<&str> = chosen.iter().map(|h| h.filename.as_str()).collect();
+    let lexical = index.ranker().explain_files(query, &names);
+    lexical
+        .into_iter()
+        .enumerate()
+        .map(|(i, lex)| {
+            let lexical = lex.map(|e| LexicalWhy {
+                score: e.score,
+                terms: e
+                    .terms
+                    .into_iter()
+                    .map(|t| TermWhy {
+                        fields: Field::ALL
+                            .into_iter()
+                            .filter(|&f| t.counts.get(f) > 0)
+                            .map(Field::as_str)
+                            .collect(),
+                        term: t.term,
+                    })
+                    .collect(),
+            });
+            let fused = fused.get(i).filter(|_| fused.len() == chosen.len());
+            RecallWhy {
+                score: fused.map_or_else(|| lexical.as_ref().map_or(0.0, |l| l.score), |f| f.score),
+                lexical,
+                semantic: fused.map(|f| SemanticWhy { cosine: f.cosine }),
+            }
+        })
+        .collect()
 }
 
 /// The caller's already-surfaced paths, sorted (for binary search).

@@ -277,6 +277,11 @@ impl RecallIndex {
             .collect()
     }
 
+    /// The ranker over every indexed memory.
+    pub fn ranker(&self) -> &RankerIndex {
+        &self.ranker
+    }
+
     /// The ranker's answer for `query` among the memories not in `surfaced` (sorted absolute
     /// paths): at most `limit`, best first. The best *remaining* memory sets the ranker's
     /// `min_relative` cut-off; the surfaced ones still count in the idf and the yardstick (the

@@ -23,7 +23,8 @@ mod tokenize;
 
 pub use abort::AbortFlag;
 pub use find::{
-    surface_memories, AnsweredBy, FindOptions, Recall, RecallOutcome, RecalledMemory, Recaller,
+    surface_memories, AnsweredBy, FindOptions, LexicalWhy, Recall, RecallOutcome, RecallWhy,
+    RecalledMemory, Recaller, SemanticWhy, TermWhy,
 };
 pub use index::{LiveIndex, RecallIndex, ScoredMemory};
 pub use ranker::{rank_memories, Explained, RankedMemory, RankerDoc, RankerIndex, RankerParams};

@@ -800,29 +800,69 @@ impl RankerIndex {
         hits.truncate(limit);
         let norms = self.field_norms();
         hits.into_iter()
-            .filter_map(|(slot, raw)| {
-                let doc = self.docs.get(slot as usize)?.as_ref()?;
-                let mut matched: Vec<MatchedTerm> = terms
-                    .iter()
-                    .filter_map(|t| {
-                        let p = t.postings.iter().find(|p| p.slot == slot)?;
-                        Some(MatchedTerm {
-                            term: t.text.clone(),
-                            idf: t.idf,
-                            counts: FieldCounts::from_array(p.tf),
-                            score: t.idf * self.saturated(&norms, p) / yardstick,
-                        })
-                    })
-                    .collect();
-                crate::sort::sort_by(&mut matched, |a, b| b.score.total_cmp(&a.score));
-                Some(Explained {
-                    filename: doc.filename.clone(),
-                    score: raw / yardstick,
-                    raw_score: raw,
-                    terms: matched,
-                })
+            .filter_map(|(slot, _)| self.explain_slot(&terms, yardstick, &norms, slot))
+            .collect()
+    }
+
+    /// Why each of `filenames` matches `query`, with no cut-off (`None`: not indexed, or it
+    /// matches no query term). What recall reports for memories any signal chose.
+    ///
+    /// ```
+    /// use memdir::recall::RankerIndex;
+    /// use memdir::MemoryHeader;
+    /// let h = |f: &str, d: &str| MemoryHeader { filename: f.into(), file_path: format!("/m/{f}"),
+    ///     mtime_ms: 0.0, description: Some(d.into()), memory_type: None, name: None, body_head: String::new() };
+    /// let index = RankerIndex::build(&[h("a.md", "postgres migrations"), h("b.md", "react hooks")]);
+    /// let why = index.explain_files("postgres", &["a.md", "b.md"]);
+    /// assert_eq!(why[0].as_ref().unwrap().terms.len(), 1); // "postgres", stemmed
+    /// assert!(why[1].is_none());
+    /// ```
+    pub fn explain_files(&self, query: &str, filenames: &[&str]) -> Vec<Option<Explained>> {
+        let (terms, yardstick) = self.query_terms(query);
+        let norms = self.field_norms();
+        filenames
+            .iter()
+            .map(|f| {
+                let slot = *self.by_name.get(*f)?;
+                self.explain_slot(&terms, yardstick, &norms, slot)
             })
             .collect()
+    }
+
+    /// The terms the memory in `slot` matched, and its scores; `None` when it matches none.
+    fn explain_slot(
+        &self,
+        terms: &[QueryTerm<'_>],
+        yardstick: f32,
+        norms: &[(f32, f32, f32); FIELDS],
+        slot: u32,
+    ) -> Option<Explained> {
+        let doc = self.docs.get(slot as usize)?.as_ref()?;
+        let mut raw = 0f32;
+        let mut matched: Vec<MatchedTerm> = terms
+            .iter()
+            .filter_map(|t| {
+                let p = t.postings.iter().find(|p| p.slot == slot)?;
+                let earned = t.idf * self.saturated(norms, p);
+                raw += earned;
+                Some(MatchedTerm {
+                    term: t.text.clone(),
+                    idf: t.idf,
+                    counts: FieldCounts::from_array(p.tf),
+                    score: earned / yardstick,
+                })
+            })
+            .collect();
+        if matched.is_empty() || yardstick <= 0.0 {
+            return None;
+        }
+        crate::sort::sort_by(&mut matched, |a, b| b.score.total_cmp(&a.score));
+        Some(Explained {
+            filename: doc.filename.clone(),
+            score: raw / yardstick,
+            raw_score: raw,
+            terms: matched,
+        })
     }
 
     /// The memories relevant to `query`, best first, at most `limit` (see

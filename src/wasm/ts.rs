@@ -231,11 +231,35 @@ export interface FindOptions {
   alreadySurfaced?: string[];
   /** Most memories returned (default 5). */
   limit?: number;
+  /** Add `why` to each memory: its score, matched terms by field, cosine. */
+  explain?: boolean;
+}
+
+/** One recalled memory; `why` only with `explain: true`. */
+export interface RecalledMemory {
+  path: string;
+  mtimeMs: number;
+  why?: RecallWhy;
+}
+
+/** Why a memory was recalled. `score`: fused when an embedder answered, else lexical. */
+export interface RecallWhy {
+  score: number;
+  /** The query terms it matched (lower-cased, stemmed) and where. */
+  lexical?: LexicalWhy;
+  /** Present when an embedder answered. */
+  semantic?: { cosine: number };
+}
+
+/** The lexical part of `RecallWhy`. */
+export interface LexicalWhy {
+  score: number;
+  terms: { term: string; fields: ("filename" | "name" | "description" | "body")[] }[];
 }
 
 /** What `findRelevant` found and how. */
 export interface Recall {
-  memories: { path: string; mtimeMs: number }[];
+  memories: RecalledMemory[];
   answeredBy: "llm" | "lexical" | "llm+prefilter" | "lexical+semantic" | "semantic";
   outcome: "ok" | "error" | "timeout" | "aborted" | "invalid_reply";
 }

@@ -161,6 +161,52 @@ test("recall selects memories with their freshness headers and says which path a
   await shot("05-recall");
 });
 
+test("each recalled memory says why it was picked: score and matched words by field, no cosine without embeddings", async () => {
+  // The recall above is still on screen (no network: the built-in ranker answered).
+  const whys = await page.$$eval("#recall-results .recalled .why", (ws) => ws.map((w) => w.textContent));
+  const heads = await page.$$eval("#recall-results .recalled-head", (hs) => hs.map((h) => h.textContent));
+  assert.equal(whys.length, heads.length, whys.join("\n"));
+  const top = whys[heads.findIndex((h) => h.includes("feedback_real_database.md"))];
+  assert.match(top, /^score \d\.\d{3} words \d\.\d{3}:/, top);
+  assert.match(top, /integr\w* (filename · )?name · description · body/, top);
+  assert.ok(whys.every((w) => !/cosine/.test(w)), whys.join("\n"));
+});
+
+test("an embeddings endpoint switches recall to fused scores; its settings are stored only when ticked", async () => {
+  // A same-origin endpoint answered by the test: one dimension per concept.
+  const concepts = [/databas|postgres|sql|datastore/g, /test|integration|mock/g, /\bgo\b|golang/g, /auth|login|session/g];
+  const vector = (t) => [...concepts.map((c) => (t.toLowerCase().match(c) ?? []).length), 0.2];
+  const models = [];
+  await page.route(`${origin}/v1/embeddings`, async (route) => {
+    const body = route.request().postDataJSON();
+    models.push(body.model);
+    await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ data: body.input.map((t, index) => ({ index, embedding: vector(t) })) }) });
+  });
+  try {
+    await page.click("#embed-settings summary");
+    await page.fill("#embed-url", `${origin}/v1`);
+    await page.fill("#embed-model", "standin");
+    assert.match(await text("#embed-summary"), /standin at 127\.0\.0\.1/);
+    assert.equal(await page.evaluate(() => localStorage.getItem("memdir-demo:embed")), null, "not stored unticked");
+    await page.check("#embed-remember");
+    assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem("memdir-demo:embed"))).model, "standin");
+    await page.fill("#recall-query", "which datastore do the integration checks run on");
+    await page.click("#recall-run");
+    await page.waitForFunction(() => /semantic/.test(document.getElementById("recall-meta").dataset.answeredBy ?? ""));
+    assert.ok(models.length > 0 && models.every((m) => m === "standin"), models.join());
+    const whys = await page.$$eval("#recall-results .recalled .why", (ws) => ws.map((w) => w.textContent));
+    assert.ok(whys.length > 0 && whys.every((w) => /cosine \d\.\d{3}$/.test(w)), whys.join("\n"));
+    await shot("05b-recall-embeddings");
+  } finally {
+    await page.uncheck("#embed-remember");
+    await page.fill("#embed-url", "");
+    await page.fill("#embed-model", "");
+    await page.unroute(`${origin}/v1/embeddings`);
+  }
+  assert.equal(await page.evaluate(() => localStorage.getItem("memdir-demo:embed")), null, "unticking forgets them");
+  assert.match(await text("#embed-summary"), /none/);
+});
+
 test("the prompt and lint tabs render", async () => {
   await page.click('[role=tab][data-tab="prompt"]');
   await page.waitForFunction(() => document.getElementById("prompt-output").textContent.length > 100);

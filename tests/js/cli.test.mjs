@@ -3,7 +3,8 @@
 // 2 usage error, 3 runtime error).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +32,23 @@ function run(args, { cwd = here, home = temp(), env = {}, input } = {}) {
   });
   if (result.error) throw result.error;
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `run`, without blocking the event loop (for a server in this process to answer the CLI). */
+function runAsync(args, { cwd = here, home = temp(), env = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN, args, { cwd, env: { PATH: process.env.PATH, HOME: home, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill(), 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 function sampleCopy() {
@@ -224,4 +242,78 @@ test("prompt prints the memory prompt for a mode", () => {
   const agent = run(["prompt", "--dir", dir, "--mode", "agent"]);
   assert.match(agent.stdout, /Terse answers/);
   assert.equal(run(["prompt", "--dir", dir, "--mode", "nonsense"]).code, 2);
+});
+
+test("recall --explain: each memory's score and the query words it matched, by field", () => {
+  const dir = sampleCopy();
+  const human = run(["recall", "integration tests against a real database", "--dir", dir, "--explain"]);
+  assert.equal(human.code, 0, human.stderr);
+  const line = human.stdout.split("\n").find((l) => l.startsWith("why: "));
+  assert.ok(line, human.stdout);
+  assert.match(line, /^why: score \d\.\d{3} · lexical \d\.\d{3}: /);
+  assert.match(line, /integr\w* \((?:filename, )?name, description, body\)/, line);
+  assert.doesNotMatch(line, /cosine/, "no embedder, no cosine");
+  const r = run(["recall", "integration tests against a real database", "--dir", dir, "--json", "--explain"]);
+  const json = JSON.parse(r.stdout);
+  const top = json.memories[0];
+  assert.ok(top.path.endsWith("feedback_real_database.md"), r.stdout);
+  assert.ok(top.why.score > 0 && top.why.score === top.why.lexical.score, r.stdout);
+  for (const t of top.why.lexical.terms) {
+    assert.ok(t.fields.length > 0 && t.fields.every((f) => ["filename", "name", "description", "body"].includes(f)), r.stdout);
+  }
+  assert.equal(top.why.semantic, undefined);
+  // Without --explain, no why.
+  const plain = JSON.parse(run(["recall", "integration tests against a real database", "--dir", dir, "--json"]).stdout);
+  assert.ok(plain.memories.length > 0 && plain.memories.every((m) => !("why" in m)));
+});
+
+test("recall --embed-url/--embed-model (or MEMDIR_EMBED_*) fuses embeddings from an /embeddings endpoint", async () => {
+  // A loopback OpenAI-compatible server: one dimension per concept, counted from the words.
+  const concepts = [/databas|postgres|sql|datastore/g, /test|integration|mock/g, /\bgo\b|golang/g, /auth|login|session/g];
+  const vector = (text) => [...concepts.map((c) => (text.toLowerCase().match(c) ?? []).length), 0.2];
+  const seen = [];
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const body = JSON.parse(raw);
+      seen.push({ url: req.url, auth: req.headers.authorization, model: body.model, count: body.input.length });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ data: body.input.map((t, index) => ({ index, embedding: vector(t) })) }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${server.address().port}/v1`;
+  try {
+    const dir = sampleCopy();
+    const query = "which datastore do the integration checks run on";
+    // Without the flags, no embedder: the ranker answers and the endpoint sees nothing.
+    const lexical = JSON.parse(run(["recall", query, "--dir", dir, "--json"]).stdout);
+    assert.equal(lexical.answeredBy, "lexical");
+    assert.equal(seen.length, 0);
+    const r = await runAsync(["recall", query, "--dir", dir, "--json", "--explain", "--embed-url", base, "--embed-model", "standin"]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.match(json.answeredBy, /semantic/);
+    assert.equal(json.outcome, "ok");
+    assert.ok(json.memories[0].path.endsWith("feedback_real_database.md"), r.stdout);
+    const cosine = json.memories[0].why.semantic.cosine;
+    assert.ok(cosine > 0.5 && cosine <= 1.0001, r.stdout);
+    assert.ok(seen.length > 0 && seen.every((s) => s.url === "/v1/embeddings" && s.model === "standin" && s.auth === undefined));
+    // The same through the environment, with the key; the human output names the embedder.
+    seen.length = 0;
+    const env = { MEMDIR_EMBED_URL: base, MEMDIR_EMBED_MODEL: "standin", MEMDIR_EMBED_KEY: "k-123" };
+    const human = await runAsync(["recall", query, "--dir", dir, "--explain"], { env });
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /^why: score \d\.\d{3} · .* · cosine \d\.\d{3}$/m);
+    assert.match(human.stderr, /answered by (lexical\+)?semantic \(embeddings standin\)/);
+    assert.ok(seen.length > 0 && seen.every((s) => s.auth === "Bearer k-123"));
+    // An endpoint that is down: the ranker answers, and the outcome says why.
+    const down = await runAsync(["recall", "integration tests real database", "--dir", dir, "--json", "--embed-url", "http://127.0.0.1:9/v1"]);
+    const fallback = JSON.parse(down.stdout);
+    assert.equal(fallback.answeredBy, "lexical");
+    assert.equal(fallback.outcome, "error");
+  } finally {
+    server.close();
+  }
 });

@@ -22,6 +22,7 @@ impl FromJs for FindOptions {
         let mut find = FindOptions {
             recent_tools: given.strings("recentTools"),
             already_surfaced: given.strings("alreadySurfaced"),
+            explain: given.opt_bool("explain").unwrap_or(false),
             ..FindOptions::default()
         };
         if let Some(limit) = given.opt_usize("limit") {
