@@ -348,6 +348,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                 .map(|h| RecalledMemory {
                     path: h.file_path,
                     mtime_ms: h.mtime_ms,
+                    why: None,
                 })
                 .collect(),
             answered_by: AnsweredBy::Lexical,
