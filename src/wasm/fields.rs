@@ -405,13 +405,15 @@ impl<'a> Fields<'a> {
     pub fn opt_enum<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
         let given = self.opt_string(key)?;
         let read = serde::de::value::StrDeserializer::<serde::de::value::Error>::new(&given);
-        match T::deserialize(read) {
-            Ok(value) => Some(value),
-            Err(error) => {
-                self.fail_with(format_args!("`{key}`: {error}"));
-                None
-            }
-        }
+        T::deserialize(read)
+            .map_err(|error| self.enum_error(key, &error))
+            .ok()
+    }
+
+    /// The failure of [`Fields::opt_enum`], one copy for every enum type.
+    #[inline(never)]
+    fn enum_error(&self, key: &str, error: &serde::de::value::Error) {
+        self.fail_with(format_args!("`{key}`: {error}"));
     }
 
     /// Refuse any own property not in `allowed`.
