@@ -4,10 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Design §7 targets 150 KB gzipped. The full feature set is not there yet (see README, "Size");
-# until it is, the build reports the gap and fails only on a regression past the ceiling.
+# The old 150 KB target is retired; the build reports it and fails only on a regression past
+# the ceiling. The ceiling was 270,000 until session 4, whose required features (whole-directory
+# recall index with host watch, embedder + vector sidecar + fusion, recall explanations, lock
+# deadlines and queue, read containment, team-sync merge and caps, input caps and trap handling)
+# measured 312,042 B; it is re-based to that figure plus 1 % (README "Size" has the breakdown).
 SIZE_TARGET_GZIP=153600
-SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-270000}
+SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-315200}
 
 if [ "${1:-}" = "--dev" ]; then
   cargo build --lib --target wasm32-unknown-unknown
