@@ -9,7 +9,7 @@
 //! not complete, as the scan does); without it, the whole file.
 
 use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
-use super::scan::{is_memory_file_name, HEAD_MAX_BYTES, SCAN_CHUNK};
+use super::scan::{is_memory_file_name, SCAN_CHUNK};
 use super::Store;
 use crate::frontmatter::parse_frontmatter;
 use crate::future::join_some;
@@ -200,17 +200,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// The first [`INDEX_HEAD_BYTES`] of a file through `readHead`, more (×4 up to the scan's
     /// [`HEAD_MAX_BYTES`]) while its first 30 lines are not complete.
     async fn read_index_bytes(&self, path: &str, size: f64) -> Option<Vec<u8>> {
-        let mut want = INDEX_HEAD_BYTES;
-        loop {
-            let bytes = self.fs.read_head(path, want).await.ok()?;
-            let complete = lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some()
-                || bytes.len() < want
-                || bytes.len() as f64 >= size
-                || want >= HEAD_MAX_BYTES;
-            if complete {
-                return Some(bytes);
-            }
-            want = want.saturating_mul(4).min(HEAD_MAX_BYTES);
-        }
+        self.read_head_growing(path, size, INDEX_HEAD_BYTES).await
     }
 }

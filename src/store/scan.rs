@@ -302,7 +302,19 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// The first 30 lines through `readHead`, reading no more than they need.
     async fn read_head_lines(&self, path: &str, size: f64) -> Option<String> {
-        let mut want = HEAD_START_BYTES;
+        let bytes = self.read_head_growing(path, size, HEAD_START_BYTES).await?;
+        Some(first_lines_of_bytes(&bytes, FRONTMATTER_MAX_LINES))
+    }
+
+    /// The first `start` bytes of a file through `readHead`, more (×4 up to
+    /// [`HEAD_MAX_BYTES`]) while its first 30 lines are not complete.
+    pub(super) async fn read_head_growing(
+        &self,
+        path: &str,
+        size: f64,
+        start: usize,
+    ) -> Option<Vec<u8>> {
+        let mut want = start;
         loop {
             let bytes = self.fs.read_head(path, want).await.ok()?;
             let complete = lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some()
@@ -310,7 +322,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 || bytes.len() as f64 >= size
                 || want >= HEAD_MAX_BYTES;
             if complete {
-                return Some(first_lines_of_bytes(&bytes, FRONTMATTER_MAX_LINES));
+                return Some(bytes);
             }
             want = want.saturating_mul(4).min(HEAD_MAX_BYTES);
         }

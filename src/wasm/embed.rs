@@ -4,6 +4,7 @@
 //! vectors it will refuse (no vectors, an empty or NaN vector), so every check stays in Rust.
 
 use super::error::host_error;
+use super::host::AbortOnDrop;
 use crate::host::{Embedder, HostResult};
 use js_sys::{Array, Float32Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -46,20 +47,6 @@ impl JsEmbedder {
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// Aborts the call's signal when the core drops it (timeout, abort).
-struct AbortOnDrop {
-    controller: web_sys::AbortController,
-    done: bool,
-}
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        if !self.done {
-            self.controller.abort();
-        }
-    }
 }
 
 /// One vector from whatever the host put there (a wrong shape becomes an empty vector).

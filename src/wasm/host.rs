@@ -434,10 +434,11 @@ impl JsLlm {
     }
 }
 
-/// Aborts the request's `AbortController` when the core drops the call (timeout, abort).
-struct AbortOnDrop {
-    controller: web_sys::AbortController,
-    done: bool,
+/// Aborts the request's `AbortController` when the core drops the call (timeout, abort); the
+/// LLM and embedder adapters share it.
+pub(super) struct AbortOnDrop {
+    pub(super) controller: web_sys::AbortController,
+    pub(super) done: bool,
 }
 
 impl Drop for AbortOnDrop {
