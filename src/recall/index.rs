@@ -220,9 +220,9 @@ impl RecallIndex {
             .count()
     }
 
-    /// The newest `limit` memories not in `surfaced` (sorted), newest first, equal times in walk
-    /// order: the scan's order.
-    pub fn newest(&self, surfaced: &[&str], limit: usize) -> Vec<MemoryHeader> {
+    /// The entries not in `surfaced` (sorted), newest first, equal times in walk order, then by
+    /// file name: the scan's order.
+    fn newest_first(&self, surfaced: &[&str]) -> Vec<&Entry> {
         let mut all: Vec<&Entry> = self
             .entries
             .iter()
@@ -235,6 +235,13 @@ impl RecallIndex {
                 .then(a.order.cmp(&b.order))
                 .then_with(|| a.header.filename.cmp(&b.header.filename))
         });
+        all
+    }
+
+    /// The newest `limit` memories not in `surfaced` (sorted), newest first, equal times in walk
+    /// order: the scan's order.
+    pub fn newest(&self, surfaced: &[&str], limit: usize) -> Vec<MemoryHeader> {
+        let all = self.newest_first(surfaced);
         all.into_iter()
             .take(limit)
             .map(|e| e.header.clone())
@@ -252,18 +259,7 @@ impl RecallIndex {
             .enumerate()
             .map(|(i, (f, _))| ((*f).to_owned(), i))
             .collect();
-        let mut all: Vec<&Entry> = self
-            .entries
-            .iter()
-            .filter(|e| !is_in(surfaced, &e.header.file_path))
-            .collect();
-        crate::sort::sort_by(&mut all, |a, b| {
-            b.header
-                .mtime_ms
-                .total_cmp(&a.header.mtime_ms)
-                .then(a.order.cmp(&b.order))
-                .then_with(|| a.header.filename.cmp(&b.header.filename))
-        });
+        let all = self.newest_first(surfaced);
         all.into_iter()
             .map(|e| ScoredMemory {
                 header: e.header.clone(),
