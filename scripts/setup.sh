@@ -33,5 +33,5 @@ if [ ! -f scripts/node_modules/.package-lock.json ] || [ scripts/package-lock.js
   (cd scripts && npm ci --no-audit --no-fund --loglevel=error)
 fi
 step "local sentence model for the semantic recall evaluation (all-MiniLM-L6-v2, offline)"
-scripts/install-model.sh
+scripts/install-model.sh || echo "setup: the local model could not be installed; the semantic evaluation will say so and its tests skip"
 echo "setup: ok"
