@@ -386,6 +386,15 @@ async fn the_callers_abort_signal_stops_recall() {
     let llm = llm_never_settling();
     let (_fs, m) = recall_memdir(&llm, 60_000);
     seed(&m).await;
+    let recall = recall_aborted_after_20_ms(&m).await;
+    assert_eq!(str_of(&recall, "outcome"), "aborted");
+    assert_eq!(paths_of(&recall).len(), 0);
+    let signal: web_sys::AbortSignal = signal_of(&llm).into();
+    assert!(signal.aborted());
+}
+
+/// A recall of `m` whose caller aborts its signal after 20 ms; what it settles with.
+async fn recall_aborted_after_20_ms(m: &JsMemdir) -> JsValue {
     let controller = web_sys::AbortController::new().unwrap();
     let options = js_sys::Object::new();
     Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
@@ -394,11 +403,7 @@ async fn the_callers_abort_signal_stops_recall() {
         .unwrap();
     let abort = controller.clone();
     gloo_timers_shim(20, move || abort.abort()).await;
-    let recall = ok(pending).await;
-    assert_eq!(str_of(&recall, "outcome"), "aborted");
-    assert_eq!(paths_of(&recall).len(), 0);
-    let signal: web_sys::AbortSignal = signal_of(&llm).into();
-    assert!(signal.aborted());
+    ok(pending).await
 }
 
 /// Run `f` after `ms` milliseconds (no timer crate in the test's dependencies).
@@ -871,15 +876,7 @@ async fn the_callers_abort_stops_a_hanging_embedder() {
     let embed = embedder_for("never");
     let m = embed_memdir(&fs, &embed, 60_000);
     seed(&m).await;
-    let controller = web_sys::AbortController::new().unwrap();
-    let options = js_sys::Object::new();
-    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
-    let pending = m
-        .find_relevant("integration tests database".into(), Some(options.into()))
-        .unwrap();
-    let abort = controller.clone();
-    gloo_timers_shim(20, move || abort.abort()).await;
-    let recall = ok(pending).await;
+    let recall = recall_aborted_after_20_ms(&m).await;
     assert_eq!(str_of(&recall, "outcome"), "aborted");
     assert_eq!(paths_of(&recall).len(), 0);
     let signal: web_sys::AbortSignal = embed_signal(&embed).into();

@@ -272,6 +272,19 @@ pub struct SidecarEntry {
     pub vector: Vec<f32>,
 }
 
+/// Whether `model` can name an embedder's vectors: non-empty and on one line (it keys the
+/// sidecar and is shown in its header).
+///
+/// ```
+/// use memdir::recall::semantic::is_valid_model_id;
+/// assert!(is_valid_model_id("all-MiniLM-L6-v2"));
+/// assert!(!is_valid_model_id(""));
+/// assert!(!is_valid_model_id("a\nb"));
+/// ```
+pub fn is_valid_model_id(model: &str) -> bool {
+    !model.is_empty() && !model.contains('\n')
+}
+
 /// The vectors of one model, by memory filename (see the module docs for the format).
 ///
 /// ```

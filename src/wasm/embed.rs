@@ -4,12 +4,11 @@
 //! vectors it will refuse (no vectors, an empty or NaN vector), so every check stays in Rust.
 
 use super::error::host_error;
-use super::host::AbortOnDrop;
+use super::host::{settle, AbortOnDrop};
 use crate::host::{Embedder, HostResult};
-use js_sys::{Array, Float32Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Float32Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 /// The `embed` callback of `new Memdir({ embed, embedModel })`.
 pub struct JsEmbedder {
@@ -38,7 +37,7 @@ impl JsEmbedder {
                 .as_string()
                 .ok_or_else(|| String::from("`embedModel` must be a string"))?
         };
-        if model.is_empty() || model.contains('\n') {
+        if !crate::recall::semantic::is_valid_model_id(&model) {
             return Err("`embedModel` must be a non-empty single-line string".into());
         }
         Ok(Some(JsEmbedder { callback, model }))
@@ -81,13 +80,7 @@ impl Embedder for JsEmbedder {
             .callback
             .call2(&JsValue::UNDEFINED, &list, &options)
             .map_err(host_error)?;
-        let value = if value.has_type::<Promise>() || get(&value, "then").is_function() {
-            JsFuture::from(Promise::resolve(&value))
-                .await
-                .map_err(host_error)?
-        } else {
-            value
-        };
+        let value = settle(value).await.map_err(host_error)?;
         guard.done = true;
         if !Array::is_array(&value) {
             return Ok(Vec::new()); // not a list of vectors: refused by the core's count check

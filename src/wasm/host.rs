@@ -92,7 +92,7 @@ fn lying(what: &str) -> HostError {
 }
 
 /// Await `value` if it is a Promise or a thenable; otherwise return it.
-async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
+pub(super) async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
     if !is_thenable(&value) {
         return Ok(value);
     }
