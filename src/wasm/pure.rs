@@ -3,7 +3,7 @@
 
 use super::convert::to_js;
 use super::fields::{self, number_arg, string_arg};
-use super::inputs::{from_js, list_from_js, AutoMemoryInput, ValidateOptions};
+use super::inputs::{from_js, list_from_js, text_arg, AutoMemoryInput, ValidateOptions};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -30,14 +30,14 @@ pub fn truncate_entrypoint_counted(
             0
         }
     };
-    let prefix = string_arg(prefix, "text")?;
+    let prefix = text_arg(prefix, "text", "truncateEntrypoint")?;
     let counted = crate::entrypoint::truncate_counted(
-        &prefix,
+        &prefix.text,
         count(line_count),
         count(unit_count),
         &options,
     );
-    to_js(&counted)
+    super::convert::to_js_carried(&counted, prefix.carried)
 }
 
 /// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
@@ -92,8 +92,9 @@ pub fn format_manifest(
 pub fn parse_index_entry(
     #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
 ) -> Result<JsValue, JsValue> {
-    match crate::parse_index_entry(&string_arg(line, "line")?) {
-        Some(entry) => to_js(&entry),
+    let line = text_arg(line, "line", "parseIndexEntry")?;
+    match crate::parse_index_entry(&line.text) {
+        Some(entry) => super::convert::to_js_carried(&entry, line.carried),
         None => Ok(JsValue::NULL),
     }
 }
@@ -190,7 +191,9 @@ pub fn memory_header(
 pub fn sanitize_path(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(crate::sanitize_path(&string_arg(path, "path")?))
+    Ok(crate::sanitize_path(
+        &text_arg(path, "path", "sanitizePath")?.text,
+    ))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
@@ -222,7 +225,7 @@ pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let raw = string_arg(raw, "path")?;
+    let raw = text_arg(raw, "path", "validateMemoryPath")?.text;
     let options: ValidateOptions = from_js(options)?;
     let valid = crate::paths::validate_memory_path(&raw, options.expand_tilde, &options.home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
@@ -314,9 +317,9 @@ pub fn find_canonical_git_root(
 pub fn scan_for_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&crate::secrets::scan_for_secrets(&string_arg(
-        text, "text",
-    )?))
+    to_js(&crate::secrets::scan_for_secrets(
+        &text_arg(text, "text", "scanForSecrets")?.text,
+    ))
 }
 
 /// `text` with every secret the rules find replaced by `[REDACTED]`.
@@ -328,9 +331,8 @@ pub fn scan_for_secrets(
 pub fn redact_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(JsValue::from(crate::secrets::redact_secrets(&string_arg(
-        text, "text",
-    )?)))
+    let text = text_arg(text, "text", "redactSecrets")?;
+    Ok(text.result_to_js(crate::secrets::redact_secrets(&text.text)))
 }
 
 /// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
@@ -345,7 +347,7 @@ pub fn redact_secrets(
 pub fn sanitize_path_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let key = string_arg(key, "key")?;
+    let key = text_arg(key, "key", "sanitizePathKey")?.text;
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
         .map(JsValue::from)
 }
@@ -423,7 +425,7 @@ pub fn lines_cut(
 pub fn slugify(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(crate::store::names::slugify(&string_arg(name, "name")?).into())
+    Ok(crate::store::names::slugify(&text_arg(name, "name", "slugify")?.text).into())
 }
 
 /// The file name `save` gives a memory when none is named: `<type>_<slug>.md`, then
@@ -446,7 +448,7 @@ pub fn derived_file_name(
         memory_type,
         "type",
     )?))?;
-    let name = string_arg(name, "name")?;
+    let name = text_arg(name, "name", "derivedFileName")?.text;
     Ok(crate::store::names::derived_file_name(memory_type, &name, attempt).into())
 }
 
