@@ -69,7 +69,9 @@ pub fn format_memory_file(
     Ok(crate::format_memory_file(&fields, body))
 }
 
-/// The manifest the recall model reads: one line per memory, as the reference writes it.
+/// The manifest the recall model reads: one line per memory, as the reference writes it. A
+/// `mtimeMs` no JS `Date` can hold (NaN, beyond ±8.64e15) throws `INVALID_INPUT`, as the
+/// reference throws for it.
 ///
 /// ```js
 /// formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, type: "user", description: "Senior Go dev" }]);
@@ -80,7 +82,7 @@ pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
 ) -> Result<JsValue, JsValue> {
     let headers: Vec<MemoryHeader> = list_from_js(headers)?;
-    Ok(JsValue::from(crate::format_manifest(&headers)))
+    super::error::throw(crate::manifest::format_manifest_checked(&headers)).map(JsValue::from)
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
