@@ -150,8 +150,8 @@ export interface MemdirOptions {
   /** Recall tuning: LLM/embedder timeout (default 10 s), selector budget (200), ranker fallback (on). */
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /**
-   * Index caps, lock tuning, and the secret guard: team writes are always scanned;
-   * `guardPrivateSecrets` scans private memory and the daily log too. `hostCallTimeoutMs`
+   * Index caps, lock tuning, and the secret guard: team writes are always scanned, and so are
+   * private memory and the daily log unless `guardPrivateSecrets` is `false` (default `true`). `hostCallTimeoutMs`
    * (default 10000; 0 waits forever) bounds each filesystem call of a write: a call that does
    * not answer fails the write with `TIMEOUT` and the lock is given back.
    */
