@@ -53,6 +53,9 @@ export interface MemoryHeader {
   name?: string;
 }
 
+/** `Memdir.scanPage`: the newest headers and how many memory files there are in all. */
+export interface ScanPage { headers: MemoryHeader[]; total: number }
+
 /** One entry of `MemoryFs.readDir`. */
 export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" }
 
