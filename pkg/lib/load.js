@@ -1,0 +1,40 @@
+// What `init(source)` accepts, turned into something wasm-bindgen's loader takes.
+import { MemdirError } from "./errors.js";
+
+const tag = (value) => Object.prototype.toString.call(value).slice(8, -1);
+
+/** Node's `fs` and `url` where the host is Node (also inside test environments and bundles). */
+function nodeModules() {
+  try {
+    const get = globalThis.process?.getBuiltinModule;
+    if (typeof get !== "function") return undefined;
+    return { fs: get("node:fs"), url: get("node:url") };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `file:` URLs and paths read from disk, when the host is Node; `undefined` otherwise. */
+export function readLocal(source) {
+  const node = nodeModules();
+  if (!node) return undefined;
+  const href = typeof source === "string" ? source : tag(source) === "URL" ? String(source.href) : undefined;
+  if (href === undefined) return undefined;
+  let path;
+  if (href.startsWith("file:")) path = node.url.fileURLToPath(href);
+  else if (!/^[a-z][a-z0-9+.-]*:/i.test(href)) path = href; // a path, not a URL
+  else return undefined;
+  try {
+    return node.fs.readFileSync(path);
+  } catch (cause) {
+    throw new MemdirError("INVALID_INPUT", `init: cannot read the WebAssembly module at ${path} (${cause?.code ?? cause})`, { cause });
+  }
+}
+
+/** The same input, with `file:` URLs and paths read first where fetch cannot (Node). */
+export function prepare(source) {
+  if (source === null || source === undefined) {
+    throw new MemdirError("INVALID_INPUT", "init: no WebAssembly module given");
+  }
+  return readLocal(source) ?? source;
+}
