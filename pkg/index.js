@@ -3,7 +3,7 @@
 // webpack 5, Parcel, Rollup with its URL plugin — copy it into the build); elsewhere pass it to
 // `init()` or use `memdir/inline`, which carries it.
 import initWasm from "./dist/memdir.js";
-import { prepare } from "./lib/load.js";
+import { notBeside, prepare } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
@@ -23,7 +23,7 @@ let ready;
  */
 export function init(source) {
   ready ??= Promise.resolve()
-    .then(() => initWasm({ module_or_path: prepare(source ?? new URL("./dist/memdir_bg.wasm", import.meta.url)) }))
+    .then(() => initWasm({ module_or_path: prepare(source ?? besideThis()) }))
     .then(
       () => undefined,
       (error) => {
@@ -32,4 +32,13 @@ export function init(source) {
       },
     );
   return ready;
+}
+
+/** The .wasm beside this file (bundlers rewrite this expression to the copied asset's URL). */
+function besideThis() {
+  try {
+    return new URL("./dist/memdir_bg.wasm", import.meta.url);
+  } catch (cause) {
+    throw notBeside(cause); // a CommonJS bundle: no import.meta.url
+  }
 }

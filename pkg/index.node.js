@@ -2,16 +2,18 @@
 // call is needed; `init()` exists so the same code runs in browsers. In a single-file bundle the
 // .wasm is not beside the code: then the import succeeds and `init(source)` (the .wasm's bytes,
 // path, URL or compiled module) loads it — or import `memdir/inline`, which carries it.
-import { readFileSync } from "node:fs";
+import * as fs from "node:fs";
+import * as url from "node:url";
 import initWasm, { initSync } from "./dist/memdir.js";
-import { prepare } from "./lib/load.js";
+import { notBeside, prepare, readLocal } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
 
+const node = { fs, url };
 let ready;
 try {
-  initSync({ module: readFileSync(new URL("./dist/memdir_bg.wasm", import.meta.url)) });
+  initSync({ module: fs.readFileSync(new URL("./dist/memdir_bg.wasm", import.meta.url)) });
   ready = Promise.resolve();
 } catch {
   // Bundled without the .wasm beside it: `init(source)` must be called.
@@ -28,10 +30,14 @@ try {
 export function init(source) {
   ready ??= Promise.resolve()
     .then(() => {
-      if (source === undefined) {
-        return initWasm({ module_or_path: prepare(new URL("./dist/memdir_bg.wasm", import.meta.url)) });
+      if (source !== undefined) return initWasm({ module_or_path: prepare(source, node) });
+      let bytes;
+      try {
+        bytes = readLocal(new URL("./dist/memdir_bg.wasm", import.meta.url), node);
+      } catch (cause) {
+        throw notBeside(cause);
       }
-      return initWasm({ module_or_path: prepare(source) });
+      return initWasm({ module_or_path: bytes });
     })
     .then(
       () => undefined,

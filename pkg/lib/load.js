@@ -14,15 +14,17 @@ function nodeModules() {
   }
 }
 
-/** `file:` URLs and paths read from disk, when the host is Node; `undefined` otherwise. */
-export function readLocal(source) {
-  const node = nodeModules();
+/**
+ * `file:` URLs and paths read from disk when the host is Node (`node`: its `fs` and `url`
+ * modules; found through `process.getBuiltinModule` when not given); `undefined` otherwise.
+ */
+export function readLocal(source, node = nodeModules()) {
   if (!node) return undefined;
   const href = typeof source === "string" ? source : tag(source) === "URL" ? String(source.href) : undefined;
   if (href === undefined) return undefined;
   let path;
   if (href.startsWith("file:")) path = node.url.fileURLToPath(href);
-  else if (!/^[a-z][a-z0-9+.-]*:/i.test(href)) path = href; // a path, not a URL
+  else if (!/^[a-z][a-z0-9+.-]*:/i.test(href) || /^[a-z]:[\\/]/i.test(href)) path = href; // a path
   else return undefined;
   try {
     return node.fs.readFileSync(path);
@@ -31,10 +33,22 @@ export function readLocal(source) {
   }
 }
 
+/**
+ * The error for an entry that cannot find the .wasm beside itself (a bundle that dropped
+ * `import.meta.url`, or a single-file bundle without the .wasm).
+ */
+export function notBeside(cause) {
+  return new MemdirError(
+    "UNSUPPORTED",
+    'init: memdir_bg.wasm cannot be found from this bundle; import "memdir/inline" (the module inside the JavaScript) or pass init(<the .wasm\'s URL, path or bytes>)',
+    { cause },
+  );
+}
+
 /** The same input, with `file:` URLs and paths read first where fetch cannot (Node). */
-export function prepare(source) {
+export function prepare(source, node) {
   if (source === null || source === undefined) {
     throw new MemdirError("INVALID_INPUT", "init: no WebAssembly module given");
   }
-  return readLocal(source) ?? source;
+  return readLocal(source, node) ?? source;
 }
