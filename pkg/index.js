@@ -3,7 +3,7 @@
 // webpack 5, Parcel, Rollup with its URL plugin — copy it into the build); elsewhere pass it to
 // `init()` or use `memdir/inline`, which carries it.
 import initWasm from "./dist/memdir.js";
-import { notBeside, prepare } from "./lib/load.js";
+import { loadFailed, notBeside, prepare } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
@@ -28,7 +28,7 @@ export function init(source) {
       () => undefined,
       (error) => {
         ready = undefined;
-        throw error;
+        throw loadFailed(error, source !== undefined);
       },
     );
   return ready;

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as url from "node:url";
 import initWasm, { initSync } from "./dist/memdir.js";
-import { notBeside, prepare, readLocal } from "./lib/load.js";
+import { loadFailed, notBeside, prepare, readLocal } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
@@ -43,7 +43,7 @@ export function init(source) {
       () => undefined,
       (error) => {
         ready = undefined;
-        throw error;
+        throw loadFailed(error, source !== undefined);
       },
     );
   return ready;

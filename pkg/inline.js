@@ -4,7 +4,7 @@
 // compression; see the README's delivery forms). Call `await init()` once.
 import initWasm from "./dist/memdir.js";
 import { wasmBase64 } from "./dist/wasm-inline.js";
-import { prepare } from "./lib/load.js";
+import { loadFailed, prepare } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
@@ -37,7 +37,7 @@ export function init(source) {
       () => undefined,
       (error) => {
         ready = undefined;
-        throw error;
+        throw loadFailed(error, source !== undefined);
       },
     );
   return ready;

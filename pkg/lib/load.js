@@ -1,5 +1,5 @@
 // What `init(source)` accepts, turned into something wasm-bindgen's loader takes.
-import { MemdirError } from "./errors.js";
+import { MemdirError, describe, isMemdirError } from "./errors.js";
 
 const tag = (value) => Object.prototype.toString.call(value).slice(8, -1);
 
@@ -37,12 +37,24 @@ export function readLocal(source, node = nodeModules()) {
  * The error for an entry that cannot find the .wasm beside itself (a bundle that dropped
  * `import.meta.url`, or a single-file bundle without the .wasm).
  */
-export function notBeside(cause) {
+export function notBeside(cause, why = describe(cause)) {
   return new MemdirError(
     "UNSUPPORTED",
-    'init: memdir_bg.wasm cannot be found from this bundle; import "memdir/inline" (the module inside the JavaScript) or pass init(<the .wasm\'s URL, path or bytes>)',
+    `init: memdir_bg.wasm cannot be loaded from beside the code (${why}); import "memdir/inline" (the module inside the JavaScript) or pass init(<the .wasm's URL, path or bytes>)`,
     { cause },
   );
+}
+
+/**
+ * A failed load as a `MemdirError` (a `MemdirError` passes through): `INVALID_INPUT` when the
+ * caller gave the source, `UNSUPPORTED` when the entry's own default could not be loaded.
+ */
+export function loadFailed(error, given) {
+  if (isMemdirError(error)) return error;
+  const why = describe(error);
+  return given
+    ? new MemdirError("INVALID_INPUT", `init: the WebAssembly module could not be loaded from the source given (${why})`, { cause: error })
+    : notBeside(error, why);
 }
 
 /** The same input, with `file:` URLs and paths read first where fetch cannot (Node). */

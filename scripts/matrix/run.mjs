@@ -35,6 +35,7 @@ mkdirSync(join(shared, "memdir"));
 await sh("tar", ["xzf", tarball, "-C", join(shared, "memdir"), "--strip-components=1"], work);
 
 const scenarioEsm = readFileSync(join(here, "scenario.mjs"), "utf8");
+const example = (name) => readFileSync(join(root, "tests", "examples", name), "utf8");
 const scenarioCjs = scenarioEsm.replace("export async function scenario", "exports.scenario = async function scenario");
 
 // --- helpers ---
@@ -124,13 +125,19 @@ const browserCase = (name, files, build, served, page) =>
 const esbuild = (...args) => [bin("esbuild"), ...args, "--log-level=warning"];
 
 browserCase(
-  "esbuild esm page (wasm as an asset: memdir/memdir_bg.wasm, --loader:.wasm=file)",
+  "esbuild esm page (README example esbuild-page.js: memdir/memdir_bg.wasm, --loader:.wasm=file)",
   {
     "package.json": '{ "private": true, "type": "module" }',
+    "src/example.js": example("esbuild-page.js"),
     "src/main.js": `import * as m from "memdir";
-import wasmUrl from "memdir/memdir_bg.wasm";
+import { memdir } from "./example.js";
 import { scenario } from "../scenario.mjs";${reportPage}
-report(m.init(wasmUrl).then(() => scenario(m, "esbuild esm page")));`,
+report((async () => {
+  if (!(memdir instanceof m.Memdir)) throw new Error("the example made no Memdir");
+  await memdir.save({ name: "Role", description: "Senior Go dev", type: "user", body: "x", replace: true });
+  if ((await memdir.scan()).length !== 1) throw new Error("the example's OPFS directory");
+  return scenario(m, "esbuild esm page, over the README example");
+})());`,
     "dist/index.html": pageHtml("./main.js"),
   },
   [esbuild("src/main.js", "--bundle", "--format=esm", "--platform=browser", "--outdir=dist", "--loader:.wasm=file")],
@@ -151,12 +158,19 @@ report(scenario(m, "esbuild esm worker"));`,
   "index.html",
 );
 browserCase(
-  "esbuild cjs browser classic worker (VS Code web extension template, memdir/inline)",
+  "esbuild cjs browser classic worker (VS Code web extension template; README example vscode-web-extension.js, memdir/inline)",
   {
     "package.json": '{ "private": true }',
+    "src/example.js": example("vscode-web-extension.js"),
     "src/extension.js": `import * as m from "memdir/inline";
+import { activate as start } from "./example.js";
 import { scenario } from "../scenario.mjs";
-export function activate() { return scenario(m, "esbuild cjs classic worker"); }`,
+export async function activate() {
+  const context = { subscriptions: [] };
+  const memdir = await start(context);
+  if (!(memdir instanceof m.Memdir) || context.subscriptions.length !== 1) throw new Error("the example's activate");
+  return scenario(m, "esbuild cjs classic worker, over the README example");
+}`,
     "dist/host.js": extensionHost("./extension.js"),
     "dist/index.html": workerPage("./host.js"),
   },
@@ -188,6 +202,48 @@ report(m.init(new URL("./memdir_bg.wasm", import.meta.url)).then(() => scenario(
   ["node", "out/cli.mjs"],
 );
 
+cases.push({
+  name: "esbuild node cjs single-file CLI (README example node-single-file.js, memdir/inline + memdir/node)",
+  async go() {
+    const dir = project("example-node-single-file", {
+      "package.json": '{ "private": true }',
+      "cli.js": example("node-single-file.js"),
+      "memory/user_role.md": "---\nname: Role\ndescription: Senior Go dev\ntype: user\n---\nx\n",
+    });
+    await steps(dir, [esbuild("cli.js", "--bundle", "--platform=node", "--format=cjs", "--outfile=dist/cli.cjs")]);
+    // Run from elsewhere: the bundle needs nothing beside it.
+    const r = await sh("node", [join(dir, "dist", "cli.cjs"), join(dir, "memory") + "/"], tmpdir());
+    if (r.code !== 0 || !r.out.includes("user_role.md — Senior Go dev")) throw new Error(`exit ${r.code}\n${tail(r.out)}`);
+    return `the bundled CLI listed ${r.out.trim()}`;
+  },
+});
+nodeCase(
+  "esbuild node cjs bundle of `memdir` without the .wasm: init() is a typed error naming the ways out",
+  {
+    "package.json": '{ "private": true }',
+    "src/main.js": `import * as m from "memdir";${reportNode}
+report((async () => {
+  const codeOf = (p) => p.then(() => "resolved", (e) => (m.isMemdirError(e) ? e.code + ": " + e.message : "untyped " + e));
+  const missing = await codeOf(m.init());
+  if (!missing.startsWith("UNSUPPORTED") || !missing.includes("memdir/inline")) throw new Error(missing);
+  const bad = await codeOf(m.init(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])));
+  if (!bad.startsWith("INVALID_INPUT")) throw new Error(bad);
+  return "init() → " + missing.slice(0, 11) + ", init(bad bytes) → " + bad.slice(0, 13);
+})());`,
+  },
+  [esbuild("src/main.js", "--bundle", "--format=cjs", "--platform=node", "--outfile=out/cli.cjs")],
+  ["node", "out/cli.cjs"],
+);
+cases.push({
+  name: "require() with --no-experimental-require-module (README example require.cjs)",
+  async go() {
+    const dir = project("example-require", { "package.json": '{ "private": true }', "main.cjs": example("require.cjs") });
+    const r = await sh("node", ["--no-experimental-require-module", "main.cjs"], dir);
+    if (r.code !== 0 || !r.out.includes("user_role.md")) throw new Error(`exit ${r.code}\n${tail(r.out)}`);
+    return `printed ${r.out.trim()}`;
+  },
+});
+
 const webpack = (config) => ["node", "-e", `require("webpack")(require("./${config}"), (e, s) => { if (e || s.hasErrors()) { console.error(e || s.toString("errors-only")); process.exit(1); } })`];
 browserCase(
   "webpack 5 target web (memdir, zero config)",
@@ -204,7 +260,7 @@ report(scenario(m, "webpack web"));`,
   "index.html",
 );
 browserCase(
-  "webpack 5 target webworker + libraryTarget commonjs (VS Code web extension template, memdir/inline)",
+  "webpack 5 target webworker + libraryTarget commonjs (VS Code web extension template; README example vscode-web-extension.js, memdir/inline)",
   {
     "package.json": '{ "private": true }',
     "webpack.config.cjs": `module.exports = {
@@ -213,9 +269,16 @@ browserCase(
   resolve: { mainFields: ["browser", "module", "main"], extensions: [".ts", ".js"] },
   externals: { vscode: "commonjs vscode" }, devtool: "nosources-source-map",
 };`,
+    "src/example.js": example("vscode-web-extension.js"),
     "src/extension.js": `import * as m from "memdir/inline";
+import { activate as start } from "./example.js";
 import { scenario } from "../scenario.mjs";
-export function activate() { return scenario(m, "webpack webworker commonjs"); }`,
+export async function activate() {
+  const context = { subscriptions: [] };
+  const memdir = await start(context);
+  if (!(memdir instanceof m.Memdir) || context.subscriptions.length !== 1) throw new Error("the example's activate");
+  return scenario(m, "webpack webworker commonjs, over the README example");
+}`,
     "dist/host.js": extensionHost("./extension.js"),
     "dist/index.html": workerPage("./host.js"),
   },
