@@ -744,7 +744,9 @@ fn scan_selects_sorts_and_caps() {
     fs.insert_file("/m/sub/MEMORY.md", memory("sub index", "user"));
     fs.insert_file("/m/sub/deep/b.md", memory("deep", "project"));
     fs.insert_file("/m/logs/2026/03/2026-03-05.md", "log line\n");
+    fs.insert_file("/m/sub/logs/kept.md", memory("nested logs dir", "user"));
     fs.insert_file("/m/team/t.md", memory("team", "reference"));
+    fs.set_mtime("/m/sub/logs/kept.md", T0 + 50.0);
     fs.set_mtime("/m/a.md", T0 + 500.0);
     fs.set_mtime("/m/.hidden.md", T0 + 100.0);
     fs.set_mtime("/m/sub/deep/b.md", T0 + 300.0);
@@ -754,21 +756,20 @@ fn scan_selects_sorts_and_caps() {
     let headers = block_on(m.scan()).unwrap();
     let names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
     // Newest first; the two at T0+300 keep walk order (breadth-first, names sorted by MemFs).
+    // The daily log (top-level `logs/`) is not a memory; a `logs/` deeper down is just a folder.
     assert_eq!(
         names,
         [
             "a.md",
             "team/t.md",
             "sub/deep/b.md",
-            "logs/2026/03/2026-03-05.md",
-            ".hidden.md"
+            ".hidden.md",
+            "sub/logs/kept.md"
         ]
     );
     assert_eq!(headers[0].file_path, "/m/a.md");
     assert_eq!(headers[0].mtime_ms, T0 + 500.0);
-    assert_eq!(headers[3].description, None);
-    assert_eq!(headers[3].memory_type, None);
-    assert_eq!(headers[4].memory_type, Some(MemoryType::Feedback));
+    assert_eq!(headers[3].memory_type, Some(MemoryType::Feedback));
     let manifest = block_on(m.manifest()).unwrap();
     assert_eq!(manifest.split('\n').count(), 5);
     assert!(
@@ -779,6 +780,23 @@ fn scan_selects_sorts_and_caps() {
             .starts_with("- [user] a.md ("),
         "{manifest}"
     );
+
+    // Any case of `logs/` (one folder on a case-insensitive disk); recall's listing agrees.
+    let fs = MemFs::new();
+    fs.insert_file("/m/Logs/2026/03/2026-03-05.md", memory("log", "user"));
+    fs.insert_file("/m/b.md", memory("b", "user"));
+    let m = mem_store(&fs);
+    let names: Vec<String> = block_on(m.scan())
+        .unwrap()
+        .into_iter()
+        .map(|h| h.filename)
+        .collect();
+    assert_eq!(names, ["b.md"]);
+    let listed: Vec<String> = block_on(m.store().list_memory_files())
+        .into_iter()
+        .map(|f| f.rel)
+        .collect();
+    assert_eq!(listed, ["b.md"]);
 
     let fs = MemFs::new();
     for i in 0..205 {

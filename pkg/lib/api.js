@@ -1,9 +1,10 @@
 // The public API shared by the Node and browser entries: the WebAssembly exports plus the
 // JS-side adapters.
-export * from "../dist/memdir.js";
+export * from "../dist/public.js";
 export { MemdirError, isMemdirError } from "./errors.js";
 import { Extractor, Memdir, RecallSession, TeamSync } from "../dist/memdir.js";
 import { MemdirError, describe, isMemdirError } from "./errors.js";
+import { TextEncoder } from "./text.js";
 export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";

@@ -31,7 +31,7 @@ use std::cell::Cell;
 
 pub use contain::EVENT_READ_OUTSIDE;
 pub use log::log_file_name;
-pub use scan::{EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
+pub use scan::{ScanPage, EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
 pub use types::{
     DeletedMemory, IndexView, IndexWarning, ListedMemory, LocalDate, MemoryChanges, Proposal,
     SaveInput, SaveOutcome, SavedMemory, Scope,
