@@ -44,7 +44,8 @@ Options:
   --skip-index         prompt: leave out the MEMORY.md steps
   --file <name>        save: the file name (default: derived from type and name)
   --scope <scope>      save: private (default) or team
-  --replace            save: overwrite an existing file of that name
+  --replace            save: overwrite the memory when its file exists (without it,
+                       saving a name that exists fails with exit 2, ALREADY_EXISTS)
   -h, --help           this help;  -v, --version  the version
 
 Environment: CLAUDE_CONFIG_DIR, CLAUDE_CODE_REMOTE_MEMORY_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE
@@ -372,7 +373,13 @@ const commands = {
     if (values.file) input.file = values.file;
     if (values.scope) input.scope = values.scope;
     if (values.replace) input.replace = true;
-    const outcome = await memdirAt(dir, nodeFs()).save(input);
+    let outcome;
+    try {
+      outcome = await memdirAt(dir, nodeFs()).save(input);
+    } catch (e) {
+      if (e?.code === "ALREADY_EXISTS") e.message = `${e.message} (--replace overwrites it)`;
+      throw e;
+    }
     if (outcome.indexWarning) {
       const w = outcome.indexWarning;
       err(`warning: MEMORY.md is over its caps (${w.lineCount} lines, ${w.byteCount} units); entries past them are not loaded`);

@@ -441,7 +441,7 @@ export interface SaveInput {
   scope?: Scope;
   /** Leave MEMORY.md alone. */
   skipIndex?: boolean;
-  /** Overwrite an existing file of that name. */
+  /** Overwrite the memory when its file exists (derived or given); without it, `ALREADY_EXISTS`. */
   replace?: boolean;
 }
 
