@@ -17,6 +17,7 @@ import {
   __parseFrontmatter,
   __parseFrontmatterProbe,
   __truncateEntrypointCounted,
+  __truncateEntrypointCut,
   entrypointCaps,
 } from "../dist/memdir.js";
 
@@ -46,7 +47,10 @@ export function truncateEntrypoint(raw, options) {
   const maxUnits = options?.maxUnits;
   const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : (defaultCaps ??= entrypointCaps()).maxUnits) + 1;
   const prefix = trimmed.length > reads ? trimmed.slice(0, reads) : trimmed;
-  return __truncateEntrypointCounted(prefix, lines, trimmed.length, options);
+  // The core answers with how much of `trimmed` is kept and what follows it: the text JS
+  // holds is sliced here rather than copied back out of wasm.
+  const { keepUnits, suffix, ...counts } = __truncateEntrypointCut(prefix, lines, trimmed.length, options);
+  return { content: keepUnits >= trimmed.length ? trimmed + suffix : trimmed.slice(0, keepUnits) + suffix, ...counts };
 }
 
 /**
