@@ -28,6 +28,7 @@ function replace(text, from, to, what) {
 
 // --- the glue ---
 let glue = read("dist/memdir.js");
+if (glue.includes('from "../lib/realm.js"')) throw new Error("build-forms: pkg/dist is already processed; run scripts/build.sh");
 glue = replace(
   glue,
   /^(\/\* @ts-self-types="\.\/memdir\.d\.ts" \*\/\n)/,
