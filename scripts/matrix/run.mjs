@@ -468,6 +468,20 @@ for (const [ts, tsc] of [
   }
 }
 
+nodeCase(
+  "README quick start (Node) type-checks as strict TypeScript (TS 5.9, nodenext, @types/node)",
+  {
+    "package.json": '{ "private": true, "type": "module" }',
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { strict: true, skipLibCheck: false, target: "ES2022", lib: ["ES2022"], types: ["node"], module: "nodenext", moduleResolution: "nodenext", noEmit: true },
+      include: ["src"],
+    }),
+    "src/quick-start.ts": example("quick-start-node.mjs"),
+  },
+  [["node", join(shared, "typescript", "bin", "tsc"), "-p", "."]],
+  ["node", "-e", 'console.log("MATRIX-OK the README example type-checks")'],
+);
+
 // --- run ---
 const selected = cases.filter((c) => !only || only.test(c.name));
 const results = new Map();
