@@ -23,4 +23,4 @@ MEMDIR_REPO="$root" node --test --test-reporter=tap ./*.test.mjs
 # Recall quality with the real local model as the embedder (printed, not a pass/fail line: the
 # lexical targets are asserted in tests/recall_eval.rs; the plumbing in semantic.test.mjs).
 echo "== recall evaluation with all-MiniLM-L6-v2 (the packed package, memoryFs)"
-MEMDIR_REPO="$root" node recall-eval.mjs --system lexical,semantic || echo "recall-eval: could not run"
+MEMDIR_REPO="$root" node recall-eval.mjs --report --system lexical,semantic || echo "recall-eval: could not run"

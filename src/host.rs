@@ -63,6 +63,10 @@ pub struct FsCapabilities {
     pub read_head: bool,
     /// `lock(name)`: host-provided mutual exclusion (e.g. Web Locks in browsers).
     pub lock: bool,
+    /// `writeFile` already replaces a file atomically (a reader or a crash sees the old
+    /// content or the new, never a torn mix): the store then writes once instead of adding its
+    /// own temp file and `rename` on top. Declared by the host (`atomicWrite: true`).
+    pub atomic_write: bool,
 }
 
 /// A lock held through the host's `lock` capability; released when dropped.
@@ -337,6 +341,11 @@ pub enum FieldValue {
 pub trait Telemetry {
     /// Record one event.
     fn emit(&self, event: &str, fields: &[(&str, FieldValue)]);
+    /// Whether events are recorded at all: when `false`, work done only to fill an event's
+    /// fields (such as listing a directory to count its files) is skipped. Default `true`.
+    fn enabled(&self) -> bool {
+        true
+    }
 }
 
 /// A host clock and timer.
@@ -353,6 +362,9 @@ pub struct NoTelemetry;
 
 impl Telemetry for NoTelemetry {
     fn emit(&self, _event: &str, _fields: &[(&str, FieldValue)]) {}
+    fn enabled(&self) -> bool {
+        false
+    }
 }
 
 /// An LLM that is never configured (use `Option::<NoLlm>::None`).
@@ -427,6 +439,9 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
 impl<T: Telemetry + ?Sized> Telemetry for &T {
     fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
         (**self).emit(event, fields);
+    }
+    fn enabled(&self) -> bool {
+        (**self).enabled()
     }
 }
 

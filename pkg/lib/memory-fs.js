@@ -70,6 +70,8 @@ export function memoryFs(files = {}) {
   });
 
   return {
+    // A write replaces the content in one step: memdir adds no temp file and rename.
+    atomicWrite: true,
     readFile: (path) => file(path).data,
     writeFile: (path, data) => put(path, data),
     readDir(path) {

@@ -206,6 +206,7 @@ impl JsFs {
             create_exclusive: has("createExclusive"),
             read_head: has("readHead"),
             lock: has("lock"),
+            atomic_write: get(&obj, "atomicWrite").as_bool() == Some(true),
         };
         Ok(JsFs { obj, caps })
     }
@@ -539,6 +540,10 @@ impl Telemetry for JsTelemetry {
         if let Ok(result) = callback.call2(&JsValue::UNDEFINED, &JsValue::from_str(event), &obj) {
             swallow_rejection(&result);
         }
+    }
+
+    fn enabled(&self) -> bool {
+        self.callback.is_some()
     }
 }
 
