@@ -27,6 +27,7 @@ Commands:
   save                 save a memory: --name --description --type and --body (or the body on stdin)
   lint                 check the directory and its MEMORY.md
   log <text>           append to today's daily log (text or stdin)
+  mcp                  serve the directory to MCP clients (stdio, or --http PORT); see memdir mcp --help
 
 Options:
   --dir <path>         the memory directory (default: the project's, see \`memdir path\`)
@@ -420,6 +421,8 @@ async function surface(memdir, memories, fs) {
 }
 
 async function main(argv = process.argv.slice(2)) {
+  // `memdir mcp`: the MCP server (lib/mcp/cli.js, loaded only for it), sharing our resolution.
+  if (argv[0] === "mcp") return (await import("../lib/mcp/cli.js")).main(argv.slice(1), { resolveProjectMemory, modelFromEnv, embedderFrom });
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
