@@ -28,6 +28,7 @@ Commands:
   lint                 check the directory and its MEMORY.md
   log <text>           append to today's daily log (text or stdin); a bullet such as
                        "- 14:02 user switched to pnpm" is text, not an option
+  mcp                  serve the directory to MCP clients (stdio, or --http PORT); see memdir mcp --help
 
 Options:
   --dir <path>         the memory directory (default: the project's, see \`memdir path\`)
@@ -485,6 +486,8 @@ function errorCode(e) {
 }
 
 async function main(argv = process.argv.slice(2)) {
+  // `memdir mcp`: the MCP server (lib/mcp/cli.js, loaded only for it), sharing our resolution.
+  if (argv[0] === "mcp") return (await import("../lib/mcp/cli.js")).main(argv.slice(1), { resolveProjectMemory, modelFromEnv, embedderFrom });
   // With --json, every failure is one JSON object on stdout; the exit status is the same.
   const asJson = argv.includes("--json");
   const fail = (e, command, exit) => {

@@ -64,6 +64,8 @@ export function openAiLlm(options: LlmAdapterOptions & { model: string }): LlmCa
 /** A team-sync `Transport` over `fetch`. */
 export function fetchTransport(doFetch?: Fetch): import("../dist/memdir.js").Transport;
 
+export * from "./tools.js";
+
 /**
  * The host's embedder (what `new Memdir({ fs, dir, embed, embedModel })` takes):
  * one vector per text, in order, all of one dimension. The signal fires when memdir stops

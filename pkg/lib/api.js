@@ -9,6 +9,7 @@ export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
 export { fetchTransport } from "./transport.js";
+export { memoryTools, anthropicMemoryHandlers, aiSdkTools } from "./tools.js";
 
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
 // more than these functions take to run, so only the part the core reads crosses the boundary;
