@@ -5,7 +5,8 @@
 // commit (`../` paths, a symlink, a 50 MB blob, thousands of files) is refused entry by entry.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { createServer } from "node:http";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, readdir, writeFile, rm } from "node:fs/promises";
@@ -84,7 +85,7 @@ function cgi(req, res) {
   });
   child.stdout.on("end", () => res.end());
   child.on("error", () => res.destroy());
-  child.stderr.resume();
+  child.stderr.on("data", (chunk) => process.env.MEMDIR_GIT_DEBUG && process.stderr.write(chunk));
 }
 
 before(async () => {
@@ -205,7 +206,7 @@ test("a secret in a file's text or name never reaches the remote", { skip }, asy
 });
 
 /** Write a commit onto `main` of the bare repository with system git, from a tree built by hand. */
-function hostileCommit(repo, parent, { traversal = true } = {}) {
+function hostileCommit(repo) {
   const env = { ...process.env, GIT_DIR: repo.path };
   const blob = (text) => git(["hash-object", "-w", "--stdin"], { env, input: text }).trim();
   const mktree = (lines) => git(["mktree"], { env, input: lines.join("\n") + "\n" }).trim();
@@ -216,7 +217,7 @@ function hostileCommit(repo, parent, { traversal = true } = {}) {
   // 50 MB: compressible, so the transfer stays small; refused by its size once read.
   const big = git(["hash-object", "-w", "--stdin"], { env, input: Buffer.alloc(50 * 1024 * 1024, 0x61) }).trim();
   // Thousands of files in one folder (one `hash-object --stdin-paths` for all of them).
-  const names = Array.from({ length: 2_500 }, (_, i) => `m${String(i).padStart(4, "0")}`);
+  const names = Array.from({ length: 2_100 }, (_, i) => `m${String(i).padStart(4, "0")}`);
   const scratch = join(repo.path, "..", "scratch");
   mkdirSync(scratch, { recursive: true });
   for (const name of names) writeFileSync(join(scratch, name), memory(name));
@@ -225,23 +226,22 @@ function hostileCommit(repo, parent, { traversal = true } = {}) {
     .split("\n");
   const lots = mktree(names.map((name, i) => `100644 blob ${ids[i]}\t${name}.md`));
   const ok = blob(memory("Fine"));
-  const top = mktree([
-    ...(traversal ? [`040000 tree ${up}\t..`] : []),
-    `120000 blob ${link}\tlink.md`,
-    `100644 blob ${big}\tbig.md`,
-    `040000 tree ${lots}\tlots`,
-    `100644 blob ${ok}\tfine.md`,
-  ]);
-  const commit = git(["commit-tree", top, ...(parent ? ["-p", parent] : []), "-m", "hostile"], {
-    env: { ...env, GIT_AUTHOR_NAME: "mallory", GIT_AUTHOR_EMAIL: "m@example.com", GIT_COMMITTER_NAME: "mallory", GIT_COMMITTER_EMAIL: "m@example.com" },
-  }).trim();
-  git(["update-ref", "refs/heads/main", commit], { env });
-  return commit;
+  const rest = [`120000 blob ${link}\tlink.md`, `100644 blob ${big}\tbig.md`, `040000 tree ${lots}\tlots`, `100644 blob ${ok}\tfine.md`];
+  const commitOf = (lines, parent) => {
+    const commit = git(["commit-tree", mktree(lines), ...(parent ? ["-p", parent] : []), "-m", "hostile"], {
+      env: { ...env, GIT_AUTHOR_NAME: "mallory", GIT_AUTHOR_EMAIL: "m@example.com", GIT_COMMITTER_NAME: "mallory", GIT_COMMITTER_EMAIL: "m@example.com" },
+    }).trim();
+    git(["update-ref", "refs/heads/main", commit], { env });
+    return commit;
+  };
+  const hostile = commitOf([`040000 tree ${up}\t..`, ...rest], null);
+  // The same tree without the `..` entry, on top (what a teammate's clean-up would push).
+  return { hostile, cleanUp: () => commitOf(rest, hostile) };
 }
 
 test("a hostile remote commit is refused entry by entry without writing outside team/", { skip, timeout: 300_000 }, async () => {
   const remote = bareRepo("hostile");
-  const hostile = hostileCommit(remote, null);
+  const { hostile, cleanUp } = hostileCommit(remote);
   const dir = await memoryDir("dave");
   const dave = new Memdir({ fs: nodeFs(), dir });
   const sync = dave.teamSync({ git: { url: remote.url } });
@@ -256,7 +256,7 @@ test("a hostile remote commit is refused entry by entry without writing outside 
   assert.ok(!existsSync(join(dir, "team/link.md")) && !existsSync(join(dir, "team/big.md")));
   assert.ok(!existsSync(join(root, "dave", "outside.md")));
   const written = await readdir(join(dir, "team/lots"));
-  assert.ok(written.length > 1_000 && written.length < 2_500, `${written.length} files written from the big folder`);
+  assert.ok(written.length > 1_000 && written.length < 2_100, `${written.length} files written from the big folder`);
 
   // Nothing can be pushed on top of a tree git itself refuses (`..`): a clear error, and the
   // remote is left as it was.
@@ -265,7 +265,7 @@ test("a hostile remote commit is refused entry by entry without writing outside 
   assert.equal(git(["--git-dir", remote.path, "rev-parse", "main"]).trim(), hostile);
 
   // Once someone removes the `..` entry, pushes go on top of the rest (kept as they are, by id).
-  const cleaned = hostileCommit(remote, hostile, { traversal: false });
+  const cleaned = cleanUp();
   const pushed = await sync.push();
   assert.equal(pushed.filesUploaded, 2, JSON.stringify(pushed)); // mine.md and MEMORY.md
   const tree = git(["--git-dir", remote.path, "ls-tree", "main"]);
@@ -295,4 +295,69 @@ test("the private scope carries one person's memory between machines, never its 
   assert.ok(!existsSync(join(desktop, "team")), "the team folder is not part of the private sync");
   const history = git(["--git-dir", remote.path, "log", "-p", "--all"]);
   assert.ok(!history.includes(secret) && !history.includes("team-only"));
+});
+
+test("the watcher pushes a change to the git remote after the debounce", { skip }, async () => {
+  const remote = bareRepo("watched");
+  const dir = await memoryDir("erin");
+  const erin = new Memdir({ fs: nodeFs(), dir });
+  const sync = erin.teamSync({ git: { url: remote.url } });
+  await sync.start();
+  await erin.save(note("Watched", "pushed by the watcher", { file: "watched.md" }));
+  sync.notify();
+  const pushed = () => {
+    try {
+      return git(["--git-dir", remote.path, "ls-tree", "-r", "--name-only", "main"], { stdio: "pipe" }).includes("watched.md");
+    } catch {
+      return false;
+    }
+  };
+  assert.equal(pushed(), false, "nothing is pushed before the debounce");
+  for (let i = 0; i < 100 && !pushed(); i++) await new Promise((r) => setTimeout(r, 100));
+  await sync.stop();
+  assert.ok(pushed(), "pushed within 10 s of the change (the debounce is 2 s)");
+});
+
+test("memdir team sync --git and memdir sync --git on the command line", { skip }, async () => {
+  const remote = bareRepo("cli");
+  const dir = await memoryDir("frank");
+  const frank = new Memdir({ fs: nodeFs(), dir });
+  await frank.save(note("Cli", "from the command line", { file: "cli.md" }));
+  await frank.save({ name: "Mine", description: "a private note", type: "user", body: "private", file: "mine.md" });
+  const bin = join(process.cwd(), "node_modules", "memdir", "bin", "memdir.js");
+  // Asynchronous: the git server runs in this process.
+  const run = async (...args) =>
+    (await promisify(execFile)(process.execPath, [bin, ...args, "--dir", dir, "--json"], { encoding: "utf8", env: { ...process.env, MEMDIR_GIT_NAME: "frank" } })).stdout;
+  const team = JSON.parse(await run("team", "sync", "--git", remote.url));
+  assert.equal(team.scope, "team");
+  assert.equal(team.push.filesUploaded, 2, JSON.stringify(team)); // cli.md and MEMORY.md
+  const privateRemote = bareRepo("cli-private");
+  const mine = JSON.parse(await run("sync", "--git", privateRemote.url, "--branch", "memory"));
+  assert.equal(mine.scope, "private");
+  const files = git(["--git-dir", privateRemote.path, "ls-tree", "-r", "--name-only", "memory"]).trim().split("\n").sort();
+  assert.deepEqual(files, ["MEMORY.md", "mine.md"]);
+  assert.match(git(["--git-dir", remote.path, "log", "-1", "--format=%an", "main"]), /frank/);
+  await assert.rejects(run("team", "sync"), (e) => e.code === 2 && /--git <url>/.test(e.stderr));
+});
+
+test("the main import never loads isomorphic-git: only lib/git-sync.js names it, through import()", async () => {
+  const pkg = join(process.cwd(), "node_modules", "memdir");
+  const seen = new Set();
+  const pending = ["index.js", "index.node.js"];
+  const named = [];
+  while (pending.length) {
+    const file = pending.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = await readFile(join(pkg, file), "utf8");
+    for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|^\s*import\s+"([^"]+)"/gm)) {
+      const spec = m[1] ?? m[2];
+      if (spec.startsWith(".")) pending.push(join(file, "..", spec).replace(/^\.\//, ""));
+      else named.push(spec);
+    }
+  }
+  assert.ok(seen.has("lib/git-sync.js"), "git-sync.js is part of the main import (it is small)");
+  assert.ok(!named.some((s) => s.startsWith("isomorphic-git")), `static imports: ${named.join(", ")}`);
+  const gitSync = await readFile(join(pkg, "lib/git-sync.js"), "utf8");
+  assert.ok(!/^\s*import\s[^(]*isomorphic-git/m.test(gitSync), "isomorphic-git is only imported dynamically");
 });
