@@ -12,8 +12,8 @@
 //! [`rank_memories`] builds and queries at once.
 
 use super::tokenize::{
-    for_each_identifier, for_each_term_raw, identifier_terms, is_stop_word, packed, stem_in_place,
-    Scratch,
+    for_each_identifier_keyed, for_each_term_raw, identifier_terms, is_stop_word, packed,
+    stem_in_place, Scratch,
 };
 use crate::types::MemoryHeader;
 use std::collections::HashMap;
@@ -133,15 +133,16 @@ impl Default for IdentCache {
 }
 
 impl IdentCache {
-    /// The span of `ident`'s term ids, if kept.
+    /// The span of `ident`'s term ids, if kept; `key` is its [`packed`] value (`0`: longer
+    /// than 8 bytes).
     #[inline]
-    fn get(&self, ident: &str) -> Option<(u32, u32)> {
-        match packed(ident) {
-            Some(key) => self.short.get(key),
-            None => {
+    fn get(&self, ident: &str, key: u64) -> Option<(u32, u32)> {
+        match key {
+            0 => {
                 let at = *self.long.get(ident)?;
                 self.long_spans.get(at as usize).copied()
             }
+            key => self.short.get(key),
         }
     }
 
@@ -675,8 +676,8 @@ impl RankerIndex {
         let scratch = &mut self.scratch;
         for (field, text) in texts.iter().enumerate() {
             let mut field_len = 0u32;
-            for_each_identifier(text, |ident| {
-                let ((start, n), kept) = match idents.get(ident) {
+            for_each_identifier_keyed(text, |ident, key| {
+                let ((start, n), kept) = match idents.get(ident, key) {
                     Some(span) => (span, true),
                     None => {
                         let start = idents.ids.len();

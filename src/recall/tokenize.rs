@@ -237,13 +237,23 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
 /// the term itself).
 pub(crate) fn for_each_term_raw(text: &str, mut f: impl FnMut(&str, &str)) {
     let mut scratch = Scratch::default();
-    for_each_identifier(text, |ident| identifier_terms(ident, &mut scratch, &mut f));
+    for_each_identifier_keyed(text, |ident, _| {
+        identifier_terms(ident, &mut scratch, &mut f)
+    });
 }
 
 /// Call `f` with every identifier of `text` (see [`for_each_term`]), in order, trimmed of
 /// joiners, never empty. Its terms are [`identifier_terms`]'s: a function of the identifier's
 /// text alone, which is what lets the ranker keep them per identifier.
+#[cfg(test)]
 pub(crate) fn for_each_identifier(text: &str, mut f: impl FnMut(&str)) {
+    for_each_identifier_keyed(text, |ident, _| f(ident));
+}
+
+/// [`for_each_identifier`], also giving each identifier's [`packed`] value (`0` for one longer
+/// than 8 bytes): the word is packed as it is scanned, so the ranker's look-up needs no second
+/// pass over it.
+pub(crate) fn for_each_identifier_keyed(text: &str, mut f: impl FnMut(&str, u64)) {
     let bytes = text.as_bytes();
     let class_at = |pos: usize| -> Option<u8> {
         bytes
@@ -258,20 +268,34 @@ pub(crate) fn for_each_identifier(text: &str, mut f: impl FnMut(&str)) {
     while let Some(class) = class_at(pos) {
         match class {
             ALNUM => {
-                if first.is_none() {
-                    first = Some(pos);
-                }
-                // The rest of an ASCII word, in a tight loop.
-                pos += 1;
-                while class_at(pos) == Some(ALNUM) {
+                let start = pos;
+                // The rest of an ASCII word, packed as it goes, in a tight loop.
+                let mut key = 0u64;
+                while let Some(&b) = bytes.get(pos) {
+                    if BYTE_CLASS.get(usize::from(b)) != Some(&ALNUM) {
+                        break;
+                    }
+                    key = (key << 8) | u64::from(b);
                     pos += 1;
                 }
                 last_end = pos;
+                match first {
+                    // A whole identifier of one ASCII word: its key is known.
+                    None if class_at(pos).is_none_or(|c| c == OUTSIDE) => {
+                        let ident = text.get(start..pos).unwrap_or_default();
+                        f(ident, if pos - start <= 8 { key } else { 0 });
+                        if pos < bytes.len() {
+                            pos += 1; // the byte outside
+                        }
+                    }
+                    None => first = Some(start),
+                    Some(_) => {}
+                }
             }
             JOINER => pos += 1,
             OUTSIDE => {
                 if let Some(s) = first.take() {
-                    f(text.get(s..last_end).unwrap_or_default());
+                    emit_identifier(text, s, last_end, &mut f);
                 }
                 pos += 1;
             }
@@ -286,15 +310,21 @@ pub(crate) fn for_each_identifier(text: &str, mut f: impl FnMut(&str)) {
                     }
                     last_end = pos + width;
                 } else if let Some(s) = first.take() {
-                    f(text.get(s..last_end).unwrap_or_default());
+                    emit_identifier(text, s, last_end, &mut f);
                 }
                 pos += width;
             }
         }
     }
     if let Some(s) = first {
-        f(text.get(s..last_end).unwrap_or_default());
+        emit_identifier(text, s, last_end, &mut f);
     }
+}
+
+/// `text[start..end]` and its key, to `f`.
+fn emit_identifier(text: &str, start: usize, end: usize, f: &mut impl FnMut(&str, u64)) {
+    let ident = text.get(start..end).unwrap_or_default();
+    f(ident, packed(ident).unwrap_or(0));
 }
 
 /// Emit the terms of one identifier (trimmed, as [`for_each_identifier`] gives it; see

@@ -3,7 +3,10 @@
 //! evaluation fixture and over random strings built to hit the edge cases (joiners at the ends,
 //! case turns, digits, non-ASCII letters and case, stop words, inflections).
 
-use super::{for_each_identifier, for_each_term_raw, identifier_terms, Scratch};
+use super::{
+    for_each_identifier, for_each_identifier_keyed, for_each_term_raw, identifier_terms, packed,
+    Scratch,
+};
 use crate::test_rng::XorShift;
 
 /// The tokeniser as it was before identifiers were cut out for the ranker's cache.
@@ -182,6 +185,10 @@ fn terms_by_identifier(text: &str) -> Vec<(String, String)> {
 }
 
 fn assert_same(text: &str) -> usize {
+    // The key given with each identifier is its packed value.
+    for_each_identifier_keyed(text, |ident, key| {
+        assert_eq!(key, packed(ident).unwrap_or(0), "{ident:?} in {text:?}");
+    });
     let want = terms_old(text);
     assert_eq!(terms_new(text), want, "{text:?}");
     assert_eq!(terms_by_identifier(text), want, "{text:?}");
