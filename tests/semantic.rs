@@ -105,9 +105,9 @@ fn fs() -> MemFs {
     fs.insert_file(
         "/m/car.md",
         memory(
-            "Automobile upkeep",
+            "Automobile maintenance",
             "automobile maintenance every spring",
-            "Book the garage in March.",
+            "Book the garage.",
         ),
     );
     fs.insert_file(
@@ -412,4 +412,46 @@ fn explain_gives_cosine_and_matched_terms_only_when_asked() {
     // Not asked: no why.
     let r = block_on(m.find_relevant("run the integration tests", FindOptions::default())).unwrap();
     assert!(!r.memories.is_empty() && r.memories.iter().all(|m| m.why.is_none()));
+}
+
+#[test]
+fn a_long_query_is_matched_line_by_line_too() {
+    let e = StandIn::new("standin-1");
+    let disk = fs();
+    let m = open(&disk, &e);
+    // One line of a pasted log is a paraphrase of car.md; the others are noise that dilutes the
+    // whole query's vector below the cut-off.
+    let query = "frame alpha beta gamma delta epsilon\nwhen is the vehicle servicing due\nzeta theta kappa lambda omicron sigma";
+    e.texts.borrow_mut().clear();
+    let (files, by, outcome) = recall(&m, query);
+    assert_eq!(files, vec!["car.md"]);
+    assert_eq!((by, outcome), (AnsweredBy::Semantic, RecallOutcome::Ok));
+    // The query and its three lines, in one call after the memories.
+    let texts = e.texts.borrow().clone();
+    let tail: Vec<&str> = texts
+        .iter()
+        .rev()
+        .take(4)
+        .rev()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            query,
+            "frame alpha beta gamma delta epsilon",
+            "when is the vehicle servicing due",
+            "zeta theta kappa lambda omicron sigma"
+        ]
+    );
+    // The whole query alone is too far from car.md to pass.
+    let whole = StandIn::vector(query);
+    let car = StandIn::vector(
+        "Automobile maintenance\nautomobile maintenance every spring\nBook the garage.",
+    );
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let cos: f32 =
+        whole.iter().zip(&car).map(|(a, b)| a * b).sum::<f32>() / (norm(&whole) * norm(&car));
+    let p = memdir::recall::semantic::FusionParams::default();
+    assert!((1.0 - p.lexical_weight) * cos < p.min_score, "{cos}");
 }
