@@ -358,6 +358,26 @@ pub fn fuse(scores: &[(f32, f32)], params: &FusionParams, limit: usize) -> Vec<F
         .collect()
 }
 
+/// The positions of the `limit` best of `scores` (`(lexical, cosine)` pairs, in the caller's
+/// tie-break order) by fused score, best first, with no cut-off: what narrows a large directory
+/// to an LLM's manifest.
+///
+/// ```
+/// use memdir::recall::semantic::fused_order;
+/// assert_eq!(fused_order(&[(0.0, -0.2), (0.0, 0.1), (1.0, 0.0), (0.0, 0.1)], 0.4, 3), vec![2, 1, 3]);
+/// ```
+pub fn fused_order(scores: &[(f32, f32)], lexical_weight: f32, limit: usize) -> Vec<usize> {
+    let w = lexical_weight;
+    let mut all: Vec<(usize, f32)> = scores
+        .iter()
+        .enumerate()
+        .map(|(i, &(lexical, cosine))| (i, w * lexical + (1.0 - w) * cosine))
+        .filter(|(_, s)| s.is_finite())
+        .collect();
+    crate::sort::sort_by(&mut all, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    all.into_iter().take(limit).map(|(i, _)| i).collect()
+}
+
 /// One memory's vector in the sidecar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SidecarEntry {

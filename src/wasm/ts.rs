@@ -260,7 +260,7 @@ export interface LexicalWhy {
 /** What `findRelevant` found and how. */
 export interface Recall {
   memories: RecalledMemory[];
-  answeredBy: "llm" | "lexical" | "llm+prefilter" | "lexical+semantic" | "semantic";
+  answeredBy: "llm" | "lexical" | "llm+prefilter" | "llm+semantic-prefilter" | "lexical+semantic" | "semantic";
   outcome: "ok" | "error" | "timeout" | "aborted" | "invalid_reply";
 }
 
