@@ -655,26 +655,25 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         let (by, shown) = if count <= budget {
             (AnsweredBy::Llm, index.borrow().newest(surfaced, budget))
         } else {
-            match embedder {
-                Some(embedder) => match self.signals(embedder, index, at).await {
-                    Ok(s) => {
-                        let shown = s.best(self.config.fusion.lexical_weight, budget);
-                        signals = Some(s);
-                        (AnsweredBy::LlmSemanticPrefilter, shown)
-                    }
+            if let Some(embedder) = embedder {
+                match self.signals(embedder, index, at).await {
+                    Ok(s) => signals = Some(s),
                     Err(RecallOutcome::Aborted) => {
                         return (AnsweredBy::Llm, RecallOutcome::Aborted, Vec::new())
                     }
                     // The embedder failed: the ranker pre-filters, the LLM still selects.
-                    Err(_) => {
-                        let shown = index.borrow_mut().prefilter(query, budget, surfaced);
-                        (AnsweredBy::LlmPrefilter, shown)
-                    }
-                },
-                None => {
-                    let shown = index.borrow_mut().prefilter(query, budget, surfaced);
-                    (AnsweredBy::LlmPrefilter, shown)
+                    Err(_) => {}
                 }
+            }
+            match &signals {
+                Some(s) => (
+                    AnsweredBy::LlmSemanticPrefilter,
+                    s.best(self.config.fusion.lexical_weight, budget),
+                ),
+                None => (
+                    AnsweredBy::LlmPrefilter,
+                    index.borrow_mut().prefilter(query, budget, surfaced),
+                ),
             }
         };
         let manifest = crate::manifest::format_manifest(&shown);

@@ -295,7 +295,7 @@ pub struct FusionParams {
     pub lexical_weight: f32,
     /// A memory needs at least this fused score …
     pub min_score: f32,
-    /// … and at least this fraction of the best memory's fused score.
+    /// … and at least this fraction of the best memory's fused score (0 or less: no such rule).
     pub min_relative: f32,
 }
 
@@ -351,7 +351,11 @@ pub fn fuse(scores: &[(f32, f32)], params: &FusionParams, limit: usize) -> Vec<F
         b.score.total_cmp(&a.score).then(a.index.cmp(&b.index))
     });
     let top = all.first().map_or(0.0, |f| f.score);
-    let floor = params.min_score.max(params.min_relative * top);
+    let floor = if params.min_relative > 0.0 {
+        params.min_score.max(params.min_relative * top)
+    } else {
+        params.min_score
+    };
     all.into_iter()
         .take_while(|f| f.score >= floor)
         .take(limit)
@@ -367,15 +371,15 @@ pub fn fuse(scores: &[(f32, f32)], params: &FusionParams, limit: usize) -> Vec<F
 /// assert_eq!(fused_order(&[(0.0, -0.2), (0.0, 0.1), (1.0, 0.0), (0.0, 0.1)], 0.4, 3), vec![2, 1, 3]);
 /// ```
 pub fn fused_order(scores: &[(f32, f32)], lexical_weight: f32, limit: usize) -> Vec<usize> {
-    let w = lexical_weight;
-    let mut all: Vec<(usize, f32)> = scores
-        .iter()
-        .enumerate()
-        .map(|(i, &(lexical, cosine))| (i, w * lexical + (1.0 - w) * cosine))
-        .filter(|(_, s)| s.is_finite())
-        .collect();
-    crate::sort::sort_by(&mut all, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    all.into_iter().take(limit).map(|(i, _)| i).collect()
+    let everything = FusionParams {
+        lexical_weight,
+        min_score: f32::NEG_INFINITY,
+        min_relative: 0.0,
+    };
+    fuse(scores, &everything, limit)
+        .into_iter()
+        .map(|f| f.index)
+        .collect()
 }
 
 /// One memory's vector in the sidecar.
