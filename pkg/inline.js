@@ -1,9 +1,10 @@
 // `memdir/inline`: the same API with the WebAssembly module inside the JavaScript (base64), for
 // toolchains that cannot ship a separate file — CommonJS bundles, classic workers (the VS Code
-// web-extension templates), single-file CLIs. Costs a third more bytes than the .wasm (before
-// compression; see the README's delivery forms). Call `await init()` once.
+// web-extension templates), single-file CLIs. The module is gzipped inside (unpacked by
+// DecompressionStream, or Node's zlib); see the README's delivery forms. Call `await init()` once.
 import initWasm from "./dist/memdir.js";
-import { wasmBase64 } from "./dist/wasm-inline.js";
+import { wasmGzipBase64 } from "./dist/wasm-inline.js";
+import { MemdirError } from "./lib/errors.js";
 import { loadFailed, prepare } from "./lib/load.js";
 
 export * from "./lib/api.js";
@@ -11,7 +12,7 @@ export { openAiEmbed } from "./lib/embed.js";
 
 let ready;
 
-function decode(base64) {
+function fromBase64(base64) {
   if (typeof atob === "function") {
     const text = atob(base64);
     const bytes = new Uint8Array(text.length);
@@ -19,6 +20,35 @@ function decode(base64) {
     return bytes;
   }
   return Uint8Array.from(globalThis.Buffer.from(base64, "base64"));
+}
+
+/** Gunzip with the platform's DecompressionStream, else Node's zlib (test sandboxes lack the former). */
+async function gunzip(bytes) {
+  if (typeof DecompressionStream === "function") {
+    const stream = new DecompressionStream("gzip");
+    const writer = stream.writable.getWriter();
+    writer.write(bytes).catch(() => {}); // the reader below sees any error
+    writer.close().catch(() => {});
+    const chunks = [];
+    let length = 0;
+    const reader = stream.readable.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.length;
+    }
+    const out = new Uint8Array(length);
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  }
+  const zlib = globalThis.process?.getBuiltinModule?.("node:zlib");
+  if (zlib) return zlib.gunzipSync(bytes);
+  throw new MemdirError("UNSUPPORTED", "init: memdir/inline needs DecompressionStream (browsers, Node 18+) or Node's zlib to unpack the module; pass init(<the .wasm's bytes or URL>) instead");
 }
 
 /**
@@ -32,7 +62,7 @@ function decode(base64) {
  */
 export function init(source) {
   ready ??= Promise.resolve()
-    .then(() => initWasm({ module_or_path: source === undefined ? decode(wasmBase64) : prepare(source) }))
+    .then(async () => initWasm({ module_or_path: source === undefined ? await gunzip(fromBase64(wasmGzipBase64)) : prepare(source) }))
     .then(
       () => undefined,
       (error) => {

@@ -15,6 +15,7 @@ cd "$work/app"
 printf '{ "name": "memdir-consumer", "private": true, "type": "module" }\n' > package.json
 npm install --no-audit --no-fund --loglevel=error "$work/$tarball" >/dev/null
 ln -s "$root/scripts/node_modules/@types" node_modules/@types
+for p in @anthropic-ai @modelcontextprotocol ai zod; do ln -s "$root/scripts/agents/node_modules/$p" "node_modules/$p"; done  # the agent SDKs (mcp/agents tests)
 
 MEMDIR_REPO="$root" node --test --test-reporter=tap ./*.test.mjs
 

@@ -163,6 +163,16 @@ pub trait FileSystem {
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>>;
     /// Metadata, following symlinks.
     async fn stat(&self, path: &str) -> HostResult<FileStat>;
+    /// The stats of several paths (following symlinks), in order, `None` for a path that
+    /// cannot be stat'ed. The default calls [`FileSystem::stat`] for each, concurrently; an
+    /// adapter may answer a whole batch in one call (the JS adapter crosses the boundary once
+    /// per batch, with one promise for it).
+    async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
+        let stats = paths
+            .iter()
+            .map(|path| async move { self.stat(path).await.ok() });
+        crate::future::join_all(stats.collect()).await
+    }
     /// Create a directory and its parents; succeeds if it exists.
     async fn mkdir(&self, path: &str) -> HostResult<()>;
     /// Remove a file.
@@ -391,6 +401,9 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     }
     async fn stat(&self, path: &str) -> HostResult<FileStat> {
         (**self).stat(path).await
+    }
+    async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
+        (**self).stat_many(paths).await
     }
     async fn mkdir(&self, path: &str) -> HostResult<()> {
         (**self).mkdir(path).await

@@ -198,47 +198,69 @@ fn round_trip_over_minimal_real_fs() {
 }
 
 #[test]
-fn duplicate_names_get_distinct_files_and_replace_overwrites() {
+fn saving_a_name_that_exists_is_already_exists_and_replace_updates_it() {
     let fs = MemFs::new();
     let m = mem_store(&fs);
     let a = saved(block_on(m.save(input("Deploy", "first", "project", "a"))).unwrap());
-    let b = saved(block_on(m.save(input("Deploy", "second", "project", "b"))).unwrap());
-    let c = saved(block_on(m.save(input("deploy!", "third", "project", "c"))).unwrap());
     assert_eq!(a.file, "project_deploy.md");
-    assert_eq!(b.file, "project_deploy-2.md");
-    assert_eq!(c.file, "project_deploy-3.md");
-    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
-    let files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
-    assert_eq!(
-        files,
-        [
-            "project_deploy.md",
-            "project_deploy-2.md",
-            "project_deploy-3.md"
-        ]
+    assert!(a.created);
+    let before_file = file_text(&fs, "/m/project_deploy.md").unwrap();
+    let before_index = file_text(&fs, "/m/MEMORY.md").unwrap();
+    // The same name again, and another name with the same slug: refused, nothing written.
+    for (name, body) in [("Deploy", "b"), ("deploy!", "c")] {
+        let err = block_on(m.save(input(name, "second", "project", body))).unwrap_err();
+        assert_eq!(err.code, Code::AlreadyExists, "{name}");
+        assert!(err.message.contains("project_deploy.md"), "{}", err.message);
+        assert!(err.message.contains("replace"), "{}", err.message);
+    }
+    assert_eq!(file_text(&fs, "/m/project_deploy.md").unwrap(), before_file);
+    assert_eq!(file_text(&fs, "/m/MEMORY.md").unwrap(), before_index);
+    assert!(
+        file_text(&fs, "/m/project_deploy-2.md").is_none(),
+        "no silent duplicate"
     );
 
+    // replace: the same file and the same index entry, updated in place.
     let mut again = input("Deploy", "replaced", "project", "z");
     again.replace = true;
-    let r = saved(block_on(m.save(again)).unwrap());
+    let r = saved(block_on(m.save(again.clone())).unwrap());
     assert_eq!(r.file, "project_deploy.md");
     assert!(!r.created);
-    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
-    let entries = index_lines(&index);
-    assert_eq!(entries.len(), 3, "{index}");
+    let entries = index_lines(&file_text(&fs, "/m/MEMORY.md").unwrap());
+    assert_eq!(entries.len(), 1);
     assert_eq!(entries[0].hook, "replaced");
+    assert!(file_text(&fs, "/m/project_deploy.md")
+        .unwrap()
+        .contains("\nz"));
+    // Idempotent: a host saving the same memory at every start keeps one file and one line.
+    for _ in 0..3 {
+        saved(block_on(m.save(again.clone())).unwrap());
+    }
+    assert_eq!(
+        index_lines(&file_text(&fs, "/m/MEMORY.md").unwrap()).len(),
+        1
+    );
 
     // A given file that exists is refused unless replace.
-    let mut named = input("Other", "d", "user", "x");
-    named.file = Some("project_deploy-2.md".to_owned());
+    saved(block_on(m.save(input("Other", "d", "user", "second"))).unwrap());
+    let mut named = input("Third", "d", "user", "x");
+    named.file = Some("user_other.md".to_owned());
     let err = block_on(m.save(named.clone())).unwrap_err();
     assert_eq!(err.code, Code::AlreadyExists);
-    assert!(file_text(&fs, "/m/project_deploy-2.md")
+    assert!(file_text(&fs, "/m/user_other.md")
         .unwrap()
         .contains("second"));
     named.replace = true;
     let r = saved(block_on(m.save(named)).unwrap());
-    assert_eq!(r.file, "project_deploy-2.md");
+    assert_eq!(r.file, "user_other.md");
+
+    // Team memory follows the same rule.
+    let mut team = input("Release freeze", "d", "project", "t");
+    team.scope = Scope::Team;
+    saved(block_on(m.save(team.clone())).unwrap());
+    let err = block_on(m.save(team)).unwrap_err();
+    assert_eq!(err.code, Code::AlreadyExists);
+    assert!(err.message.contains("team memory"), "{}", err.message);
 }
 
 #[test]
@@ -482,14 +504,23 @@ fn two_instances_sharing_a_dir_lose_nothing() {
         )));
     }
     let outs = block_on(join_all(futures));
-    assert!(outs.iter().all(Result::is_ok), "{outs:?}");
+    // Each name is saved by both: one save wins, the other is told ALREADY_EXISTS (no silent
+    // `-2` copy, no lost write), and the index holds exactly the winners.
+    let mut winners = Vec::new();
+    for (pair, outs) in outs.chunks(2).enumerate() {
+        let ok: Vec<usize> = (0..2).filter(|&k| outs[k].is_ok()).collect();
+        assert_eq!(ok.len(), 1, "{outs:?}");
+        let loser = &outs[1 - ok[0]];
+        assert_eq!(loser.as_ref().unwrap_err().code, Code::AlreadyExists);
+        winners.push(format!("#{}", pair * 2 + ok[0]));
+    }
     let index = file_text(&fs, "/m/MEMORY.md").unwrap();
     let mut hooks: Vec<String> = index_lines(&index).into_iter().map(|e| e.hook).collect();
     hooks.sort();
-    assert_eq!(hooks, ["#0", "#1", "#2", "#3", "#4", "#5"]);
+    assert_eq!(hooks, winners);
     let mut files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
     files.dedup();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 3);
     assert!(file_text(&fs, "/m/.memdir.lock").is_none());
 }
 

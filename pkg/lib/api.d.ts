@@ -64,6 +64,8 @@ export function openAiLlm(options: LlmAdapterOptions & { model: string }): LlmCa
 /** A team-sync `Transport` over `fetch`. */
 export function fetchTransport(doFetch?: Fetch): import("../dist/memdir.js").Transport;
 
+export * from "./tools.js";
+
 /**
  * The host's embedder (what `new Memdir({ fs, dir, embed, embedModel })` takes):
  * one vector per text, in order, all of one dimension. The signal fires when memdir stops
@@ -109,3 +111,23 @@ export interface OpenAiEmbedOptions {
  * const [vector] = await embed(["hello"], { signal: AbortSignal.timeout(5000) });
  */
 export function openAiEmbed(options?: OpenAiEmbedOptions): EmbedCallback & { model: string };
+
+export { gitTransport } from "./git-sync.js";
+export type { GitSyncOptions, GitTeamSyncOptions } from "./git-sync.js";
+import type { GitTeamSyncOptions } from "./git-sync.js";
+import type { TeamSync } from "../dist/memdir.js";
+
+declare module "../dist/memdir.js" {
+  interface Memdir {
+    /**
+     * Team memory (or, with `scope: "private"`, this directory's private memory) synced through
+     * a git remote: the same pulls, pushes, checks and watcher as the protocol sync.
+     *
+     * @example
+     * const sync = memdir.teamSync({ git: { url: "https://github.com/acme/team-memory.git", auth: { token } } });
+     * await sync.pull();
+     * await sync.push();
+     */
+    teamSync(options: GitTeamSyncOptions): TeamSync;
+  }
+}

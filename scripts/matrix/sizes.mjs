@@ -30,7 +30,7 @@ async function bundle(entry, platform, format) {
 
 const rows = [
   ["`memdir` (browser ESM): JS + separate .wasm", await bundle("index.js", "browser", "esm"), wasm],
-  ["`memdir/inline`: JS with the .wasm as base64", await bundle("inline.js", "browser", "esm"), null],
+  ["`memdir/inline`: JS with the .wasm inside (gzipped, base64)", await bundle("inline.js", "browser", "esm"), null],
   ["`memdir` for Node (ESM or the CommonJS build): JS + .wasm", await bundle("index.node.js", "node", "esm"), wasm],
 ];
 const fmt = (n) => n.toLocaleString("en-US");

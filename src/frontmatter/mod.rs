@@ -36,7 +36,7 @@ mod js_json;
 mod yaml;
 
 pub use format::{format_memory_file, format_memory_file_modified};
-pub use js_json::{head_for_js, HeadForJs, HEADER_KEYS};
+pub use js_json::{fast_path_against_yaml, head_for_js, HeadForJs, HEADER_KEYS};
 
 use crate::jsstr::{is_js_whitespace, js_number_to_string};
 use crate::types::MemoryType;

@@ -13,9 +13,9 @@
 //! What the model reads is what the Anthropic TS SDK's local-filesystem backend answers (listing
 //! header, sizes such as `55B`/`4K`, six-column line numbers, edit snippets, error texts), and
 //! the root exists from the first command on. Beyond it, a memory file (`.md`, not an index, not
-//! under `logs/`) written through the tool becomes a proper memory: `create` completes missing
-//! frontmatter from the file name, and every write, rename and delete keeps the scope's
-//! `MEMORY.md` entry in step (journaled like a save).
+//! under `logs/`) written through the tool becomes a proper memory: `create` gives a file
+//! without frontmatter one derived from its name (`feedback_testing.md` → name `testing`, type
+//! `feedback`), and every write, rename and delete keeps the scope's `MEMORY.md` entry in step.
 //!
 //! ```
 //! use memdir::memory_tool::MemoryToolCommand;

@@ -158,16 +158,36 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// assert_eq!((page.headers.len(), page.total), (2, 3));
     /// ```
     pub async fn scan_page(&self, limit: usize) -> Result<ScanPage> {
+        self.scan_walk(limit, false).await
+    }
+
+    /// [`Store::scan`] with the daily logs among the files, as consolidation shows them to the
+    /// model (it reads the recent log days).
+    pub(crate) async fn scan_with_logs(&self) -> Result<Vec<MemoryHeader>> {
+        Ok(self.scan_walk(MAX_MEMORY_FILES, true).await?.headers)
+    }
+
+    async fn scan_walk(&self, limit: usize, with_logs: bool) -> Result<ScanPage> {
         let limit = limit.clamp(1, MAX_SCAN_ENTRIES);
         let root = self.dir.clone();
-        let candidates = self.scan_candidates(&root).await;
+        let candidates = self.walk_candidates(&root, with_logs).await;
         // Only the newest `limit` are kept, so stat everything (cheap), order by time, and read
         // and parse heads newest first until `limit` are in: the same headers in the same order
         // as reading every file, for a fraction of the reads.
         let mut files = Vec::with_capacity(candidates.len());
+        // One host call per batch (`stat_many`), the batch's stats in flight together.
         for chunk in candidates.chunks(SCAN_CHUNK) {
-            let stats = chunk.iter().map(|c| self.stat_file(&root, c)).collect();
-            files.extend(join_some(stats).await);
+            let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
+            let stats = self.fs.stat_many(&paths).await;
+            files.extend(chunk.iter().zip(stats).filter_map(|(candidate, stat)| {
+                let stat = stat.filter(|s| s.kind == EntryKind::File)?;
+                Some(StatedFile {
+                    rel: candidate.rel.clone(),
+                    path: format!("{root}{}", candidate.rel),
+                    read: candidate.read.clone(),
+                    stat,
+                })
+            }));
         }
         let total = files.len();
         // Stable: equal times keep walk order.
@@ -200,6 +220,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Candidate memory files, in walk order (see the module docs for the bounds).
     pub(super) async fn scan_candidates(&self, root: &str) -> Vec<Candidate> {
+        self.walk_candidates(root, false).await
+    }
+
+    /// The walk of [`Store::scan_candidates`]; `with_logs` enters the daily logs' `logs/` too.
+    async fn walk_candidates(&self, root: &str, with_logs: bool) -> Vec<Candidate> {
         let read_root = match self.read_root().await {
             Ok(ReadRoot::Absent) => return Vec::new(),
             Ok(read_root) => read_root,
@@ -240,7 +265,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 let wanted = match entry.kind {
                     EntryKind::File => is_memory_file_name(&entry.name),
                     // The daily logs (`logs/`, any case) are not memories.
-                    EntryKind::Dir | EntryKind::Symlink => !(dir.depth == 0 && is_log_path(&rel)),
+                    EntryKind::Dir | EntryKind::Symlink => {
+                        with_logs || !(dir.depth == 0 && is_log_path(&rel))
+                    }
                 };
                 if !wanted {
                     continue;
@@ -297,17 +324,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         self.note_outside("scan", walk.outside);
         out
-    }
-
-    /// A candidate's stat, or `None` when it cannot be stat'ed or is not a regular file.
-    async fn stat_file(&self, root: &str, candidate: &Candidate) -> Option<StatedFile> {
-        let stat = self.fs.stat(&candidate.read).await.ok()?;
-        (stat.kind == EntryKind::File).then(|| StatedFile {
-            rel: candidate.rel.clone(),
-            path: format!("{root}{}", candidate.rel),
-            read: candidate.read.clone(),
-            stat,
-        })
     }
 
     /// One header, or `None` when the file cannot be read.

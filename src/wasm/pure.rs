@@ -40,6 +40,38 @@ pub fn truncate_entrypoint_counted(
     super::convert::to_js_carried(&counted, prefix.carried)
 }
 
+/// [`truncate_entrypoint_counted`] answering with offsets (`entrypoint::EntrypointCut`):
+/// `{ keepUnits, suffix, lineCount, byteCount, wasLineTruncated, wasByteTruncated }`, the
+/// content being `trimmed.slice(0, keepUnits) + suffix`, so the index does not come back.
+///
+/// ```js
+/// const cut = __truncateEntrypointCut(trimmed.slice(0, 25001), lines, trimmed.length);
+/// const content = trimmed.slice(0, cut.keepUnits) + cut.suffix;
+/// ```
+#[wasm_bindgen(js_name = __truncateEntrypointCut, skip_typescript)]
+pub fn truncate_entrypoint_cut(
+    prefix: JsValue,
+    line_count: f64,
+    unit_count: f64,
+    options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options: crate::TruncateOptions = from_js(options.unwrap_or(JsValue::UNDEFINED))?;
+    let count = |n: f64| {
+        if n.is_finite() && n >= 0.0 {
+            n as usize
+        } else {
+            0
+        }
+    };
+    let prefix = string_arg(prefix, "text")?;
+    to_js(&crate::entrypoint::truncate_counted_cut(
+        &prefix,
+        count(line_count),
+        count(unit_count),
+        &options,
+    ))
+}
+
 /// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
 ///
 /// ```js

@@ -394,11 +394,16 @@ export interface TeamSyncOptions {
   baseUrl: string;
   /** `owner/name`. */
   repo: string;
+  /** Required, unless `git` is given (then `baseUrl` and `repo` are not needed either). */
   transport: Transport;
   headers?: Record<string, string>;
   timeoutMs?: number;
   telemetry?: Telemetry;
   now?: () => number;
+  /** What is synced: `"team"` (the default) the `team/` folder; `"private"` the memory directory itself, its `team/` folder left out. */
+  scope?: Scope;
+  /** A pull takes memory files only (`.md`, no hidden segment); others are skipped as `not-synced`. Default: true for the private scope. */
+  memoryFilesOnly?: boolean;
 }
 
 /** What a pull did. `team/MEMORY.md` is merged by entries, never replaced as text. */
@@ -407,7 +412,7 @@ export interface PullOutcome {
   serverHasContent: boolean;
   filesWritten: number;
   /** Entries not written; `write-failed` carries the host's code (`EEXIST` …), and the next pull tries again. */
-  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } | { kind: "write-failed"; code: string } }[];
+  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } | { kind: "write-failed"; code: string } | { kind: "not-synced" } | { kind: "refused"; code: string } }[];
   /** Entries past the cap of 2,000 per pull (first keys in key order are written). */
   entriesOverCap: number;
   /** Keys whose unpushed local edits the server's version replaced. */
@@ -448,7 +453,7 @@ export interface SaveInput {
   scope?: Scope;
   /** Leave MEMORY.md alone. */
   skipIndex?: boolean;
-  /** Overwrite an existing file of that name. */
+  /** Overwrite the memory when its file exists (derived or given); without it, `ALREADY_EXISTS`. */
   replace?: boolean;
 }
 

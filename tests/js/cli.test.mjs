@@ -185,6 +185,24 @@ test("save refuses bad input with exit code 2", () => {
   assert.equal(run([...saved, "--replace"]).code, 0);
 });
 
+test("save: a name that exists exits 2 (ALREADY_EXISTS) unless --replace, which updates that memory", () => {
+  const dir = join(temp(), "memory");
+  const args = ["save", "--dir", dir, "--name", "Prefers pnpm", "--description", "pnpm, never npm", "--type", "feedback", "--body", "Use pnpm."];
+  assert.equal(run(args).code, 0);
+  const again = run(args);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /feedback_prefers_pnpm\.md.*--replace/);
+  const json = run([...args, "--json"]);
+  assert.equal(json.code, 2);
+  assert.equal(JSON.parse(json.stdout).error.code, "ALREADY_EXISTS");
+  assert.equal(existsSync(join(dir, "feedback_prefers_pnpm-2.md")), false, "no silent duplicate");
+  const replaced = run(["save", "--dir", dir, "--name", "Prefers pnpm", "--description", "pnpm everywhere", "--type", "feedback", "--body", "Always pnpm.", "--replace", "--json"]);
+  assert.equal(replaced.code, 0, replaced.stderr);
+  assert.equal(JSON.parse(replaced.stdout).created, false);
+  assert.equal(readFileSync(join(dir, "MEMORY.md"), "utf8"), "- [Prefers pnpm](feedback_prefers_pnpm.md) — pnpm everywhere\n");
+  assert.match(readFileSync(join(dir, "feedback_prefers_pnpm.md"), "utf8"), /Always pnpm\./);
+});
+
 test("log appends to today's daily log", () => {
   const dir = join(temp(), "memory");
   const r = run(["log", "--dir", dir, "user", "prefers", "pnpm"]);
