@@ -51,7 +51,8 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
  */
 export function nodeFs(options) {
   const sync = readArgs("nodeFs", () => options?.sync ?? false);
-  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree };
+  // `platform` tells resolveMemoryDir and loadSettings which path rules the paths follow.
+  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, platform: process.platform };
 }
 
 /**
