@@ -1147,35 +1147,114 @@ fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
         "nothing written"
     );
 
-    // Private memory is not checked unless the host asks.
+    // Private memory is checked too by default; the option turns it off.
     let mut private = team.clone();
     private.scope = Scope::Private;
-    block_on(m.save(private.clone())).unwrap();
+    assert_eq!(
+        block_on(m.save(private.clone())).unwrap_err().code,
+        Code::SecretDetected
+    );
     let mut config = MemdirConfig::new(DIR);
-    config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(
+    config.store.guard_private_secrets = false;
+    let unguarded = Memdir::new(
         Tap::new(&fs),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
         config,
     );
-    private.name = "Another".into();
-    assert_eq!(
-        block_on(guarded.save(private)).unwrap_err().code,
-        Code::SecretDetected
-    );
+    block_on(unguarded.save(private)).unwrap();
+}
+
+/// Every private write path refuses a secret by default with `SECRET_DETECTED`, naming the rule
+/// and never the value, and leaves the directory as it was; with the guard off each goes through.
+#[test]
+fn private_memory_refuses_secrets_by_default_on_every_write_path() {
+    let secret = format!("AKIA{}", "QWERTYUIOPASDFGH");
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    block_on(m.save(input(
+        "Role",
+        "Senior Go dev",
+        "user",
+        "Prefers terse answers.\n",
+    )))
+    .unwrap();
+    let before = fs.snapshot();
     let date = LocalDate {
         year: 2026,
-        month: 11,
-        day: 29,
+        month: 12,
+        day: 1,
     };
-    assert_eq!(
-        block_on(guarded.append_log(&secret, date))
-            .unwrap_err()
-            .code,
-        Code::SecretDetected
+    let refusals = [
+        // The body, the description (it becomes the index hook), the name (the index title).
+        block_on(m.save(input(
+            "Deploy",
+            "aws",
+            "reference",
+            &format!("key {secret}\n"),
+        ))),
+        block_on(m.save(input(
+            "Deploy",
+            &format!("key {secret}"),
+            "reference",
+            "b\n",
+        ))),
+        block_on(m.save(input(
+            &format!("Deploy {secret}"),
+            "aws",
+            "reference",
+            "b\n",
+        ))),
+        block_on(m.update(
+            "user_role.md",
+            MemoryChanges {
+                body: Some(format!("password is in {secret}\n")),
+                ..MemoryChanges::default()
+            },
+        )),
+    ];
+    for (n, result) in refusals.into_iter().enumerate() {
+        let err = result.unwrap_err();
+        assert_eq!(err.code, Code::SecretDetected, "write {n}: {}", err.message);
+        assert!(err.message.contains("AWS Access Token"), "{}", err.message);
+        assert!(
+            err.message.contains("cannot be written to memory"),
+            "{}",
+            err.message
+        );
+        assert!(
+            !err.message.contains(&secret),
+            "write {n} echoed the secret"
+        );
+        assert!(!format!("{err:?}").contains(&secret));
+    }
+    let err = block_on(m.append_log(&format!("- 14:02 token {secret}"), date)).unwrap_err();
+    assert_eq!(err.code, Code::SecretDetected);
+    assert!(!err.message.contains(&secret));
+    assert_eq!(fs.snapshot(), before, "nothing written");
+
+    // Turned off: the same writes land.
+    let mut config = MemdirConfig::new(DIR);
+    config.store.guard_private_secrets = false;
+    let open = Memdir::new(
+        Tap::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
     );
+    let s = saved(
+        block_on(open.save(input(
+            "Deploy",
+            "aws",
+            "reference",
+            &format!("key {secret}\n"),
+        )))
+        .unwrap(),
+    );
+    assert!(file_text(&fs, &s.path).unwrap().contains(&secret));
+    block_on(open.append_log(&format!("token {secret}"), date)).unwrap();
 }
 
 #[test]

@@ -29,6 +29,11 @@ Commands:
   lint                 check the directory and its MEMORY.md
   log <text>           append to today's daily log (text or stdin); a bullet such as
                        "- 14:02 user switched to pnpm" is text, not an option
+  mcp                  serve the directory to MCP clients (stdio, or --http PORT); see memdir mcp --help
+  team sync --git <url>  pull then push team/ through a git remote (--branch, default main;
+                       token in MEMDIR_GIT_TOKEN; author MEMDIR_GIT_NAME / MEMDIR_GIT_EMAIL)
+  sync --git <url>     the same for this directory's private memory (team/ left out), through
+                       a private repository; files with secrets are never pushed
 
 Options:
   --dir <path>         the memory directory (default: the project's, see \`memdir path\`)
@@ -413,6 +418,48 @@ const OPTIONS = {
   version: { type: "boolean", short: "v" },
 };
 
+// ---- git sync: `memdir team sync --git URL`, `memdir sync --git URL` ------------------------
+
+Object.assign(OPTIONS, { git: { type: "string" }, branch: { type: "string" } });
+Object.assign(commands, {
+  team: ({ values, positionals, dir }) => {
+    if (positionals[0] !== "sync") throw new UsageError("usage: memdir team sync --git <url> [--branch <name>]");
+    return gitSyncCommand(values, dir, "team");
+  },
+  sync: ({ values, positionals, dir }) => {
+    if (positionals.length) throw new UsageError("usage: memdir sync --git <url> [--branch <name>]");
+    return gitSyncCommand(values, dir, "private");
+  },
+});
+
+/** Pull, then push, one scope through a git remote; exit 1 when files were left out. */
+async function gitSyncCommand(values, dir, scope) {
+  if (!values.git) throw new UsageError("--git <url> is needed (the remote repository)");
+  requireDir(dir);
+  const env = process.env;
+  const git = {
+    url: values.git,
+    branch: values.branch ?? "main",
+    ...(env.MEMDIR_GIT_TOKEN ? { auth: { token: env.MEMDIR_GIT_TOKEN } } : {}),
+    author: { name: env.MEMDIR_GIT_NAME ?? "memdir", email: env.MEMDIR_GIT_EMAIL ?? "memdir@localhost" },
+  };
+  const sync = memdirAt(dir, nodeFs()).teamSync({ git, scope });
+  const pull = await sync.pull();
+  const push = await sync.push();
+  const leftOut = push.skippedSecrets.length + pull.skipped.length;
+  if (values.json) json({ scope, pull, push });
+  else {
+    const where = scope === "team" ? "team/" : "private memory";
+    out(`${where}: pulled ${pull.filesWritten} file(s), pushed ${push.filesUploaded}${push.conflict ? ` (after ${push.conflictRetries} conflict retr${push.conflictRetries === 1 ? "y" : "ies"})` : ""}`);
+    for (const s of pull.skipped) err(`not pulled: ${s.key} (${s.reason.kind}${s.reason.code ? ` ${s.reason.code}` : ""})`);
+    if (pull.entriesOverCap) err(`not pulled: ${pull.entriesOverCap} file(s) past the cap`);
+    for (const s of push.skippedSecrets) err(`not pushed (secret: ${s.label}): ${s.path}`);
+    const overwritten = [...new Set([...pull.overwritten, ...push.overwritten])];
+    if (overwritten.length) err(`changed on both sides: ${overwritten.join(", ")}; the replaced versions are kept in ${[...pull.savedCopies, ...push.savedCopies].join(", ")}`);
+  }
+  return leftOut ? EXIT.FINDINGS : EXIT.OK;
+}
+
 async function surface(memdir, memories, fs) {
   const now = Date.now();
   if (typeof memdir.surface === "function") {
@@ -462,6 +509,8 @@ function errorCode(e) {
 }
 
 async function main(argv = process.argv.slice(2)) {
+  // `memdir mcp`: the MCP server (lib/mcp/cli.js, loaded only for it), sharing our resolution.
+  if (argv[0] === "mcp") return (await import("../lib/mcp/cli.js")).main(argv.slice(1), { resolveProjectMemory, modelFromEnv, embedderFrom });
   // With --json, every failure is one JSON object on stdout; the exit status is the same.
   const asJson = argv.includes("--json");
   const fail = (e, command, exit) => {

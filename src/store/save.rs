@@ -243,9 +243,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
     }
 
-    /// The secret guard: every write into team memory, and into private
-    /// memory when the host asked, is refused if the secret scanner finds anything. The error
-    /// names the rules, never the secret.
+    /// The secret guard: every write into team memory, and into private memory unless the
+    /// host turned [`super::StoreConfig::guard_private_secrets`] off, is refused if the secret
+    /// scanner finds anything. The error names the rules, never the secret.
     pub(crate) fn guard_secrets(&self, scope: Scope, text: &str) -> Result<()> {
         match scope {
             Scope::Team => Ok(crate::secrets::check_write_for_secrets(
@@ -253,7 +253,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 text,
             )?),
             Scope::Private if self.config.guard_private_secrets => {
-                Ok(crate::secrets::check_write_for_secrets("memory", text)?)
+                Ok(crate::secrets::check_private_write_for_secrets(text)?)
             }
             Scope::Private => Ok(()),
         }

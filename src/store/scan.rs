@@ -175,9 +175,19 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         // and parse heads newest first until `limit` are in: the same headers in the same order
         // as reading every file, for a fraction of the reads.
         let mut files = Vec::with_capacity(candidates.len());
+        // One host call per batch (`stat_many`), the batch's stats in flight together.
         for chunk in candidates.chunks(SCAN_CHUNK) {
-            let stats = chunk.iter().map(|c| self.stat_file(&root, c)).collect();
-            files.extend(join_some(stats).await);
+            let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
+            let stats = self.fs.stat_many(&paths).await;
+            files.extend(chunk.iter().zip(stats).filter_map(|(candidate, stat)| {
+                let stat = stat.filter(|s| s.kind == EntryKind::File)?;
+                Some(StatedFile {
+                    rel: candidate.rel.clone(),
+                    path: format!("{root}{}", candidate.rel),
+                    read: candidate.read.clone(),
+                    stat,
+                })
+            }));
         }
         let total = files.len();
         // Stable: equal times keep walk order.
@@ -314,17 +324,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         self.note_outside("scan", walk.outside);
         out
-    }
-
-    /// A candidate's stat, or `None` when it cannot be stat'ed or is not a regular file.
-    async fn stat_file(&self, root: &str, candidate: &Candidate) -> Option<StatedFile> {
-        let stat = self.fs.stat(&candidate.read).await.ok()?;
-        (stat.kind == EntryKind::File).then(|| StatedFile {
-            rel: candidate.rel.clone(),
-            path: format!("{root}{}", candidate.rel),
-            read: candidate.read.clone(),
-            stat,
-        })
     }
 
     /// One header, or `None` when the file cannot be read.
