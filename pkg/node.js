@@ -74,7 +74,10 @@ export function nodeFs(options) {
  * w.close();
  */
 function watchTree(dir, onChange, onLost) {
-  const root = dir.replace(/\/+$/, "") || "/";
+  // On Windows `dir` may end with `\` and fs.watch reports names with `\`: the core wants `/`.
+  const win = process.platform === "win32";
+  const root = dir.replace(win ? /[\\/]+$/ : /\/+$/, "") || "/";
+  const slashes = (name) => (win ? name.replaceAll("\\", "/") : name);
   const abs = (rel) => (rel ? `${root}/${rel}` : root);
   const watchers = new Map(); // relative directory ("" = root) → FSWatcher
   let closed = false;
@@ -125,7 +128,7 @@ function watchTree(dir, onChange, onLost) {
   if (process.platform !== "linux") {
     dirsBelow("", []);
     const w = fss.watch(root, { recursive: true, persistent: false }, (_event, name) => {
-      if (!closed) onChange(typeof name === "string" ? name : undefined);
+      if (!closed) onChange(typeof name === "string" ? slashes(name) : undefined);
     });
     w.on("error", lose);
     watchers.set("", w);

@@ -37,7 +37,7 @@ pub struct PathContext {
     pub git_root: Option<String>,
     /// The host's platform as Node names it (`process.platform`): `"win32"` resolves, validates
     /// and forms paths with the Windows rules (drives, UNC roots, both separators, results with
-    /// `\`); anything else, or empty, with the POSIX ones.
+    /// `\`); anything else with the POSIX ones; empty: see [`PathContext::style`].
     pub platform: String,
 }
 
@@ -49,7 +49,17 @@ impl PathContext {
     /// let ctx = PathContext { platform: "win32".into(), ..PathContext::default() };
     /// assert_eq!(ctx.style(), PathStyle::Win32);
     /// ```
+    ///
+    /// With no platform given, a home or project root that starts with a drive (`C:\`) or a
+    /// UNC share (`\\server\share`) means Windows: such a path cannot be a POSIX one.
     pub fn style(&self) -> PathStyle {
+        if self.platform.is_empty()
+            && [&self.home, &self.project_root]
+                .iter()
+                .any(|p| PathStyle::is_windows_rooted(p))
+        {
+            return PathStyle::Win32;
+        }
         PathStyle::of_platform(&self.platform)
     }
 

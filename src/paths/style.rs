@@ -52,6 +52,21 @@ impl PathStyle {
         }
     }
 
+    /// True for a path that starts with a drive and a separator (`C:\`, `C:/`) or a UNC root
+    /// (`\\server`, `//server`): one no POSIX path can be.
+    ///
+    /// ```
+    /// use memdir::paths::PathStyle;
+    /// assert!(PathStyle::is_windows_rooted("C:/Users/u"));
+    /// assert!(!PathStyle::is_windows_rooted("/home/u"));
+    /// ```
+    pub fn is_windows_rooted(path: &str) -> bool {
+        let b = path.as_bytes();
+        let drive = matches!(b, [l, b':', s, ..] if l.is_ascii_alphabetic() && win32::is_sep(*s));
+        let unc = matches!(b, [b'\\', b'\\', d, ..] if !win32::is_sep(*d));
+        drive || unc
+    }
+
     /// The separator results are written with.
     pub fn sep(self) -> char {
         match self {
@@ -156,6 +171,79 @@ impl PathStyle {
                 _ => return false,
             }
         }
+    }
+
+    /// Whether `path` starts with `prefix`, comparing as [`PathStyle::same`] does (a plain
+    /// string prefix on POSIX; on Windows `\` = `/` and ASCII case ignored).
+    ///
+    /// ```
+    /// use memdir::paths::PathStyle;
+    /// assert!(PathStyle::Win32.has_prefix("C:\\m\\team\\", "c:/M/team/a.md"));
+    /// assert!(!PathStyle::Posix.has_prefix("/m/team/", "/m/teammate.md"));
+    /// ```
+    pub fn has_prefix(self, prefix: &str, path: &str) -> bool {
+        let mut p = path.chars();
+        prefix
+            .chars()
+            .all(|a| p.next().is_some_and(|b| self.same_char(a, b)))
+    }
+
+    /// The root of a path of this style: `/` (or empty for a relative POSIX path); on Windows
+    /// `C:\`, `\\server\share\`, `\` or empty.
+    ///
+    /// ```
+    /// use memdir::paths::PathStyle;
+    /// assert_eq!(PathStyle::Win32.root("C:\\a\\b"), "C:\\");
+    /// assert_eq!(PathStyle::Posix.root("/a/b"), "/");
+    /// ```
+    pub fn root(self, path: &str) -> &str {
+        match self {
+            PathStyle::Posix if path.starts_with('/') => "/",
+            PathStyle::Posix => "",
+            PathStyle::Win32 => win32::win32_root(path),
+        }
+    }
+
+    /// `path` without trailing separators, its root kept whole (`/`, `C:\`).
+    ///
+    /// ```
+    /// use memdir::paths::PathStyle;
+    /// assert_eq!(PathStyle::Win32.trim_trailing_sep("C:\\m\\"), "C:\\m");
+    /// assert_eq!(PathStyle::Win32.trim_trailing_sep("C:\\"), "C:\\");
+    /// assert_eq!(PathStyle::Posix.trim_trailing_sep("/"), "/");
+    /// ```
+    pub fn trim_trailing_sep(self, path: &str) -> String {
+        let root = self.root(path);
+        let trimmed = path.trim_end_matches(|c| self.is_sep(c));
+        if trimmed.len() < root.len() {
+            root.to_owned()
+        } else {
+            trimmed.to_owned()
+        }
+    }
+
+    /// The parent directory of an absolute path by the style's separators (`/a/b.md` → `/a`,
+    /// `C:\m\team/a.md` → `C:\m\team`, `C:\a.md` → `C:\`).
+    ///
+    /// ```
+    /// use memdir::paths::PathStyle;
+    /// assert_eq!(PathStyle::Win32.parent("C:\\m\\team/a.md"), "C:\\m\\team");
+    /// assert_eq!(PathStyle::Win32.parent("C:\\a.md"), "C:\\");
+    /// assert_eq!(PathStyle::Posix.parent("/a.md"), "/");
+    /// ```
+    pub fn parent(self, path: &str) -> String {
+        let root = self.root(path);
+        let rest = path.get(root.len()..).unwrap_or("");
+        match rest.rfind(|c| self.is_sep(c)) {
+            Some(at) => format!("{root}{}", rest.get(..at).unwrap_or("")),
+            None if root.is_empty() => ".".to_owned(),
+            None => root.to_owned(),
+        }
+    }
+
+    /// How many separators of the style `path` holds.
+    pub fn sep_count(self, path: &str) -> usize {
+        path.chars().filter(|&c| self.is_sep(c)).count()
     }
 
     /// Whether two paths name the same thing by [`PathStyle::contains`]'s rules (separators of
