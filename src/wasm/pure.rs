@@ -245,23 +245,30 @@ pub fn build_memory_prompt(
     Ok(JsValue::from(crate::prompt::build_memory_prompt(&options)))
 }
 
-/// Validate a memory-directory setting as the reference does (POSIX): the normalised path with
-/// exactly one trailing `/`, or `null` when it is unsafe (relative, too short, NUL …). `~/` is
-/// expanded against `home` only with `expandTilde` (settings values, not the env override).
+/// Validate a memory-directory setting as the reference does: the normalised path with exactly
+/// one trailing separator, or `null` when it is unsafe (relative, too short, NUL …). `~/` is
+/// expanded against `home` only with `expandTilde` (settings values, not the env override). With
+/// `platform: "win32"` the Windows rules apply (drive letters, both separators, `\` in the
+/// result; UNC shares refused as by the reference).
 ///
 /// ```js
 /// validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" }); // "/home/u/mem/"
 /// validateMemoryPath("/a"); // null
+/// validateMemoryPath("C:/Users/u/mem", { platform: "win32" }); // "C:\\Users\\u\\mem\\"
 /// ```
 #[wasm_bindgen(js_name = validateMemoryPath, unchecked_return_type = "string | null")]
 pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_param_type = "string")] raw: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
+    #[wasm_bindgen(
+        unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string; platform?: string }"
+    )]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let raw = text_arg(raw, "path", "validateMemoryPath")?.text;
     let options: ValidateOptions = from_js(options)?;
-    let valid = crate::paths::validate_memory_path(&raw, options.expand_tilde, &options.home);
+    let style = crate::paths::PathStyle::of_platform(&options.platform);
+    let valid =
+        crate::paths::validate_memory_path_in(style, &raw, options.expand_tilde, &options.home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
 
@@ -285,10 +292,36 @@ pub fn is_auto_memory_enabled(
     ))
 }
 
+/// The host filesystem of a context object (`context.fs`), if any, and the context with its
+/// platform taken from `fs.platform` when the context names none (`nodeFs()` carries
+/// `process.platform`).
+fn context_with_fs(
+    context: &JsValue,
+) -> Result<(Option<super::host::JsFs>, crate::paths::PathContext), JsValue> {
+    let fs_value = js_sys::Reflect::get(context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
+    let mut ctx: crate::paths::PathContext = from_js(context.clone())?;
+    if fs_value.is_undefined() || fs_value.is_null() {
+        return Ok((None, ctx));
+    }
+    if ctx.platform.is_empty() {
+        if let Some(platform) = js_sys::Reflect::get(&fs_value, &"platform".into())
+            .ok()
+            .and_then(|p| p.as_string())
+        {
+            ctx.platform = platform;
+        }
+    }
+    let fs = super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?;
+    Ok((Some(fs), ctx))
+}
+
 /// Resolve a project's memory directory as the reference does: the env override, then the
 /// settings chain, else `<config home>/projects/<slug of the canonical git root>/memory/`. With
-/// `fs`, the git root is found through it (all worktrees of a repository share one directory);
-/// otherwise pass `gitRoot` or the project root is used.
+/// `fs`, the git root is found through it (all worktrees of a repository share one directory)
+/// and, when `settings` is not given, the settings files are read through it as `loadSettings`
+/// does (so `memdir path` and this agree); otherwise pass `gitRoot` or the project root is used.
+/// `platform: "win32"` (or an `fs` whose `platform` is `"win32"`, as `nodeFs()` on Windows)
+/// gives Windows paths: `C:\Users\u\.claude\projects\C--Users-u-app\memory\`.
 ///
 /// ```js
 /// import { nodeFs } from "memdir/node";
@@ -298,21 +331,48 @@ pub fn is_auto_memory_enabled(
 pub fn resolve_memory_dir(
     #[wasm_bindgen(unchecked_param_type = "PathContext & { fs?: MemoryFs }")] context: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
-    let fs_value = js_sys::Reflect::get(&context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
-    let fs = if fs_value.is_undefined() || fs_value.is_null() {
-        None
-    } else {
-        Some(super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?)
-    };
-    let mut ctx: crate::paths::PathContext = from_js(context)?;
+    let settings_given = js_sys::Reflect::get(&context, &"settings".into())
+        .map(|s| !s.is_undefined() && !s.is_null())
+        .unwrap_or(false);
+    let (fs, mut ctx) = context_with_fs(&context)?;
     Ok(super::promise(async move {
-        if let (Some(fs), None) = (&fs, &ctx.git_root) {
-            if !ctx.project_root.is_empty() {
+        if let Some(fs) = &fs {
+            if !settings_given {
+                ctx.settings = crate::paths::load_settings(fs, &ctx).await.settings;
+            }
+            if ctx.git_root.is_none() && !ctx.project_root.is_empty() {
                 ctx.git_root = crate::paths::find_canonical_git_root(fs, &ctx.project_root).await;
             }
         }
         let dir = crate::paths::resolve_memory_dir(&ctx).map_err(super::error::to_js)?;
         Ok(JsValue::from_str(&dir))
+    }))
+}
+
+/// Read the settings files the reference reads, through `fs`: managed policy, user
+/// (`<config home>/settings.json`), project (`.claude/settings.json`) and local
+/// (`.claude/settings.local.json`). Resolves to `{ settings, files }`: `settings` ready for
+/// `resolveMemoryDir` and `isAutoMemoryEnabled` (only policy, local and user may choose the
+/// directory; the committed project file may only turn memory off), `files` what was found
+/// (`{ source, path, loaded, error? }`). A file that is missing, unreadable or not JSON
+/// contributes nothing; never rejects for those.
+///
+/// ```js
+/// const { settings, files } = await loadSettings({ fs: nodeFs(), projectRoot: process.cwd(), home: os.homedir(), env: process.env });
+/// isAutoMemoryEnabled({ env: process.env, settings });
+/// ```
+#[wasm_bindgen(js_name = loadSettings, unchecked_return_type = "Promise<LoadedSettings>")]
+pub fn load_settings(
+    #[wasm_bindgen(unchecked_param_type = "PathContext & { fs: MemoryFs }")] context: JsValue,
+) -> Result<js_sys::Promise, JsValue> {
+    let (fs, ctx) = context_with_fs(&context)?;
+    let fs = fs.ok_or_else(|| {
+        fields::invalid_input(
+            "loadSettings needs `fs`, the filesystem to read the settings from".to_owned(),
+        )
+    })?;
+    Ok(super::promise(async move {
+        to_js(&crate::paths::load_settings(&fs, &ctx).await)
     }))
 }
 
