@@ -16,6 +16,7 @@ import {
   __parseFrontmatter,
   __parseFrontmatterProbe,
   __truncateEntrypointCut,
+  __entrypointWithinCaps,
   __formatManifestPacked,
   entrypointCaps,
   formatManifest as formatManifestFields,
@@ -43,6 +44,10 @@ export function truncateEntrypoint(raw, options) {
   const trimmed = raw.trim();
   let lines = 1;
   for (let at = trimmed.indexOf("\n"); at !== -1; at = trimmed.indexOf("\n", at + 1)) lines++;
+  // Under the default caps, an index the core says fits comes back as it is: nothing crosses.
+  if (options === undefined && __entrypointWithinCaps(lines, trimmed.length)) {
+    return { content: trimmed, lineCount: lines, byteCount: trimmed.length, wasLineTruncated: false, wasByteTruncated: false };
+  }
   // Nothing past `maxUnits + 1` units can be kept (an invalid value is refused by the core).
   const maxUnits = options?.maxUnits;
   const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : (defaultCaps ??= entrypointCaps()).maxUnits) + 1;

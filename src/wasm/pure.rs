@@ -42,6 +42,23 @@ pub fn truncate_entrypoint_cut(
     ))
 }
 
+/// Whether an index of this many lines and UTF-16 units (trimmed) is loaded whole under the
+/// default caps (`entrypoint::within_caps`): `truncateEntrypoint` then returns the trimmed text
+/// without handing it over.
+///
+/// ```js
+/// __entrypointWithinCaps(12, 900); // true
+/// ```
+#[wasm_bindgen(js_name = __entrypointWithinCaps, skip_typescript)]
+pub fn entrypoint_within_caps(line_count: f64, unit_count: f64) -> bool {
+    // Counts from JS `String` lengths: finite, whole, far below 2^53.
+    crate::entrypoint::within_caps(
+        line_count as usize,
+        unit_count as usize,
+        &crate::TruncateOptions::default(),
+    )
+}
+
 /// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
 ///
 /// ```js
