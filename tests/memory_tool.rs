@@ -16,6 +16,11 @@ const T0: f64 = 1_700_000_000_000.0;
 const NOTE: &str = "---\nname: Note\ndescription: a note\ntype: user\n---\n\nline one\nline two\n";
 
 fn memdir(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
+    memdir_guarded(mode, true)
+}
+
+/// `memdir(mode)` with the private secret guard on (the default) or off.
+fn memdir_guarded(mode: WriteMode, guard_private: bool) -> Memdir<MemFs, TestClock, NoLlm> {
     let fs = MemFs::new();
     fs.insert_file("/m/note.md", NOTE);
     fs.insert_file("/m/MEMORY.md", "- [Note](note.md) — a note\n");
@@ -24,6 +29,7 @@ fn memdir(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
     fs.insert_file("/outside/secret.md", "top secret");
     let mut c = MemdirConfig::new("/m/");
     c.write_mode = mode;
+    c.store.guard_private_secrets = guard_private;
     Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
 }
 
@@ -463,7 +469,8 @@ fn traversal_and_escapes_are_refused() {
 
 #[test]
 fn team_writes_pass_the_secret_guard() {
-    let m = memdir(WriteMode::Auto);
+    // Private memory unguarded, so that a secret can sit there and be moved into team memory.
+    let m = memdir_guarded(WriteMode::Auto, false);
     let secret = format!("npm_{}", "x".repeat(36));
     let err = run(
         &m,
@@ -837,7 +844,7 @@ fn the_secret_guard_covers_private_tool_writes_when_asked() {
         path: path.into(),
         file_text: format!("token {secret}\n"),
     };
-    let plain = memdir(WriteMode::Auto);
+    let plain = memdir_guarded(WriteMode::Auto, false);
     block_on(plain.memory_command(create("/memories/private.md"))).unwrap();
     let err = block_on(plain.memory_command(create("/memories/team/shared.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
