@@ -16,11 +16,6 @@ const T0: f64 = 1_700_000_000_000.0;
 const NOTE: &str = "---\nname: Note\ndescription: a note\ntype: user\n---\n\nline one\nline two\n";
 
 fn memdir(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
-    memdir_guarded(mode, true)
-}
-
-/// `memdir(mode)` with the private secret guard on (the default) or off.
-fn memdir_guarded(mode: WriteMode, guard_private: bool) -> Memdir<MemFs, TestClock, NoLlm> {
     let fs = MemFs::new();
     fs.insert_file("/m/note.md", NOTE);
     fs.insert_file("/m/MEMORY.md", "- [Note](note.md) — a note\n");
@@ -29,7 +24,16 @@ fn memdir_guarded(mode: WriteMode, guard_private: bool) -> Memdir<MemFs, TestClo
     fs.insert_file("/outside/secret.md", "top secret");
     let mut c = MemdirConfig::new("/m/");
     c.write_mode = mode;
-    c.store.guard_private_secrets = guard_private;
+    Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
+}
+
+/// [`memdir`] with the private-memory secret guard turned off (`guardPrivateSecrets: false`),
+/// where a test needs a secret in private memory to reach the team guard.
+fn memdir_unguarded(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
+    let fs = MemFs::new();
+    let mut c = MemdirConfig::new("/m/");
+    c.write_mode = mode;
+    c.store.guard_private_secrets = false;
     Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
 }
 
@@ -469,8 +473,7 @@ fn traversal_and_escapes_are_refused() {
 
 #[test]
 fn team_writes_pass_the_secret_guard() {
-    // Private memory unguarded, so that a secret can sit there and be moved into team memory.
-    let m = memdir_guarded(WriteMode::Auto, false);
+    let m = memdir_unguarded(WriteMode::Auto);
     let secret = format!("npm_{}", "x".repeat(36));
     let err = run(
         &m,
@@ -838,27 +841,25 @@ fn confirmed_tool_commands_apply_later() {
 }
 
 #[test]
-fn the_secret_guard_covers_private_tool_writes_when_asked() {
+fn the_secret_guard_covers_private_tool_writes_unless_turned_off() {
     let secret = format!("ghp_{}", "a1B2c3D4".repeat(4) + "e5F6");
     let create = |path: &str| Cmd::Create {
         path: path.into(),
         file_text: format!("token {secret}\n"),
     };
-    let plain = memdir_guarded(WriteMode::Auto, false);
-    block_on(plain.memory_command(create("/memories/private.md"))).unwrap();
-    let err = block_on(plain.memory_command(create("/memories/team/shared.md"))).unwrap_err();
+    let unguarded = memdir_unguarded(WriteMode::Auto);
+    block_on(unguarded.memory_command(create("/memories/private.md"))).unwrap();
+    let err = block_on(unguarded.memory_command(create("/memories/team/shared.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
 
-    let mut config = MemdirConfig::new("/m/");
-    config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(
-        MemFs::new(),
-        TestClock::new(0.0),
-        None::<NoLlm>,
-        NoTelemetry,
-        config,
-    );
+    // The default guards private memory too.
+    let guarded = memdir(WriteMode::Auto);
     let err = block_on(guarded.memory_command(create("/memories/private.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
     assert!(!err.message.contains(&secret));
+    assert!(!guarded
+        .fs()
+        .snapshot()
+        .iter()
+        .any(|(p, _)| p == "/m/private.md"));
 }
