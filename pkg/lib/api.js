@@ -8,7 +8,7 @@ export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
 export { fetchTransport } from "./transport.js";
-export { gitTransport } from "./git-sync.js";
+export { gitTransport, gitOpfsFs } from "./git-sync.js";
 import { gitSync } from "./git-sync.js";
 
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
