@@ -34,7 +34,8 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
 
 /**
  * A `MemoryFs` over Node's filesystem, with every optional capability: atomic writes (temp file
- * + rename, so a killed writer never leaves a torn file), `realpath`, `lstat`, exclusive create
+ * + rename, so a killed writer never leaves a torn file; declared as `atomicWrite: true`, so
+ * memdir writes each file once instead of adding its own temp file and rename), `realpath`, `lstat`, exclusive create
  * (lock files), `appendFile`, head reads, `watch` (change notifications, so a recall over an
  * unchanged directory stats nothing; see `watchTree`) and `hostId`/`processId`/`processAlive`, so a
  * lock file left by a killed process of this machine is broken at once instead of after the stale age.
@@ -51,7 +52,8 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
  */
 export function nodeFs(options) {
   const sync = readArgs("nodeFs", () => options?.sync ?? false);
-  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree };
+  // `writeFile` below is temp file + rename: memdir need not add its own on top.
+  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, atomicWrite: true };
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   ParsedFrontmatter,
   TruncateOptions,
 } from "../dist/memdir.js";
+import type { AbortSignal, Fetch, FileSystemDirectoryHandle } from "./host-types.js";
 
 /**
  * Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units cut
@@ -51,7 +52,7 @@ export interface LlmAdapterOptions {
   apiKey: string;
   model?: string;
   baseUrl?: string;
-  fetch?: typeof fetch;
+  fetch?: Fetch;
 }
 
 /** An `LlmCallback` over the Anthropic Messages API. */
@@ -61,7 +62,9 @@ export function anthropicLlm(options: LlmAdapterOptions): LlmCallback;
 export function openAiLlm(options: LlmAdapterOptions & { model: string }): LlmCallback;
 
 /** A team-sync `Transport` over `fetch`. */
-export function fetchTransport(doFetch?: typeof fetch): import("../dist/memdir.js").Transport;
+export function fetchTransport(doFetch?: Fetch): import("../dist/memdir.js").Transport;
+
+export * from "./tools.js";
 
 /**
  * The host's embedder (what `new Memdir({ fs, dir, embed, embedModel })` takes):
@@ -87,7 +90,7 @@ export interface OpenAiEmbedOptions {
   model?: string;
   /** Default `"https://api.openai.com/v1"`; e.g. `"http://localhost:11434/v1"` for Ollama. */
   baseUrl?: string;
-  fetch?: typeof fetch;
+  fetch?: Fetch;
   /** Asks the endpoint for vectors of this size (models that support it). */
   dimensions?: number;
   /** Extra request headers. */

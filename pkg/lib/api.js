@@ -1,13 +1,15 @@
 // The public API shared by the Node and browser entries: the WebAssembly exports plus the
 // JS-side adapters.
-export * from "../dist/memdir.js";
+export * from "../dist/public.js";
 export { MemdirError, isMemdirError } from "./errors.js";
 import { Extractor, Memdir, RecallSession, TeamSync } from "../dist/memdir.js";
 import { MemdirError, describe, isMemdirError } from "./errors.js";
+import { TextEncoder } from "./text.js";
 export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
 export { fetchTransport } from "./transport.js";
+export { memoryTools, anthropicMemoryHandlers, aiSdkTools } from "./tools.js";
 export { gitTransport, gitOpfsFs } from "./git-sync.js";
 import { gitSync } from "./git-sync.js";
 
@@ -18,6 +20,7 @@ import {
   __parseFrontmatter,
   __parseFrontmatterProbe,
   __truncateEntrypointCounted,
+  __truncateEntrypointCut,
   entrypointCaps,
 } from "../dist/memdir.js";
 
@@ -47,7 +50,10 @@ export function truncateEntrypoint(raw, options) {
   const maxUnits = options?.maxUnits;
   const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : (defaultCaps ??= entrypointCaps()).maxUnits) + 1;
   const prefix = trimmed.length > reads ? trimmed.slice(0, reads) : trimmed;
-  return __truncateEntrypointCounted(prefix, lines, trimmed.length, options);
+  // The core answers with how much of `trimmed` is kept and what follows it: the text JS
+  // holds is sliced here rather than copied back out of wasm.
+  const { keepUnits, suffix, ...counts } = __truncateEntrypointCut(prefix, lines, trimmed.length, options);
+  return { content: keepUnits >= trimmed.length ? trimmed + suffix : trimmed.slice(0, keepUnits) + suffix, ...counts };
 }
 
 /**

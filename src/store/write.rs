@@ -108,10 +108,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Replace `path` with `data` atomically (temp file + `rename`) when the host can rename;
     /// otherwise a plain write. A failed write removes its temp file and leaves `path` as it was.
-    /// Each host call is bounded by `host_call_timeout_ms` (→ `TIMEOUT`); a temp file a hung
-    /// call leaves behind is swept later (see [`super::journal`]).
+    /// A host whose `writeFile` is atomic already (`atomic_write`, e.g. `nodeFs()`, which
+    /// writes a temp file and renames it) gets one plain `writeFile`: one temp file and one
+    /// rename per file, not two. Each host call is bounded by `host_call_timeout_ms`
+    /// (→ `TIMEOUT`); a temp file a hung call leaves behind is swept later (see
+    /// [`super::journal`]).
     pub(crate) async fn write_atomic(&self, path: &str, data: &str) -> Result<()> {
-        if !self.fs.capabilities().rename {
+        let caps = self.fs.capabilities();
+        if !caps.rename || caps.atomic_write {
             return self
                 .bounded(self.fs.write_file(path, data))
                 .await
@@ -183,6 +187,119 @@ fn escape(path: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::future::block_on;
+    use crate::host::{DirEntry, FileStat, FsCapabilities, HostResult};
+    use crate::store::{SaveInput, StoreConfig};
+    use crate::{MemFs, NoTelemetry};
+    use std::cell::RefCell;
+
+    struct Clock0;
+    impl Clock for Clock0 {
+        fn now_ms(&self) -> f64 {
+            1.7e12
+        }
+        async fn sleep(&self, _ms: u32) {}
+    }
+
+    /// A MemFs declaring `atomic_write` (or not) and logging every write and rename.
+    struct Logged {
+        inner: MemFs,
+        atomic: bool,
+        log: RefCell<Vec<String>>,
+    }
+
+    impl FileSystem for Logged {
+        async fn read_file(&self, path: &str) -> HostResult<String> {
+            self.inner.read_file(path).await
+        }
+        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+            self.log.borrow_mut().push(format!("write {path}"));
+            self.inner.write_file(path, data).await
+        }
+        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+            self.inner.read_dir(path).await
+        }
+        async fn stat(&self, path: &str) -> HostResult<FileStat> {
+            self.inner.stat(path).await
+        }
+        async fn mkdir(&self, path: &str) -> HostResult<()> {
+            self.inner.mkdir(path).await
+        }
+        async fn remove(&self, path: &str) -> HostResult<()> {
+            self.inner.remove(path).await
+        }
+        async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+            self.log.borrow_mut().push(format!("rename {to}"));
+            self.inner.rename(from, to).await
+        }
+        fn capabilities(&self) -> FsCapabilities {
+            FsCapabilities {
+                rename: true,
+                atomic_write: self.atomic,
+                ..FsCapabilities::default()
+            }
+        }
+    }
+
+    /// The writes and renames of one save, and the files it leaves.
+    fn one_save(atomic: bool) -> (Vec<String>, Vec<String>) {
+        let fs = Logged {
+            inner: MemFs::new(),
+            atomic,
+            log: RefCell::new(Vec::new()),
+        };
+        let store = Store::new(
+            &fs,
+            Clock0,
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        let input = SaveInput {
+            name: "Role".into(),
+            description: "Senior Go dev".into(),
+            memory_type: "user".into(),
+            body: "Body".into(),
+            ..SaveInput::default()
+        };
+        assert!(block_on(store.save(input)).is_ok());
+        let log = fs.log.borrow().clone();
+        let mut files: Vec<String> = block_on(fs.inner.read_dir("/m/"))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        files.sort();
+        (log, files)
+    }
+
+    #[test]
+    fn a_host_that_writes_atomically_gets_each_file_once() {
+        let (log, files) = one_save(true);
+        let memory_writes = |log: &[String]| {
+            log.iter()
+                .filter(|l| l.ends_with("/m/user_role.md") || l.ends_with("/m/MEMORY.md"))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            memory_writes(&log),
+            ["write /m/user_role.md", "write /m/MEMORY.md"]
+        );
+        assert!(!log.iter().any(|l| l.contains(TEMP_MARK)), "{log:?}");
+        let (plain_log, plain_files) = one_save(false);
+        assert_eq!(
+            memory_writes(&plain_log),
+            ["rename /m/user_role.md", "rename /m/MEMORY.md"]
+        );
+        assert!(plain_log.iter().any(|l| l.contains(TEMP_MARK)));
+        // The same files either way.
+        assert_eq!(files, plain_files);
+        assert!(
+            files.iter().any(|f| f == "user_role.md") && files.iter().any(|f| f == "MEMORY.md")
+        );
+    }
 
     #[test]
     fn helpers() {

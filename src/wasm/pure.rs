@@ -3,7 +3,7 @@
 
 use super::convert::to_js;
 use super::fields::{self, number_arg, string_arg};
-use super::inputs::{from_js, list_from_js, AutoMemoryInput, ValidateOptions};
+use super::inputs::{from_js, list_from_js, text_arg, AutoMemoryInput, ValidateOptions};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -30,14 +30,46 @@ pub fn truncate_entrypoint_counted(
             0
         }
     };
-    let prefix = string_arg(prefix, "text")?;
+    let prefix = text_arg(prefix, "text", "truncateEntrypoint")?;
     let counted = crate::entrypoint::truncate_counted(
-        &prefix,
+        &prefix.text,
         count(line_count),
         count(unit_count),
         &options,
     );
-    to_js(&counted)
+    super::convert::to_js_carried(&counted, prefix.carried)
+}
+
+/// [`truncate_entrypoint_counted`] answering with offsets (`entrypoint::EntrypointCut`):
+/// `{ keepUnits, suffix, lineCount, byteCount, wasLineTruncated, wasByteTruncated }`, the
+/// content being `trimmed.slice(0, keepUnits) + suffix`, so the index does not come back.
+///
+/// ```js
+/// const cut = __truncateEntrypointCut(trimmed.slice(0, 25001), lines, trimmed.length);
+/// const content = trimmed.slice(0, cut.keepUnits) + cut.suffix;
+/// ```
+#[wasm_bindgen(js_name = __truncateEntrypointCut, skip_typescript)]
+pub fn truncate_entrypoint_cut(
+    prefix: JsValue,
+    line_count: f64,
+    unit_count: f64,
+    options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options: crate::TruncateOptions = from_js(options.unwrap_or(JsValue::UNDEFINED))?;
+    let count = |n: f64| {
+        if n.is_finite() && n >= 0.0 {
+            n as usize
+        } else {
+            0
+        }
+    };
+    let prefix = string_arg(prefix, "text")?;
+    to_js(&crate::entrypoint::truncate_counted_cut(
+        &prefix,
+        count(line_count),
+        count(unit_count),
+        &options,
+    ))
 }
 
 /// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
@@ -69,7 +101,9 @@ pub fn format_memory_file(
     Ok(crate::format_memory_file(&fields, body))
 }
 
-/// The manifest the recall model reads: one line per memory, as the reference writes it.
+/// The manifest the recall model reads: one line per memory, as the reference writes it. A
+/// `mtimeMs` no JS `Date` can hold (NaN, beyond ±8.64e15) throws `INVALID_INPUT`, as the
+/// reference throws for it.
 ///
 /// ```js
 /// formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, type: "user", description: "Senior Go dev" }]);
@@ -80,7 +114,7 @@ pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
 ) -> Result<JsValue, JsValue> {
     let headers: Vec<MemoryHeader> = list_from_js(headers)?;
-    Ok(JsValue::from(crate::format_manifest(&headers)))
+    super::error::throw(crate::manifest::format_manifest_checked(&headers)).map(JsValue::from)
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
@@ -92,8 +126,9 @@ pub fn format_manifest(
 pub fn parse_index_entry(
     #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
 ) -> Result<JsValue, JsValue> {
-    match crate::parse_index_entry(&string_arg(line, "line")?) {
-        Some(entry) => to_js(&entry),
+    let line = text_arg(line, "line", "parseIndexEntry")?;
+    match crate::parse_index_entry(&line.text) {
+        Some(entry) => super::convert::to_js_carried(&entry, line.carried),
         None => Ok(JsValue::NULL),
     }
 }
@@ -190,7 +225,9 @@ pub fn memory_header(
 pub fn sanitize_path(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(crate::sanitize_path(&string_arg(path, "path")?))
+    Ok(crate::sanitize_path(
+        &text_arg(path, "path", "sanitizePath")?.text,
+    ))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
@@ -222,7 +259,7 @@ pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let raw = string_arg(raw, "path")?;
+    let raw = text_arg(raw, "path", "validateMemoryPath")?.text;
     let options: ValidateOptions = from_js(options)?;
     let valid = crate::paths::validate_memory_path(&raw, options.expand_tilde, &options.home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
@@ -314,9 +351,9 @@ pub fn find_canonical_git_root(
 pub fn scan_for_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&crate::secrets::scan_for_secrets(&string_arg(
-        text, "text",
-    )?))
+    to_js(&crate::secrets::scan_for_secrets(
+        &text_arg(text, "text", "scanForSecrets")?.text,
+    ))
 }
 
 /// `text` with every secret the rules find replaced by `[REDACTED]`.
@@ -328,9 +365,8 @@ pub fn scan_for_secrets(
 pub fn redact_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(JsValue::from(crate::secrets::redact_secrets(&string_arg(
-        text, "text",
-    )?)))
+    let text = text_arg(text, "text", "redactSecrets")?;
+    Ok(text.result_to_js(crate::secrets::redact_secrets(&text.text)))
 }
 
 /// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
@@ -345,7 +381,7 @@ pub fn redact_secrets(
 pub fn sanitize_path_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let key = string_arg(key, "key")?;
+    let key = text_arg(key, "key", "sanitizePathKey")?.text;
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
         .map(JsValue::from)
 }
@@ -423,7 +459,7 @@ pub fn lines_cut(
 pub fn slugify(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(crate::store::names::slugify(&string_arg(name, "name")?).into())
+    Ok(crate::store::names::slugify(&text_arg(name, "name", "slugify")?.text).into())
 }
 
 /// The file name `save` gives a memory when none is named: `<type>_<slug>.md`, then
@@ -446,7 +482,7 @@ pub fn derived_file_name(
         memory_type,
         "type",
     )?))?;
-    let name = string_arg(name, "name")?;
+    let name = text_arg(name, "name", "derivedFileName")?.text;
     Ok(crate::store::names::derived_file_name(memory_type, &name, attempt).into())
 }
 

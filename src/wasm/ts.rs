@@ -53,6 +53,9 @@ export interface MemoryHeader {
   name?: string;
 }
 
+/** `Memdir.scanPage`: the newest headers and how many memory files there are in all. */
+export interface ScanPage { headers: MemoryHeader[]; total: number }
+
 /** One entry of `MemoryFs.readDir`. */
 export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" }
 
@@ -83,6 +86,8 @@ export interface MemoryFs {
   readHead?(path: string, maxBytes: number): MaybePromise<Uint8Array>;
   /** Host mutual exclusion (Web Locks): resolves to a release function. */
   lock?(name: string): MaybePromise<() => void>;
+  /** `true` when `writeFile` already replaces a file atomically (temp file + rename, or a commit on close): memdir then writes once instead of adding its own temp file and `rename`. */
+  atomicWrite?: boolean;
   /** This machine's id (e.g. `os.hostname()`). With `processId` and `processAlive`, a lock file left by a dead process on this machine is broken at once. */
   hostId?(): string;
   /** This process's id (e.g. `process.pid`). */
@@ -150,8 +155,8 @@ export interface MemdirOptions {
   /** Recall tuning: LLM/embedder timeout (default 10 s), selector budget (200), ranker fallback (on). */
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /**
-   * Index caps, lock tuning, and the secret guard: team writes are always scanned;
-   * `guardPrivateSecrets` scans private memory and the daily log too. `hostCallTimeoutMs`
+   * Index caps, lock tuning, and the secret guard: team writes are always scanned, and so are
+   * private memory and the daily log unless `guardPrivateSecrets` is `false` (default `true`). `hostCallTimeoutMs`
    * (default 10000; 0 waits forever) bounds each filesystem call of a write: a call that does
    * not answer fails the write with `TIMEOUT` and the lock is given back.
    */
@@ -441,7 +446,7 @@ export interface SaveInput {
   scope?: Scope;
   /** Leave MEMORY.md alone. */
   skipIndex?: boolean;
-  /** Overwrite an existing file of that name. */
+  /** Overwrite the memory when its file exists (derived or given); without it, `ALREADY_EXISTS`. */
   replace?: boolean;
 }
 
