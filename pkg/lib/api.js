@@ -10,7 +10,7 @@ export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
 export { fetchTransport } from "./transport.js";
 export { memoryTools, anthropicMemoryHandlers, aiSdkTools } from "./tools.js";
-export { gitTransport } from "./git-sync.js";
+export { gitTransport, gitOpfsFs } from "./git-sync.js";
 import { gitSync } from "./git-sync.js";
 
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
