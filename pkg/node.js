@@ -34,7 +34,8 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
 
 /**
  * A `MemoryFs` over Node's filesystem, with every optional capability: atomic writes (temp file
- * + rename, so a killed writer never leaves a torn file), `realpath`, `lstat`, exclusive create
+ * + rename, so a killed writer never leaves a torn file; declared as `atomicWrite: true`, so
+ * memdir writes each file once instead of adding its own temp file and rename), `realpath`, `lstat`, exclusive create
  * (lock files), `appendFile`, head reads, `watch` (change notifications, so a recall over an
  * unchanged directory stats nothing; see `watchTree`) and `hostId`/`processId`/`processAlive`, so a
  * lock file left by a killed process of this machine is broken at once instead of after the stale age.
@@ -51,7 +52,9 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
  */
 export function nodeFs(options) {
   const sync = readArgs("nodeFs", () => options?.sync ?? false);
-  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree };
+  // `writeFile` below is temp file + rename: memdir need not add its own on top. `platform`
+  // tells resolveMemoryDir and loadSettings which path rules the paths follow.
+  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, atomicWrite: true, platform: process.platform };
 }
 
 /**
@@ -71,7 +74,10 @@ export function nodeFs(options) {
  * w.close();
  */
 function watchTree(dir, onChange, onLost) {
-  const root = dir.replace(/\/+$/, "") || "/";
+  // On Windows `dir` may end with `\` and fs.watch reports names with `\`: the core wants `/`.
+  const win = process.platform === "win32";
+  const root = dir.replace(win ? /[\\/]+$/ : /\/+$/, "") || "/";
+  const slashes = (name) => (win ? name.replaceAll("\\", "/") : name);
   const abs = (rel) => (rel ? `${root}/${rel}` : root);
   const watchers = new Map(); // relative directory ("" = root) → FSWatcher
   let closed = false;
@@ -122,7 +128,7 @@ function watchTree(dir, onChange, onLost) {
   if (process.platform !== "linux") {
     dirsBelow("", []);
     const w = fss.watch(root, { recursive: true, persistent: false }, (_event, name) => {
-      if (!closed) onChange(typeof name === "string" ? name : undefined);
+      if (!closed) onChange(typeof name === "string" ? slashes(name) : undefined);
     });
     w.on("error", lose);
     watchers.set("", w);

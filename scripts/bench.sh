@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Benchmarks against the JS baselines and the read floor (issue #8, design §7):
 #
-#   scripts/bench.sh              # build pkg/ (scripts/build.sh), run benches/run.mjs, then the
-#                                 # native timings (tests/bench_ranker.rs, release)
+#   scripts/bench.sh              # build pkg/ (scripts/build.sh), run benches/hot.mjs (the hot
+#                                 # paths against same-I/O floors, issue #17), benches/run.mjs
+#                                 # (cold start, size, recall), then the native timings
+#                                 # (tests/bench_ranker.rs, release)
 #   scripts/bench.sh --no-build   # use pkg/ as it is
 #
 # benches/run.mjs generates 10,000 memory files deterministically (benches/generate.mjs, into
@@ -19,6 +21,10 @@ if [ "${1:-}" != "--no-build" ]; then
 fi
 [ -d scripts/node_modules/gray-matter ] || (cd scripts && npm ci --no-audit --no-fund)
 
-node benches/run.mjs
+# Every figure of benches/hot.mjs has a floor doing exactly its I/O (scan: list, stat every
+# file, read the newest 200 heads, same concurrency; save: lock file, temp + rename of the file
+# and of MEMORY.md) and prints ours, the floor, the median per-round ratio and its spread.
+nice -n 10 node benches/hot.mjs
+BENCH_ONLY=${BENCH_ONLY_RUN:-cold,size,recall} nice -n 10 node benches/run.mjs
 cargo test --release --test bench_ranker -- --ignored --nocapture --test-threads=1 2>&1 \
   | grep -oE '(ranker|parse_frontmatter|truncate_entrypoint|recall index) (over|native).*'

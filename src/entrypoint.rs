@@ -173,15 +173,89 @@ pub fn truncate_counted(
     truncation_of(measured, options)
 }
 
+/// [`truncate_counted`] with the loaded text described rather than copied: `content` is the
+/// first `keep_units` UTF-16 units of the trimmed text followed by `suffix`. The JS entry uses
+/// this so the index, which JS already holds, does not come back through the boundary.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntrypointCut {
+    /// UTF-16 units of the trimmed text that are loaded (all of them when nothing is cut).
+    pub keep_units: usize,
+    /// What follows them in `content`: the warning when cut, else empty.
+    pub suffix: String,
+    /// Lines of the trimmed text.
+    pub line_count: usize,
+    /// UTF-16 units of the trimmed text.
+    pub byte_count: usize,
+    /// More than `max_lines` lines.
+    pub was_line_truncated: bool,
+    /// More than `max_units` units.
+    pub was_byte_truncated: bool,
+}
+
+/// [`truncate_counted`] as an [`EntrypointCut`].
+///
+/// ```
+/// use memdir::entrypoint::{truncate_counted, truncate_counted_cut};
+/// use memdir::TruncateOptions;
+/// let options = TruncateOptions { max_lines: 3, max_units: 1000 };
+/// let text = "- [A](a.md)\n".repeat(5);
+/// let trimmed = text.trim();
+/// let cut = truncate_counted_cut(trimmed, 5, trimmed.len(), &options);
+/// let whole = truncate_counted(trimmed, 5, trimmed.len(), &options);
+/// assert_eq!(format!("{}{}", &trimmed[..cut.keep_units], cut.suffix), whole.content);
+/// ```
+pub fn truncate_counted_cut(
+    prefix: &str,
+    line_count: usize,
+    unit_count: usize,
+    options: &TruncateOptions,
+) -> EntrypointCut {
+    let measured = measure_counted(prefix, line_count.max(1), unit_count, options);
+    let cut = measured.was_line_truncated || measured.was_unit_truncated;
+    EntrypointCut {
+        keep_units: if cut {
+            utf16_len(measured.kept)
+        } else {
+            measured.unit_count
+        },
+        suffix: if cut {
+            warning_of(&measured, options)
+        } else {
+            String::new()
+        },
+        line_count: measured.line_count,
+        byte_count: measured.unit_count,
+        was_line_truncated: measured.was_line_truncated,
+        was_byte_truncated: measured.was_unit_truncated,
+    }
+}
+
+/// Whether an index of `line_count` lines and `unit_count` UTF-16 units (trimmed) is loaded
+/// whole: then [`truncate_entrypoint`]'s content is the trimmed text itself, and neither
+/// `was_line_truncated` nor `was_byte_truncated` is set.
+///
+/// ```
+/// use memdir::entrypoint::within_caps;
+/// use memdir::TruncateOptions;
+/// assert!(within_caps(200, 25_000, &TruncateOptions::default()));
+/// assert!(!within_caps(201, 10, &TruncateOptions::default()));
+/// ```
+pub fn within_caps(line_count: usize, unit_count: usize, options: &TruncateOptions) -> bool {
+    line_count.max(1) <= options.max_lines && unit_count <= options.max_units
+}
+
+/// What a cut index ends with.
+fn warning_of(measured: &Measured<'_>, options: &TruncateOptions) -> String {
+    let reason = truncation_reason(measured, options);
+    format!("\n\n> WARNING: MEMORY.md is {reason}. Only part of it was loaded. {TRUNCATION_ADVICE}")
+}
+
 fn truncation_of(measured: Measured<'_>, options: &TruncateOptions) -> EntrypointTruncation {
     let content = if !measured.was_line_truncated && !measured.was_unit_truncated {
         measured.trimmed.to_owned()
     } else {
-        let reason = truncation_reason(&measured, options);
-        format!(
-            "{}\n\n> WARNING: MEMORY.md is {reason}. Only part of it was loaded. {TRUNCATION_ADVICE}",
-            measured.kept
-        )
+        format!("{}{}", measured.kept, warning_of(&measured, options))
     };
     EntrypointTruncation {
         content,
@@ -386,6 +460,70 @@ fn strip_up_to_three_spaces(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cut_describes_the_same_content() {
+        let pieces = [
+            "- [A](a.md) — hook",
+            "\n",
+            "é",
+            "😀",
+            " ",
+            "x".repeat(40).leak(),
+            "\n\n",
+        ];
+        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+        for _ in 0..3000 {
+            let n = (rng.next() % 60) as usize;
+            let text: String = (0..n)
+                .map(|_| {
+                    pieces
+                        .get((rng.next() % pieces.len() as u64) as usize)
+                        .copied()
+                        .unwrap_or("")
+                })
+                .collect();
+            let options = TruncateOptions {
+                max_lines: (rng.next() % 12) as usize,
+                max_units: (rng.next() % 300) as usize,
+            };
+            let trimmed = js_trim(&text);
+            let units: Vec<u16> = trimmed.encode_utf16().collect();
+            let lines = trimmed.matches('\n').count() + 1;
+            let prefix = String::from_utf16_lossy(
+                units
+                    .get(..units.len().min(options.max_units + 1))
+                    .unwrap_or(&[]),
+            );
+            // The prefix may split a surrogate pair only past `max_units`, never kept.
+            let whole = truncate_entrypoint(&text, &options);
+            let cut = truncate_counted_cut(&prefix, lines, units.len(), &options);
+            assert_eq!(
+                within_caps(lines, units.len(), &options),
+                !whole.was_line_truncated && !whole.was_byte_truncated
+            );
+            let kept = String::from_utf16_lossy(units.get(..cut.keep_units).unwrap_or(&[]));
+            assert_eq!(
+                format!("{kept}{}", cut.suffix),
+                whole.content,
+                "{text:?} {options:?}"
+            );
+            assert_eq!(
+                (
+                    cut.line_count,
+                    cut.byte_count,
+                    cut.was_line_truncated,
+                    cut.was_byte_truncated
+                ),
+                (
+                    whole.line_count,
+                    whole.byte_count,
+                    whole.was_line_truncated,
+                    whole.was_byte_truncated
+                )
+            );
+        }
+    }
 
     fn small(max_lines: usize, max_units: usize) -> TruncateOptions {
         TruncateOptions {

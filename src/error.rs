@@ -92,6 +92,9 @@ codes! {
     Timeout => "TIMEOUT", other;
     /// The write would put a secret into memory; the message lists rule labels, never the secret.
     SecretDetected => "SECRET_DETECTED", input;
+    /// The write would leave `MEMORY.md` over its caps (lines or UTF-16 units of what the model
+    /// loads); nothing was written.
+    IndexOverCap => "INDEX_OVER_CAP", input;
     /// The configured mode forbids the write (`off` or `read-only`).
     WriteForbidden => "WRITE_FORBIDDEN", other;
     /// Path key contains a NUL byte.
@@ -114,6 +117,9 @@ codes! {
     PathSymlinkLoop => "PATH_SYMLINK_LOOP", other;
     /// Containment could not be verified (the host's realpath/lstat failed); fail closed.
     PathUnverifiable => "PATH_UNVERIFIABLE", other;
+    /// A string holds an unpaired UTF-16 surrogate where a path, file name or key is formed
+    /// from it (or where it cannot be carried through unambiguously).
+    UnpairedSurrogate => "UNPAIRED_SURROGATE", input;
     /// A capability the call needs is missing from the host object.
     Unsupported => "UNSUPPORTED", other;
     /// The WebAssembly instance trapped (out of memory or a bug) and cannot be used again: the

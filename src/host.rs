@@ -63,6 +63,10 @@ pub struct FsCapabilities {
     pub read_head: bool,
     /// `lock(name)`: host-provided mutual exclusion (e.g. Web Locks in browsers).
     pub lock: bool,
+    /// `writeFile` already replaces a file atomically (a reader or a crash sees the old
+    /// content or the new, never a torn mix): the store then writes once instead of adding its
+    /// own temp file and `rename` on top. Declared by the host (`atomicWrite: true`).
+    pub atomic_write: bool,
 }
 
 /// A lock held through the host's `lock` capability; released when dropped.
@@ -159,6 +163,16 @@ pub trait FileSystem {
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>>;
     /// Metadata, following symlinks.
     async fn stat(&self, path: &str) -> HostResult<FileStat>;
+    /// The stats of several paths (following symlinks), in order, `None` for a path that
+    /// cannot be stat'ed. The default calls [`FileSystem::stat`] for each, concurrently; an
+    /// adapter may answer a whole batch in one call (the JS adapter crosses the boundary once
+    /// per batch, with one promise for it).
+    async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
+        let stats = paths
+            .iter()
+            .map(|path| async move { self.stat(path).await.ok() });
+        crate::future::join_all(stats.collect()).await
+    }
     /// Create a directory and its parents; succeeds if it exists.
     async fn mkdir(&self, path: &str) -> HostResult<()>;
     /// Remove a file.
@@ -337,6 +351,11 @@ pub enum FieldValue {
 pub trait Telemetry {
     /// Record one event.
     fn emit(&self, event: &str, fields: &[(&str, FieldValue)]);
+    /// Whether events are recorded at all: when `false`, work done only to fill an event's
+    /// fields (such as listing a directory to count its files) is skipped. Default `true`.
+    fn enabled(&self) -> bool {
+        true
+    }
 }
 
 /// A host clock and timer.
@@ -353,6 +372,9 @@ pub struct NoTelemetry;
 
 impl Telemetry for NoTelemetry {
     fn emit(&self, _event: &str, _fields: &[(&str, FieldValue)]) {}
+    fn enabled(&self) -> bool {
+        false
+    }
 }
 
 /// An LLM that is never configured (use `Option::<NoLlm>::None`).
@@ -379,6 +401,9 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     }
     async fn stat(&self, path: &str) -> HostResult<FileStat> {
         (**self).stat(path).await
+    }
+    async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
+        (**self).stat_many(paths).await
     }
     async fn mkdir(&self, path: &str) -> HostResult<()> {
         (**self).mkdir(path).await
@@ -427,6 +452,9 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
 impl<T: Telemetry + ?Sized> Telemetry for &T {
     fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
         (**self).emit(event, fields);
+    }
+    fn enabled(&self) -> bool {
+        (**self).enabled()
     }
 }
 

@@ -318,18 +318,18 @@ pub fn upsert_index_entry(index: &str, entry: &IndexEntry) -> String {
     let line = format_index_entry(entry);
     let mut out = String::with_capacity(index.len() + line.len() + 2);
     let mut replaced = false;
-    for segment in index.split_inclusive('\n') {
-        let (content, terminator) = split_terminator(segment);
-        if points_at(content, &entry.file) {
-            if !replaced {
-                out.push_str(&line);
-                out.push_str(terminator);
-                replaced = true;
-            }
-        } else {
-            out.push_str(segment);
+    let mut copied = 0;
+    for (start, end) in lines_pointing_at(index, &entry.file) {
+        out.push_str(index.get(copied..start).unwrap_or(""));
+        if !replaced {
+            let segment = index.get(start..end).unwrap_or("");
+            out.push_str(&line);
+            out.push_str(split_terminator(segment).1);
+            replaced = true;
         }
+        copied = end;
     }
+    out.push_str(index.get(copied..).unwrap_or(""));
     if replaced {
         return out;
     }
@@ -342,6 +342,53 @@ pub fn upsert_index_entry(index: &str, entry: &IndexEntry) -> String {
     out
 }
 
+/// The byte ranges (each line with its terminator) of the lines of `index` that point at
+/// `file`, in order. Only lines holding `file`'s last path component (once normalized) are
+/// parsed: the target of a line is a slice of it, and a normalized path's components are
+/// components of the path, so a line without that text cannot point at `file`. Every other
+/// line is skipped by a substring search, which keeps an index update linear in the index's
+/// size with a small constant, whatever the number of entries.
+fn lines_pointing_at(index: &str, file: &str) -> Vec<(usize, usize)> {
+    let normalized = normalize(file);
+    let key = normalized
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    let mut out = Vec::new();
+    if key.is_empty() || key == "." || key == ".." {
+        let mut start = 0;
+        for segment in index.split_inclusive('\n') {
+            let end = start + segment.len();
+            if points_at(split_terminator(segment).0, file) {
+                out.push((start, end));
+            }
+            start = end;
+        }
+        return out;
+    }
+    let mut done = 0; // end of the last line looked at
+    for (at, _) in index.match_indices(key) {
+        if at < done {
+            continue;
+        }
+        let start = index
+            .get(..at)
+            .and_then(|b| b.rfind('\n'))
+            .map_or(0, |i| i + 1);
+        let end = index
+            .get(at..)
+            .and_then(|rest| rest.find('\n'))
+            .map_or(index.len(), |i| at + i + 1);
+        done = end;
+        let segment = index.get(start..end).unwrap_or("");
+        if points_at(split_terminator(segment).0, file) {
+            out.push((start, end));
+        }
+    }
+    out
+}
+
 /// The index without any entry pointing at `file` (each such line and its terminator removed);
 /// every other line stays byte-for-byte.
 ///
@@ -350,15 +397,126 @@ pub fn upsert_index_entry(index: &str, entry: &IndexEntry) -> String {
 /// assert_eq!(remove_index_entry("# M\n- [A](a.md) — x\n- [B](b.md)\n", "a.md"), "# M\n- [B](b.md)\n");
 /// ```
 pub fn remove_index_entry(index: &str, file: &str) -> String {
-    index
-        .split_inclusive('\n')
-        .filter(|segment| !points_at(split_terminator(segment).0, file))
-        .collect()
+    let mut out = String::with_capacity(index.len());
+    let mut copied = 0;
+    for (start, end) in lines_pointing_at(index, file) {
+        out.push_str(index.get(copied..start).unwrap_or(""));
+        copied = end;
+    }
+    out.push_str(index.get(copied..).unwrap_or(""));
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The updates as first written, parsing every line: the searching ones must agree.
+    fn upsert_parsing_every_line(index: &str, entry: &IndexEntry) -> String {
+        let line = format_index_entry(entry);
+        let mut out = String::new();
+        let mut replaced = false;
+        for segment in index.split_inclusive('\n') {
+            let (content, terminator) = split_terminator(segment);
+            if points_at(content, &entry.file) {
+                if !replaced {
+                    out.push_str(&line);
+                    out.push_str(terminator);
+                    replaced = true;
+                }
+            } else {
+                out.push_str(segment);
+            }
+        }
+        if replaced {
+            return out;
+        }
+        let eol = if index.contains("\r\n") { "\r\n" } else { "\n" };
+        if !index.is_empty() && !index.ends_with('\n') {
+            out.push_str(eol);
+        }
+        out + &line + eol
+    }
+
+    fn remove_parsing_every_line(index: &str, file: &str) -> String {
+        index
+            .split_inclusive('\n')
+            .filter(|segment| !points_at(split_terminator(segment).0, file))
+            .collect()
+    }
+
+    #[test]
+    fn updates_by_search_agree_with_parsing_every_line() {
+        let files = [
+            "b.md",
+            "./b.md",
+            "x/../b.md",
+            "team/b.md",
+            "team//b.md",
+            "a b.md",
+            "B.md",
+            "b.md/",
+            "..",
+            ".",
+            "",
+            "c.md",
+            "sub/./b.md",
+            "../b.md",
+        ];
+        let pieces = [
+            "- [T](",
+            "* [T [x]](",
+            "+ [T\\]](",
+            "](",
+            ")",
+            " — hook",
+            "\n",
+            "\r\n",
+            "<",
+            ">",
+            " ",
+            "# M",
+            "b.md",
+            "./",
+            "../",
+            "x/",
+            "team/",
+            "c.md",
+            "\\",
+            "- [b.md](b.md)\n",
+        ];
+        let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let n = (rng.next() % 14) as usize;
+            let index: String = (0..n)
+                .map(|_| {
+                    pieces
+                        .get((rng.next() % pieces.len() as u64) as usize)
+                        .copied()
+                        .unwrap_or("")
+                })
+                .collect();
+            let file = files
+                .get((rng.next() % files.len() as u64) as usize)
+                .copied()
+                .unwrap_or("b.md");
+            let entry = IndexEntry {
+                title: "N".into(),
+                file: file.into(),
+                hook: "h".into(),
+            };
+            assert_eq!(
+                upsert_index_entry(&index, &entry),
+                upsert_parsing_every_line(&index, &entry),
+                "{index:?} {file:?}"
+            );
+            assert_eq!(
+                remove_index_entry(&index, file),
+                remove_parsing_every_line(&index, file),
+                "{index:?} {file:?}"
+            );
+        }
+    }
 
     #[test]
     fn escapes_round_trip() {

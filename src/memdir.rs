@@ -50,16 +50,17 @@ impl MemdirConfig {
     /// ```
     /// let c = memdir::MemdirConfig::new("/home/u/memory//");
     /// assert_eq!(c.dir, "/home/u/memory/");
+    /// assert_eq!(memdir::MemdirConfig::new("C:\\Users\\u\\mem").dir, "C:\\Users\\u\\mem\\");
     /// assert_eq!(c.write_mode, memdir::WriteMode::Auto);
     /// ```
     pub fn new(dir: impl Into<String>) -> Self {
         let dir: String = dir.into();
-        let trimmed = dir.trim_end_matches('/');
         MemdirConfig {
+            // One trailing separator: `\` for a Windows directory (`C:\m\`, `C:/m\\`).
             dir: if dir.is_empty() {
                 dir.clone()
             } else {
-                format!("{trimmed}/")
+                crate::paths::PathStyle::of_dir(&dir).with_trailing_sep(&dir)
             },
             write_mode: WriteMode::default(),
             prompt: PromptConfig::default(),
@@ -264,6 +265,11 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
     /// See [`Store::scan`].
     pub async fn scan(&self) -> Result<Vec<MemoryHeader>> {
         self.store.scan().await
+    }
+
+    /// See [`Store::scan_page`].
+    pub async fn scan_page(&self, limit: usize) -> Result<crate::store::ScanPage> {
+        self.store.scan_page(limit).await
     }
 
     /// See [`Store::manifest`].

@@ -8,7 +8,8 @@ use common::{block_on, RealClock, Recorder, Tap, TestClock};
 use memdir::future::join_all;
 use memdir::host::{Clock, FieldValue, FileSystem, FsCapabilities, NoLlm, NoTelemetry};
 use memdir::store::{
-    IndexView, LocalDate, MemoryChanges, Proposal, SaveInput, SaveOutcome, SavedMemory, Scope,
+    IndexOverCap, IndexView, LocalDate, MemoryChanges, Proposal, SaveInput, SaveOutcome,
+    SavedMemory, Scope,
 };
 use memdir::{Code, MemFs, Memdir, MemdirConfig, MemoryType, WriteMode};
 use std::rc::Rc;
@@ -197,47 +198,69 @@ fn round_trip_over_minimal_real_fs() {
 }
 
 #[test]
-fn duplicate_names_get_distinct_files_and_replace_overwrites() {
+fn saving_a_name_that_exists_is_already_exists_and_replace_updates_it() {
     let fs = MemFs::new();
     let m = mem_store(&fs);
     let a = saved(block_on(m.save(input("Deploy", "first", "project", "a"))).unwrap());
-    let b = saved(block_on(m.save(input("Deploy", "second", "project", "b"))).unwrap());
-    let c = saved(block_on(m.save(input("deploy!", "third", "project", "c"))).unwrap());
     assert_eq!(a.file, "project_deploy.md");
-    assert_eq!(b.file, "project_deploy-2.md");
-    assert_eq!(c.file, "project_deploy-3.md");
-    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
-    let files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
-    assert_eq!(
-        files,
-        [
-            "project_deploy.md",
-            "project_deploy-2.md",
-            "project_deploy-3.md"
-        ]
+    assert!(a.created);
+    let before_file = file_text(&fs, "/m/project_deploy.md").unwrap();
+    let before_index = file_text(&fs, "/m/MEMORY.md").unwrap();
+    // The same name again, and another name with the same slug: refused, nothing written.
+    for (name, body) in [("Deploy", "b"), ("deploy!", "c")] {
+        let err = block_on(m.save(input(name, "second", "project", body))).unwrap_err();
+        assert_eq!(err.code, Code::AlreadyExists, "{name}");
+        assert!(err.message.contains("project_deploy.md"), "{}", err.message);
+        assert!(err.message.contains("replace"), "{}", err.message);
+    }
+    assert_eq!(file_text(&fs, "/m/project_deploy.md").unwrap(), before_file);
+    assert_eq!(file_text(&fs, "/m/MEMORY.md").unwrap(), before_index);
+    assert!(
+        file_text(&fs, "/m/project_deploy-2.md").is_none(),
+        "no silent duplicate"
     );
 
+    // replace: the same file and the same index entry, updated in place.
     let mut again = input("Deploy", "replaced", "project", "z");
     again.replace = true;
-    let r = saved(block_on(m.save(again)).unwrap());
+    let r = saved(block_on(m.save(again.clone())).unwrap());
     assert_eq!(r.file, "project_deploy.md");
     assert!(!r.created);
-    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
-    let entries = index_lines(&index);
-    assert_eq!(entries.len(), 3, "{index}");
+    let entries = index_lines(&file_text(&fs, "/m/MEMORY.md").unwrap());
+    assert_eq!(entries.len(), 1);
     assert_eq!(entries[0].hook, "replaced");
+    assert!(file_text(&fs, "/m/project_deploy.md")
+        .unwrap()
+        .contains("\nz"));
+    // Idempotent: a host saving the same memory at every start keeps one file and one line.
+    for _ in 0..3 {
+        saved(block_on(m.save(again.clone())).unwrap());
+    }
+    assert_eq!(
+        index_lines(&file_text(&fs, "/m/MEMORY.md").unwrap()).len(),
+        1
+    );
 
     // A given file that exists is refused unless replace.
-    let mut named = input("Other", "d", "user", "x");
-    named.file = Some("project_deploy-2.md".to_owned());
+    saved(block_on(m.save(input("Other", "d", "user", "second"))).unwrap());
+    let mut named = input("Third", "d", "user", "x");
+    named.file = Some("user_other.md".to_owned());
     let err = block_on(m.save(named.clone())).unwrap_err();
     assert_eq!(err.code, Code::AlreadyExists);
-    assert!(file_text(&fs, "/m/project_deploy-2.md")
+    assert!(file_text(&fs, "/m/user_other.md")
         .unwrap()
         .contains("second"));
     named.replace = true;
     let r = saved(block_on(m.save(named)).unwrap());
-    assert_eq!(r.file, "project_deploy-2.md");
+    assert_eq!(r.file, "user_other.md");
+
+    // Team memory follows the same rule.
+    let mut team = input("Release freeze", "d", "project", "t");
+    team.scope = Scope::Team;
+    saved(block_on(m.save(team.clone())).unwrap());
+    let err = block_on(m.save(team)).unwrap_err();
+    assert_eq!(err.code, Code::AlreadyExists);
+    assert!(err.message.contains("team memory"), "{}", err.message);
 }
 
 #[test]
@@ -481,14 +504,23 @@ fn two_instances_sharing_a_dir_lose_nothing() {
         )));
     }
     let outs = block_on(join_all(futures));
-    assert!(outs.iter().all(Result::is_ok), "{outs:?}");
+    // Each name is saved by both: one save wins, the other is told ALREADY_EXISTS (no silent
+    // `-2` copy, no lost write), and the index holds exactly the winners.
+    let mut winners = Vec::new();
+    for (pair, outs) in outs.chunks(2).enumerate() {
+        let ok: Vec<usize> = (0..2).filter(|&k| outs[k].is_ok()).collect();
+        assert_eq!(ok.len(), 1, "{outs:?}");
+        let loser = &outs[1 - ok[0]];
+        assert_eq!(loser.as_ref().unwrap_err().code, Code::AlreadyExists);
+        winners.push(format!("#{}", pair * 2 + ok[0]));
+    }
     let index = file_text(&fs, "/m/MEMORY.md").unwrap();
     let mut hooks: Vec<String> = index_lines(&index).into_iter().map(|e| e.hook).collect();
     hooks.sort();
-    assert_eq!(hooks, ["#0", "#1", "#2", "#3", "#4", "#5"]);
+    assert_eq!(hooks, winners);
     let mut files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
     files.dedup();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 3);
     assert!(file_text(&fs, "/m/.memdir.lock").is_none());
 }
 
@@ -606,6 +638,7 @@ fn over_cap_index_is_written_whole_and_reported_before_the_write() {
     let fs = Rc::new(MemFs::new());
     let mut config = MemdirConfig::new(DIR);
     config.store.index_caps.max_lines = 3;
+    config.store.index_over_cap = IndexOverCap::Warn;
     let rec = index_recorder(&fs);
     let m = Memdir::new(
         Tap::new(&*fs),
@@ -652,6 +685,7 @@ fn byte_cap_warning() {
     let fs = MemFs::new();
     let mut config = MemdirConfig::new(DIR);
     config.store.index_caps.max_units = 60;
+    config.store.index_over_cap = IndexOverCap::Warn;
     let m = Memdir::<_, _>::new(
         Tap::new(&fs),
         TestClock::new(T0),
@@ -665,6 +699,70 @@ fn byte_cap_warning() {
     assert!(w.was_byte_truncated);
     assert!(!w.was_line_truncated);
     assert!(w.byte_count > 80);
+}
+
+/// Since reference 2.1.210 a write that leaves MEMORY.md over its caps is an error: nothing is
+/// written. Since 2.1.211 the caps count only what the model loads.
+#[test]
+fn a_write_that_leaves_the_index_over_its_caps_is_refused_by_default() {
+    let fs = MemFs::new();
+    let mut config = MemdirConfig::new(DIR);
+    config.store.index_caps.max_lines = 3;
+    let m = Memdir::new(
+        Tap::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config.clone(),
+    );
+    for n in ["One", "Two", "Three"] {
+        saved(block_on(m.save(input(n, "d", "user", ""))).unwrap());
+    }
+    let before = fs.snapshot();
+    let err = block_on(m.save(input("Four", "d", "user", "body"))).unwrap_err();
+    assert_eq!(err.code, Code::IndexOverCap);
+    assert!(err.message.contains("4 lines"), "{}", err.message);
+    assert!(err.message.contains("3 lines"), "{}", err.message);
+    assert_eq!(fs.snapshot(), before, "nothing written");
+    // Updating an entry in place (same length) still works at the cap; deleting always does.
+    let s = saved(
+        block_on(m.update(
+            "user_two.md",
+            MemoryChanges {
+                description: Some("e".into()),
+                ..MemoryChanges::default()
+            },
+        ))
+        .unwrap(),
+    );
+    assert_eq!(s.index_warning, None);
+    block_on(m.delete("user_one.md")).unwrap();
+    saved(block_on(m.save(input("Four", "d", "user", ""))).unwrap());
+
+    // Frontmatter and HTML comments in MEMORY.md do not count: a hand-kept header and notes
+    // leave room for the three entries.
+    let fs = MemFs::new();
+    fs.insert_file(
+        "/m/MEMORY.md",
+        "---\ntitle: index\n---\n<!-- kept by hand:\nline\nline -->\n",
+    );
+    let m = Memdir::new(
+        Tap::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
+    );
+    for n in ["One", "Two", "Three"] {
+        let s = saved(block_on(m.save(input(n, "d", "user", ""))).unwrap());
+        assert_eq!(s.index_warning, None, "{n}");
+    }
+    assert_eq!(
+        block_on(m.save(input("Four", "d", "user", "")))
+            .unwrap_err()
+            .code,
+        Code::IndexOverCap
+    );
 }
 
 // ---------- read_index ----------
@@ -744,7 +842,9 @@ fn scan_selects_sorts_and_caps() {
     fs.insert_file("/m/sub/MEMORY.md", memory("sub index", "user"));
     fs.insert_file("/m/sub/deep/b.md", memory("deep", "project"));
     fs.insert_file("/m/logs/2026/03/2026-03-05.md", "log line\n");
+    fs.insert_file("/m/sub/logs/kept.md", memory("nested logs dir", "user"));
     fs.insert_file("/m/team/t.md", memory("team", "reference"));
+    fs.set_mtime("/m/sub/logs/kept.md", T0 + 50.0);
     fs.set_mtime("/m/a.md", T0 + 500.0);
     fs.set_mtime("/m/.hidden.md", T0 + 100.0);
     fs.set_mtime("/m/sub/deep/b.md", T0 + 300.0);
@@ -754,21 +854,20 @@ fn scan_selects_sorts_and_caps() {
     let headers = block_on(m.scan()).unwrap();
     let names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
     // Newest first; the two at T0+300 keep walk order (breadth-first, names sorted by MemFs).
+    // The daily log (top-level `logs/`) is not a memory; a `logs/` deeper down is just a folder.
     assert_eq!(
         names,
         [
             "a.md",
             "team/t.md",
             "sub/deep/b.md",
-            "logs/2026/03/2026-03-05.md",
-            ".hidden.md"
+            ".hidden.md",
+            "sub/logs/kept.md"
         ]
     );
     assert_eq!(headers[0].file_path, "/m/a.md");
     assert_eq!(headers[0].mtime_ms, T0 + 500.0);
-    assert_eq!(headers[3].description, None);
-    assert_eq!(headers[3].memory_type, None);
-    assert_eq!(headers[4].memory_type, Some(MemoryType::Feedback));
+    assert_eq!(headers[3].memory_type, Some(MemoryType::Feedback));
     let manifest = block_on(m.manifest()).unwrap();
     assert_eq!(manifest.split('\n').count(), 5);
     assert!(
@@ -779,6 +878,23 @@ fn scan_selects_sorts_and_caps() {
             .starts_with("- [user] a.md ("),
         "{manifest}"
     );
+
+    // Any case of `logs/` (one folder on a case-insensitive disk); recall's listing agrees.
+    let fs = MemFs::new();
+    fs.insert_file("/m/Logs/2026/03/2026-03-05.md", memory("log", "user"));
+    fs.insert_file("/m/b.md", memory("b", "user"));
+    let m = mem_store(&fs);
+    let names: Vec<String> = block_on(m.scan())
+        .unwrap()
+        .into_iter()
+        .map(|h| h.filename)
+        .collect();
+    assert_eq!(names, ["b.md"]);
+    let listed: Vec<String> = block_on(m.store().list_memory_files())
+        .into_iter()
+        .map(|f| f.rel)
+        .collect();
+    assert_eq!(listed, ["b.md"]);
 
     let fs = MemFs::new();
     for i in 0..205 {
@@ -1098,35 +1214,114 @@ fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
         "nothing written"
     );
 
-    // Private memory is not checked unless the host asks.
+    // Private memory is checked too by default; the option turns it off.
     let mut private = team.clone();
     private.scope = Scope::Private;
-    block_on(m.save(private.clone())).unwrap();
+    assert_eq!(
+        block_on(m.save(private.clone())).unwrap_err().code,
+        Code::SecretDetected
+    );
     let mut config = MemdirConfig::new(DIR);
-    config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(
+    config.store.guard_private_secrets = false;
+    let unguarded = Memdir::new(
         Tap::new(&fs),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
         config,
     );
-    private.name = "Another".into();
-    assert_eq!(
-        block_on(guarded.save(private)).unwrap_err().code,
-        Code::SecretDetected
-    );
+    block_on(unguarded.save(private)).unwrap();
+}
+
+/// Every private write path refuses a secret by default with `SECRET_DETECTED`, naming the rule
+/// and never the value, and leaves the directory as it was; with the guard off each goes through.
+#[test]
+fn private_memory_refuses_secrets_by_default_on_every_write_path() {
+    let secret = format!("AKIA{}", "QWERTYUIOPASDFGH");
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    block_on(m.save(input(
+        "Role",
+        "Senior Go dev",
+        "user",
+        "Prefers terse answers.\n",
+    )))
+    .unwrap();
+    let before = fs.snapshot();
     let date = LocalDate {
         year: 2026,
-        month: 11,
-        day: 29,
+        month: 12,
+        day: 1,
     };
-    assert_eq!(
-        block_on(guarded.append_log(&secret, date))
-            .unwrap_err()
-            .code,
-        Code::SecretDetected
+    let refusals = [
+        // The body, the description (it becomes the index hook), the name (the index title).
+        block_on(m.save(input(
+            "Deploy",
+            "aws",
+            "reference",
+            &format!("key {secret}\n"),
+        ))),
+        block_on(m.save(input(
+            "Deploy",
+            &format!("key {secret}"),
+            "reference",
+            "b\n",
+        ))),
+        block_on(m.save(input(
+            &format!("Deploy {secret}"),
+            "aws",
+            "reference",
+            "b\n",
+        ))),
+        block_on(m.update(
+            "user_role.md",
+            MemoryChanges {
+                body: Some(format!("password is in {secret}\n")),
+                ..MemoryChanges::default()
+            },
+        )),
+    ];
+    for (n, result) in refusals.into_iter().enumerate() {
+        let err = result.unwrap_err();
+        assert_eq!(err.code, Code::SecretDetected, "write {n}: {}", err.message);
+        assert!(err.message.contains("AWS Access Token"), "{}", err.message);
+        assert!(
+            err.message.contains("cannot be written to memory"),
+            "{}",
+            err.message
+        );
+        assert!(
+            !err.message.contains(&secret),
+            "write {n} echoed the secret"
+        );
+        assert!(!format!("{err:?}").contains(&secret));
+    }
+    let err = block_on(m.append_log(&format!("- 14:02 token {secret}"), date)).unwrap_err();
+    assert_eq!(err.code, Code::SecretDetected);
+    assert!(!err.message.contains(&secret));
+    assert_eq!(fs.snapshot(), before, "nothing written");
+
+    // Turned off: the same writes land.
+    let mut config = MemdirConfig::new(DIR);
+    config.store.guard_private_secrets = false;
+    let open = Memdir::new(
+        Tap::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
     );
+    let s = saved(
+        block_on(open.save(input(
+            "Deploy",
+            "aws",
+            "reference",
+            &format!("key {secret}\n"),
+        )))
+        .unwrap(),
+    );
+    assert!(file_text(&fs, &s.path).unwrap().contains(&secret));
+    block_on(open.append_log(&format!("token {secret}"), date)).unwrap();
 }
 
 #[test]
@@ -1153,4 +1348,87 @@ fn update_and_delete_cannot_reach_through_a_symlink() {
     assert!(file_text(&fs, "/outside/victim.md")
         .unwrap()
         .contains("precious"));
+}
+
+/// Since reference 2.1.214 memory files carry an ISO `modified` key; it is written on every
+/// save and update, and it dates the memory for freshness when present (a copy or a checkout
+/// resets the mtime, not the key).
+#[test]
+fn saves_write_modified_and_surfacing_ages_by_it() {
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    let s = saved(block_on(m.save(input("Role", "Senior Go dev", "user", "b\n"))).unwrap());
+    let text = file_text(&fs, &s.path).unwrap();
+    let iso = memdir::manifest::iso_timestamp(T0);
+    assert!(text.contains(&format!("\nmodified: \"{iso}\"\n")), "{text}");
+    let parsed = memdir::parse_frontmatter(&text);
+    assert_eq!(
+        memdir::frontmatter::modified_ms(&parsed.frontmatter),
+        Some(T0)
+    );
+    assert_eq!(parsed.header.name.as_deref(), Some("Role"));
+
+    // An update stamps the time of the update.
+    let day = 86_400_000.0;
+    m.clock().now.set(T0 + 3.0 * day);
+    block_on(m.update(
+        "user_role.md",
+        MemoryChanges {
+            body: Some("c\n".into()),
+            ..MemoryChanges::default()
+        },
+    ))
+    .unwrap();
+    let text = file_text(&fs, &s.path).unwrap();
+    assert_eq!(
+        memdir::frontmatter::modified_ms(&memdir::parse_frontmatter(&text).frontmatter),
+        Some(T0 + 3.0 * day)
+    );
+
+    // Surfacing: the key, not the mtime, gives the age.
+    fs.insert_file(
+        "/m/old.md",
+        format!(
+            "---\nname: Old\nmodified: {}\n---\n\nfact\n",
+            memdir::manifest::iso_timestamp(T0 - 7.0 * day)
+        ),
+    );
+    fs.insert_file("/m/plain.md", "---\nname: Plain\n---\n\nfact\n");
+    let now = T0 + 3.0 * day;
+    let shown = block_on(m.surface(&[
+        ("/m/old.md".to_owned(), now),
+        ("/m/plain.md".to_owned(), now - 2.0 * day),
+    ]));
+    assert_eq!(shown.len(), 2);
+    assert!(
+        shown[0].header.starts_with("This memory is 10 days old."),
+        "{}",
+        shown[0].header
+    );
+    assert!(
+        shown[1].header.starts_with("This memory is 2 days old."),
+        "{}",
+        shown[1].header
+    );
+}
+
+/// Since reference 2.1.214 values with an inline ` #` are quoted (a plain one would be cut at
+/// the comment by every YAML reader).
+#[test]
+fn saved_values_with_an_inline_hash_read_back_whole() {
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    let description = "Use C# not F# #dotnet";
+    let s = saved(block_on(m.save(input("C# style", description, "feedback", "b\n"))).unwrap());
+    let text = file_text(&fs, &s.path).unwrap();
+    assert!(
+        text.contains(&format!("description: \"{description}\"\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains("name: C# style\n"),
+        "no ` #`, no quotes: {text}"
+    );
+    let parsed = memdir::parse_frontmatter(&text);
+    assert_eq!(parsed.header.description.as_deref(), Some(description));
 }

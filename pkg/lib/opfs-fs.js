@@ -77,6 +77,8 @@ export function opfsFs(root) {
     return { kind: "file", size: file.size, mtimeMs: file.lastModified };
   }
   return {
+    // `createWritable` commits on close, atomically: memdir adds no temp file and rename.
+    atomicWrite: true,
     async readFile(path) {
       return (await (await fileHandle(path)).getFile()).text();
     },

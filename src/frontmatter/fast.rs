@@ -1,6 +1,6 @@
 //! The fast path: a block made only of `key: value` lines whose values YAML would read as the
-//! very same plain strings, or as one-line double-quoted strings with the common escapes, is
-//! turned into a mapping without the YAML parser. Anything it is not
+//! very same plain strings, or as one-line double-quoted (any of YAML's escapes) or
+//! single-quoted strings, is turned into a mapping without the YAML parser. Anything it is not
 //! sure of returns `None` and goes to serde_yaml; the tests check both agree.
 
 use serde_yaml::{Mapping, Value};
@@ -35,10 +35,14 @@ pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
         if !is_plain_key(key) {
             return None;
         }
-        let value = match value.strip_prefix('"') {
-            Some(quoted) => parse_double_quoted(quoted)?,
-            None if is_plain_value(value) => Cow::Borrowed(value),
-            None => return None,
+        let value = if let Some(quoted) = value.strip_prefix('"') {
+            parse_double_quoted(quoted)?
+        } else if let Some(quoted) = value.strip_prefix('\'') {
+            parse_single_quoted(quoted)?
+        } else if is_plain_value(value) {
+            Cow::Borrowed(value)
+        } else {
+            return None;
         };
         // Few keys (the usual three): compare as they come. Many: one sort at the end, so a
         // block of thousands of keys does not cost their square.
@@ -102,9 +106,12 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
             continue;
         };
         let value_text = value;
-        let value = match value.strip_prefix('"') {
-            Some(quoted) => parse_double_quoted(quoted),
-            None => is_plain_value(value).then_some(Cow::Borrowed(value)),
+        let value = if let Some(quoted) = value.strip_prefix('"') {
+            parse_double_quoted(quoted)
+        } else if let Some(quoted) = value.strip_prefix('\'') {
+            parse_single_quoted(quoted)
+        } else {
+            is_plain_value(value).then_some(Cow::Borrowed(value))
         };
         // A quoted scalar with other escapes: that line alone through YAML (a quoted scalar
         // holds no flow collection, so libyaml reads it in linear time).
@@ -134,8 +141,10 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
 }
 
 /// The string a double-quoted scalar stands for, given what follows its opening quote: the
-/// closing quote must end the line, and the only escapes taken are `\"`, `\\`, `\n` and `\t`
-/// (any other escape, a tab or a character YAML does not print gives `None`).
+/// closing quote must end the line, every character between the quotes must be one YAML prints
+/// (no tab, no line break), and every escape is one of YAML's (`\0 \a \b \t \n \v \f \r \e`,
+/// `\ `, `\"`, `\/`, `\\`, `\N \_ \L \P`, `\xXX`, `\uXXXX`, `\UXXXXXXXX` naming a Unicode
+/// scalar value, and a backslash before a tab); anything else gives `None`.
 fn parse_double_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
     if let Some(inner) = after_quote.strip_suffix('"') {
         let simple = inner
@@ -150,8 +159,7 @@ fn parse_double_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
     loop {
         let stop = rest.find(['"', '\\'])?;
         let run = rest.get(..stop)?;
-        let ascii_printable = run.bytes().all(|b| (0x20..=0x7E).contains(&b));
-        if !ascii_printable && !run.chars().all(is_yaml_printable) {
+        if !prints_in_quotes(run) {
             return None;
         }
         out.push_str(run);
@@ -159,16 +167,78 @@ fn parse_double_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
         if let Some(after_close) = tail.strip_prefix('"') {
             return after_close.is_empty().then_some(Cow::Owned(out));
         }
-        let escaped = tail.get(1..2)?;
+        let escaped = tail.get(1..)?.chars().next()?;
+        let mut used = 1 + escaped.len_utf8();
         out.push(match escaped {
-            "\"" => '"',
-            "\\" => '\\',
-            "n" => '\n',
-            "t" => '\t',
+            '0' => '\0',
+            'a' => '\u{7}',
+            'b' => '\u{8}',
+            't' | '\t' => '\t',
+            'n' => '\n',
+            'v' => '\u{B}',
+            'f' => '\u{C}',
+            'r' => '\r',
+            'e' => '\u{1B}',
+            ' ' => ' ',
+            '"' => '"',
+            '/' => '/',
+            '\\' => '\\',
+            'N' => '\u{85}',
+            '_' => '\u{A0}',
+            'L' => '\u{2028}',
+            'P' => '\u{2029}',
+            'x' | 'u' | 'U' => {
+                let digits = match escaped {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let hex = tail.get(2..2 + digits)?;
+                if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return None;
+                }
+                used += digits;
+                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+            }
             _ => return None,
         });
-        rest = tail.get(2..)?;
+        rest = tail.get(used..)?;
     }
+}
+
+/// The string a single-quoted scalar stands for, given what follows its opening quote: the
+/// closing quote must end the line, `''` stands for `'`, and every other character must be one
+/// YAML prints (no tab, no line break); anything else gives `None`.
+fn parse_single_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
+    let (first, mut rest) = after_quote.split_once('\'')?;
+    if !prints_in_quotes(first) {
+        return None;
+    }
+    if rest.is_empty() {
+        return Some(Cow::Borrowed(first));
+    }
+    let mut out = String::with_capacity(after_quote.len());
+    out.push_str(first);
+    loop {
+        // After a quote: another one is an escaped quote; anything else ends the scalar early.
+        rest = rest.strip_prefix('\'')?;
+        out.push('\'');
+        let (run, after) = rest.split_once('\'')?;
+        if !prints_in_quotes(run) {
+            return None;
+        }
+        out.push_str(run);
+        if after.is_empty() {
+            return Some(Cow::Owned(out));
+        }
+        rest = after;
+    }
+}
+
+/// Characters YAML takes as they are inside a one-line quoted scalar (see
+/// [`is_yaml_printable`]; tabs are left to the parser).
+fn prints_in_quotes(run: &str) -> bool {
+    run.bytes().all(|b| (0x20..=0x7E).contains(&b)) || run.chars().all(is_yaml_printable)
 }
 
 /// An identifier-like key that YAML reads as a string (`null`, `true` and `false` in any case
@@ -273,12 +343,18 @@ mod tests {
             "a: x: y",
             "a:x",
             "a:\tx",
-            "a: 'x'",
+            "a: 'x",
+            "a: 'x' ",
+            "a: 'x'y'",
+            "a: 'x\ty'",
             "a: \"x\" ",
             "a: \"x\" #c",
             "a: \"x",
-            "a: \"\\x41\"",
-            "a: \"\\u00e9\"",
+            "a: \"\\x4\"",
+            "a: \"\\xZZ\"",
+            "a: \"\\ud800\"",
+            "a: \"\\U00110000\"",
+            "a: \"\\q\"",
             "a: \"\\\"",
             "a: \"x\ty\"",
             "a: \"x\"y\"",
@@ -410,9 +486,61 @@ mod tests {
 
     /// Pieces of a double-quoted value: the escapes the fast path takes and ones it refuses.
     const QUOTED_PIECES: &[&str] = &[
-        "\\\"", "\\\\", "\\n", "\\t", "\\x41", "\\u00e9", "\\0", "\\ ", "\\/", "\\", "\"", "\t",
-        "#", " #", ": ", "'",
+        "\\\"",
+        "\\\\",
+        "\\n",
+        "\\t",
+        "\\x41",
+        "\\u00e9",
+        "\\0",
+        "\\ ",
+        "\\/",
+        "\\",
+        "\"",
+        "\t",
+        "#",
+        " #",
+        ": ",
+        "'",
+        "''",
+        "\\a",
+        "\\b",
+        "\\v",
+        "\\f",
+        "\\r",
+        "\\e",
+        "\\N",
+        "\\_",
+        "\\L",
+        "\\P",
+        "\\x4",
+        "\\xZZ",
+        "\\x7f",
+        "\\uD800",
+        "\\udfff",
+        "\\uFFFE",
+        "\\U0001F600",
+        "\\U00110000",
+        "\\U0000000",
+        "\\\t",
+        "\\q",
+        "\\'",
+        "\\é",
     ];
+
+    /// A single-quoted value, sometimes unclosed or with something after the closing quote.
+    fn random_single_quoted(rng: &mut Rng) -> String {
+        let mut value = String::from("'");
+        for _ in 0..rng.below(5) {
+            value.push_str(match rng.below(3) {
+                0 => rng.pick(QUOTED_PIECES),
+                1 => rng.pick(PIECES),
+                _ => rng.pick(WORDS),
+            });
+        }
+        value.push_str(rng.pick(&["'", "'", "'", "''", "", "' ", "' #c", "'x"]));
+        value
+    }
 
     /// A double-quoted value, sometimes unclosed or with something after the closing quote.
     fn random_quoted(rng: &mut Rng) -> String {
@@ -444,6 +572,8 @@ mod tests {
                     block.push_str(rng.pick(&[": ", ": ", ": ", ":  ", ":", ":\t", " : "]));
                     if rng.below(3) == 0 {
                         block.push_str(&random_quoted(rng));
+                    } else if rng.below(4) == 0 {
+                        block.push_str(&random_single_quoted(rng));
                     } else {
                         block.push_str(&random_value(rng));
                     }
@@ -459,6 +589,8 @@ mod tests {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut fast = 0;
         let mut quoted = 0;
+        let mut single = 0;
+        let mut escaped = 0;
         let cases = 40_000;
         for _ in 0..cases {
             let block = random_block(&mut rng);
@@ -467,6 +599,8 @@ mod tests {
             };
             fast += 1;
             quoted += usize::from(block.contains(": \""));
+            single += usize::from(block.contains(": '"));
+            escaped += usize::from(block.contains(": \"") && block.contains('\\'));
             let parsed = parse_lenient(&block)
                 .unwrap_or_else(|e| panic!("fast path took {block:?}, YAML rejects it: {e}"));
             assert_eq!(Value::Mapping(mapping), parsed.value, "{block:?}");
@@ -477,6 +611,8 @@ mod tests {
             quoted > cases / 100,
             "only {quoted} quoted blocks took the fast path"
         );
+        assert!(single > cases / 200, "only {single} single-quoted blocks");
+        assert!(escaped > cases / 200, "only {escaped} escaped blocks");
     }
 
     #[test]

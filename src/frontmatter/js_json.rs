@@ -65,6 +65,26 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
     }
 }
 
+/// The fast path against the YAML parser on one frontmatter block, for the fuzz equivalence
+/// check (`tests/fuzz`, `scripts/fuzz.sh parse_frontmatter`): `None` when the fast path leaves
+/// the block to the parser, `Some(Ok(()))` when both read the same mapping, `Some(Err(_))`
+/// describing the difference otherwise.
+///
+/// ```
+/// use memdir::frontmatter::fast_path_against_yaml;
+/// assert_eq!(fast_path_against_yaml("name: 'it''s'\ndescription: \"\\u00e9\""), Some(Ok(())));
+/// assert_eq!(fast_path_against_yaml("a: [1, 2]"), None);
+/// ```
+#[doc(hidden)]
+pub fn fast_path_against_yaml(block: &str) -> Option<Result<(), String>> {
+    let fast = fast::parse_plain_block(block)?;
+    Some(match super::yaml::parse_lenient(block) {
+        Ok(parsed) if parsed.value == Value::Mapping(fast.clone()) => Ok(()),
+        Ok(parsed) => Err(format!("fast {fast:?}, YAML {:?}", parsed.value)),
+        Err(e) => Err(format!("fast {fast:?}, YAML refuses: {e}")),
+    })
+}
+
 /// The offsets of [`HeadForJs::Slices`], when every key and value is a piece of `text` and the
 /// head is ASCII (so bytes are UTF-16 units, and no U+FFFD stands for a lone surrogate the
 /// caller still holds). A `__proto__` key goes as JSON, which `JSON.parse` makes an own

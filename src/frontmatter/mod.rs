@@ -5,8 +5,11 @@
 //! trailing whitespace). The reference closes at the first `---` anywhere, even mid-value; we
 //! require a line of its own. YAML follows the 1.2 core schema (`yes`/`no` are strings),
 //! duplicate keys keep the last value, and a block that does not parse gets the reference's
-//! retry with problematic values quoted. Parsing never fails: what was recovered or dropped is
-//! reported in [`ParsedFrontmatter::diagnostics`].
+//! retry with problematic values quoted. A block that still does not parse is read entry by
+//! entry: every key that parses on its own is kept (an empty key `:` becomes `""`, as in the
+//! reference), and each line left out is named, so one odd line never costs the whole header.
+//! A bare `!` tag makes a scalar a string (`a: !` is `""`). Parsing never fails: what was
+//! recovered or dropped is reported in [`ParsedFrontmatter::diagnostics`].
 //!
 //! Plain `key: value` headers, the common case, are read by a small fast path that gives the
 //! same mapping as the YAML parser (property-tested against it); everything else goes to
@@ -32,8 +35,8 @@ mod format;
 mod js_json;
 mod yaml;
 
-pub use format::format_memory_file;
-pub use js_json::{head_for_js, HeadForJs, HEADER_KEYS};
+pub use format::{format_memory_file, format_memory_file_modified};
+pub use js_json::{fast_path_against_yaml, head_for_js, HeadForJs, HEADER_KEYS};
 
 use crate::jsstr::{is_js_whitespace, js_number_to_string};
 use crate::types::MemoryType;
@@ -290,6 +293,38 @@ fn parse_head(delimited: Delimited<'_>) -> Option<FrontmatterHead> {
     })
 }
 
+/// The `modified` time of a frontmatter mapping (an ISO 8601 string, as the reference writes it
+/// since 2.1.214), in milliseconds since the epoch; `None` when absent or not a valid time.
+/// Where present it is the memory's age for freshness, in place of the file's mtime (which a
+/// copy, a checkout or a sync resets).
+///
+/// ```
+/// use memdir::frontmatter::{modified_ms, parse_frontmatter};
+/// let parsed = parse_frontmatter("---\nname: a\nmodified: 2026-03-05T10:00:00Z\n---\n");
+/// assert_eq!(modified_ms(&parsed.frontmatter), Some(1_772_704_800_000.0));
+/// assert_eq!(modified_ms(&parse_frontmatter("---\nmodified: soon\n---\n").frontmatter), None);
+/// ```
+pub fn modified_ms(frontmatter: &Mapping) -> Option<f64> {
+    frontmatter
+        .get("modified")
+        .and_then(Value::as_str)
+        .and_then(crate::manifest::parse_iso_timestamp)
+}
+
+/// The time a memory's age is counted from: its `modified` frontmatter key when the file's
+/// text has a valid one, else `mtime_ms`.
+///
+/// ```
+/// use memdir::frontmatter::age_time_ms;
+/// assert_eq!(age_time_ms("---\nmodified: 1970-01-02T00:00:00Z\n---\nx", 5.0), 86_400_000.0);
+/// assert_eq!(age_time_ms("no frontmatter", 5.0), 5.0);
+/// ```
+pub fn age_time_ms(text: &str, mtime_ms: f64) -> f64 {
+    parse_frontmatter_head(text, true)
+        .and_then(|head| modified_ms(&head.frontmatter))
+        .unwrap_or(mtime_ms)
+}
+
 /// The memory fields of a frontmatter mapping, read as the reference reads them.
 fn memory_fields(frontmatter: &Mapping) -> MemoryFields {
     // One pass over the (few) entries: cheaper than three hashed lookups. Keys are unique.
@@ -445,6 +480,55 @@ mod tests {
         assert_eq!(parsed.frontmatter.len(), 20);
         assert_eq!(parsed.frontmatter["k7"], Value::from("w"));
         assert!(parsed.diagnostics[0].contains("more than once"));
+    }
+
+    #[test]
+    fn an_odd_line_never_costs_the_header() {
+        // The reference keeps `description` and adds the empty key.
+        let parsed = parse_frontmatter("---\ndescription: a\n:\n---\nbody");
+        let expected: Mapping = serde_yaml::from_str("description: a\n'': null").unwrap();
+        assert_eq!(parsed.frontmatter, expected);
+        assert_eq!(parsed.header.description.as_deref(), Some("a"));
+        assert_eq!(parsed.body, "body");
+        assert!(parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.contains("line 2 has an empty key")));
+        // An empty key with a value, between other keys.
+        let parsed = parse_frontmatter("---\nname: N\n: x\ntype: user\n---\n");
+        assert_eq!(parsed.frontmatter[""], Value::from("x"));
+        assert_eq!(parsed.header.name.as_deref(), Some("N"));
+        assert_eq!(parsed.header.memory_type, Some(MemoryType::User));
+        // A line that is not YAML at all: skipped and named, the rest kept.
+        let parsed = parse_frontmatter(
+            "---\nname: N\ndescription2: a: b\ndescription: d\n- stray\ntype: project\nlist:\n- a\n- b\n---\n",
+        );
+        let expected: Mapping =
+            serde_yaml::from_str("name: N\ndescription: d\ntype: project\nlist: [a, b]").unwrap();
+        assert_eq!(parsed.frontmatter, expected);
+        assert_eq!(parsed.header.description.as_deref(), Some("d"));
+        let lines: Vec<&String> = parsed
+            .diagnostics
+            .iter()
+            .filter(|d| d.contains("not YAML; skipped"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{:?}", parsed.diagnostics);
+        assert!(lines[0].contains("line 2 "), "{lines:?}");
+        assert!(lines[1].contains("line 4 "), "{lines:?}");
+        // Repeated keys across entries: the last wins, said once.
+        let parsed = parse_frontmatter("---\nname: a\n:\nname: b\n---\n");
+        assert_eq!(parsed.header.name.as_deref(), Some("b"));
+        assert!(parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.contains("more than once")));
+    }
+
+    #[test]
+    fn a_bare_tag_is_an_empty_string() {
+        let parsed = parse_frontmatter("---\na: !\ndescription: ! 42\n---\n");
+        assert_eq!(parsed.frontmatter["a"], Value::from(""));
+        assert_eq!(parsed.header.description.as_deref(), Some("42"));
     }
 
     #[test]

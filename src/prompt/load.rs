@@ -4,7 +4,7 @@
 use super::build::build_memory_prompt;
 use super::options::{default_team_dir, with_trailing_slash, PromptMode, AUTO_MEMORY_DISPLAY_NAME};
 use super::PromptConfig;
-use crate::entrypoint::truncate_entrypoint;
+use crate::entrypoint::{load_index_for_model, truncate_entrypoint};
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
 use crate::jsstr::js_trim;
 use crate::store::{Store, WriteMode};
@@ -69,6 +69,21 @@ pub async fn load_prompt<F: FileSystem, C: Clock, T: Telemetry>(
         }
     }
     let mut options = config.options(dir);
+    // How full the private index is, for the compaction reminder (what the model loads).
+    let index_path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
+    let keeps_index = mode == PromptMode::Agent || !options.skip_index;
+    if keeps_index {
+        if let Ok(raw) = store.read_contained(&index_path).await {
+            let caps = &store.config().index_caps;
+            let loaded = load_index_for_model(&raw, caps);
+            options.index_usage = Some(super::IndexUsage {
+                line_count: loaded.line_count,
+                unit_count: loaded.byte_count,
+                max_lines: caps.max_lines,
+                max_units: caps.max_units,
+            });
+        }
+    }
     match mode {
         PromptMode::Agent => {
             let path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
@@ -112,12 +127,17 @@ async fn ensure_dir<F: FileSystem, C: Clock, T: Telemetry>(store: &Store<F, C, T
     let _ignored = store.fs().mkdir(dir).await;
 }
 
-/// Emit `memdir_loaded` for `dir` with its top-level file and subdirectory counts.
+/// Emit `memdir_loaded` for `dir` with its top-level file and subdirectory counts. Nothing
+/// is listed when the telemetry records nothing ([`Telemetry::enabled`]): at 50,000 files the
+/// listing would cost tens of milliseconds for an event nobody receives.
 async fn emit_loaded<F: FileSystem, C: Clock, T: Telemetry>(
     store: &Store<F, C, T>,
     memory_type: &str,
     dir: &str,
 ) {
+    if !store.telemetry().enabled() {
+        return;
+    }
     let mut fields = vec![("memory_type", FieldValue::Str(memory_type.to_owned()))];
     if let Ok(entries) = store.fs().read_dir(dir).await {
         let files = entries.iter().filter(|e| e.kind == EntryKind::File).count();
@@ -132,4 +152,100 @@ async fn emit_loaded<F: FileSystem, C: Clock, T: Telemetry>(
 fn count(n: usize) -> FieldValue {
     // Counts here are far below 2^53, where the conversion is exact.
     FieldValue::Num(n as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::future::block_on;
+    use crate::host::{DirEntry, FileStat, FsCapabilities, HostResult};
+    use crate::store::StoreConfig;
+    use crate::{MemFs, NoTelemetry};
+    use std::cell::{Cell, RefCell};
+
+    struct Clock0;
+    impl Clock for Clock0 {
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+        async fn sleep(&self, _ms: u32) {}
+    }
+
+    /// A MemFs that counts directory listings.
+    #[derive(Default)]
+    struct ListCounter {
+        inner: MemFs,
+        lists: Cell<usize>,
+    }
+
+    impl FileSystem for ListCounter {
+        async fn read_file(&self, path: &str) -> HostResult<String> {
+            self.inner.read_file(path).await
+        }
+        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+            self.inner.write_file(path, data).await
+        }
+        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+            self.lists.set(self.lists.get() + 1);
+            self.inner.read_dir(path).await
+        }
+        async fn stat(&self, path: &str) -> HostResult<FileStat> {
+            self.inner.stat(path).await
+        }
+        async fn mkdir(&self, path: &str) -> HostResult<()> {
+            self.inner.mkdir(path).await
+        }
+        async fn remove(&self, path: &str) -> HostResult<()> {
+            self.inner.remove(path).await
+        }
+        fn capabilities(&self) -> FsCapabilities {
+            FsCapabilities::default()
+        }
+    }
+
+    /// Records every event's name and field names.
+    #[derive(Default)]
+    struct Events(RefCell<Vec<(String, Vec<String>)>>);
+    impl Telemetry for Events {
+        fn emit(&self, event: &str, fields: &[(&str, FieldValue)]) {
+            let names = fields.iter().map(|(k, _)| (*k).to_owned()).collect();
+            self.0.borrow_mut().push((event.to_owned(), names));
+        }
+    }
+
+    #[test]
+    fn lists_the_directory_only_for_a_recording_telemetry() {
+        let fs = ListCounter::default();
+        let store = Store::new(
+            &fs,
+            Clock0,
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        for _ in 0..3 {
+            let prompt = block_on(load_prompt(&store, &PromptConfig::default()));
+            assert!(matches!(prompt, Ok(Some(p)) if p.starts_with("# auto memory\n")));
+        }
+        assert_eq!(fs.lists.get(), 0);
+
+        let events = Events::default();
+        let store = Store::new(
+            &fs,
+            Clock0,
+            &events,
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        let prompt = block_on(load_prompt(&store, &PromptConfig::default()));
+        assert!(matches!(prompt, Ok(Some(_))));
+        assert_eq!(fs.lists.get(), 1);
+        let recorded = events.0.borrow();
+        assert_eq!(recorded.len(), 1);
+        let (event, fields) = &recorded[0];
+        assert_eq!(event, EVENT_LOADED);
+        assert!(fields.iter().any(|f| f == "total_file_count"));
+    }
 }

@@ -2,20 +2,23 @@
 //! query, and [`surface_memories`], reading the chosen ones for the model.
 //!
 //! Sequence: bring the whole-directory index up to date ([`Recaller::candidates`]); drop
-//! memories already surfaced this session; ask the host's LLM (raced against the configured
-//! timeout and the caller's abort), pre-filtering with the ranker when there are more candidates
-//! than the selector budget; or answer with the ranker when no LLM is configured. A failing, hanging or babbling LLM never makes recall fail: the answer is the
-//! ranker's (when `fallback_to_lexical`) or nothing. An abort always yields nothing.
+//! memories already surfaced this session; ask the host's LLM, pre-filtering with the ranker
+//! (fused with the embedder's cosine when there is one) when there are more candidates than
+//! the selector budget; or answer with the ranker (fused likewise) when no LLM is configured.
+//! One deadline (the recall timeout) and the caller's abort bound the whole. A failing, hanging
+//! or babbling LLM never makes recall fail: the answer is the ranker's (when
+//! `fallback_to_lexical`) or nothing. An abort always yields nothing.
 
 use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
+use super::index::ScoredMemory;
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
 use super::ranker::Field;
 use super::selector::{build_selector_request, try_parse_selector_reply};
-use super::semantic::{fuse, Fused};
+use super::semantic::{fuse, fused_order, Fused, FusionParams};
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
-use crate::future::{join_all, race, Either};
+use crate::future::join_all;
 use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
 use crate::store::deadline::Cut;
 use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
@@ -136,6 +139,10 @@ pub enum AnsweredBy {
     /// The host's LLM, over the candidates the ranker pre-filtered to the selector budget.
     #[serde(rename = "llm+prefilter")]
     LlmPrefilter,
+    /// The host's LLM, over the candidates pre-filtered to the selector budget by the fused
+    /// lexical and embedding scores (an embedder is configured too).
+    #[serde(rename = "llm+semantic-prefilter")]
+    LlmSemanticPrefilter,
     /// Lexical and embedding scores fused (no LLM, an embedder configured); at least one
     /// chosen memory also matched lexically, or nothing passed the cut-off.
     #[serde(rename = "lexical+semantic")]
@@ -146,12 +153,14 @@ pub enum AnsweredBy {
 }
 
 impl AnsweredBy {
-    /// `llm`, `lexical`, `llm+prefilter`, `lexical+semantic` or `semantic`.
+    /// `llm`, `lexical`, `llm+prefilter`, `llm+semantic-prefilter`, `lexical+semantic` or
+    /// `semantic`.
     pub fn as_str(self) -> &'static str {
         match self {
             AnsweredBy::Llm => "llm",
             AnsweredBy::Lexical => "lexical",
             AnsweredBy::LlmPrefilter => "llm+prefilter",
+            AnsweredBy::LlmSemanticPrefilter => "llm+semantic-prefilter",
             AnsweredBy::LexicalSemantic => "lexical+semantic",
             AnsweredBy::Semantic => "semantic",
         }
@@ -263,7 +272,9 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
 impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a, F, C, T, L, E> {
     /// The same recall with a host embedder: without an LLM, the answer fuses the ranker's
     /// score with cosine (see [`crate::recall::semantic`]); a failing embedder falls back to
-    /// the ranker, reported in [`Recall::outcome`].
+    /// the ranker, reported in [`Recall::outcome`]. With an LLM, the fused scores pick its
+    /// manifest when the directory exceeds the selector budget (`llm+semantic-prefilter`) and
+    /// answer when the LLM fails (`lexical+semantic` or `semantic`, with the LLM's outcome).
     pub fn with_embedder<E2: Embedder>(
         self,
         embedder: Option<&'a E2>,
@@ -331,7 +342,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             .with_deadline(deadline, stop, self.candidates(live))
             .await
         {
-            Ok(()) => return Ok(self.select(live.index(), query, &options).await),
+            Ok(()) => return Ok(self.select(live.index(), query, &options, deadline).await),
             Err(Cut::Aborted) => RecallOutcome::Aborted,
             Err(Cut::TimedOut) => RecallOutcome::Timeout,
         };
@@ -374,7 +385,8 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             candidates,
             self.config.ranker.clone(),
         ));
-        self.select(&index, query, options).await
+        let deadline = self.store.clock().now_ms() + f64::from(self.config.timeout_ms);
+        self.select(&index, query, options, deadline).await
     }
 
     /// The candidate step: bring `live` up to date with the directory. One refresh runs at a
@@ -484,12 +496,14 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         }
     }
 
-    /// The selection step over `index` (borrowed only between `await`s).
+    /// The selection step over `index` (borrowed only between `await`s); the embedder or LLM
+    /// gets what is left of the recall's time until `deadline` (ms since the epoch).
     async fn select(
         &self,
         index: &RefCell<RecallIndex>,
         query: &str,
         options: &FindOptions,
+        deadline: f64,
     ) -> Recall {
         let started = self.store.clock().now_ms();
         let surfaced = sorted_surfaced(options);
@@ -513,16 +527,27 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             } else {
                 match (self.llm, self.embedder) {
                     (None, Some(embedder)) => {
-                        self.semantic(embedder, index, query, options, &surfaced, &mut fused)
-                            .await
+                        let at = Stage {
+                            query,
+                            options,
+                            surfaced: &surfaced,
+                            deadline,
+                        };
+                        self.semantic(embedder, index, &at, &mut fused).await
                     }
                     (None, None) => (
                         AnsweredBy::Lexical,
                         RecallOutcome::Ok,
                         index.borrow_mut().rank(query, options.limit, &surfaced),
                     ),
-                    (Some(llm), _) => {
-                        self.select_with_llm(llm, index, count, query, options, &surfaced)
+                    (Some(llm), embedder) => {
+                        let at = Stage {
+                            query,
+                            options,
+                            surfaced: &surfaced,
+                            deadline,
+                        };
+                        self.select_with_llm(llm, embedder, index, count, &at, &mut fused)
                             .await
                     }
                 }
@@ -560,83 +585,101 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     }
 
     /// Fused lexical and cosine scores (the kept ones into `fused`, in the order chosen); the
-    /// ranker alone when the embedder fails, lies or is too slow (within the recall timeout
+    /// ranker alone when the embedder fails, lies or is too slow (within the recall's deadline
     /// and the caller's abort).
     async fn semantic(
         &self,
         embedder: &E,
         index: &RefCell<RecallIndex>,
-        query: &str,
-        options: &FindOptions,
-        surfaced: &[&str],
+        at: &Stage<'_>,
         fused: &mut Vec<Fused>,
     ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
-        let memories = index.borrow().scored(query, surfaced);
-        let abort = async {
-            match &options.abort {
-                Some(flag) => flag.aborted().await,
-                None => std::future::pending().await,
+        match self.signals(embedder, index, at).await {
+            Ok(signals) => {
+                let (by, chosen) = signals.answer(&self.config.fusion, at.options.limit, fused);
+                (by, RecallOutcome::Ok, chosen)
             }
-        };
-        let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
-        let outcome = match race(cosines(self.store, embedder, &memories, query), stop).await {
-            Either::Left(Ok(cos)) => {
-                let scores: Vec<(f32, f32)> = memories
-                    .iter()
-                    .zip(&cos)
-                    .map(|(m, &c)| (m.lexical, c))
-                    .collect();
-                let kept = fuse(&scores, &self.config.fusion, options.limit);
-                let by = if !kept.is_empty() && kept.iter().all(|f| f.lexical <= 0.0) {
-                    AnsweredBy::Semantic
-                } else {
-                    AnsweredBy::LexicalSemantic
-                };
-                let chosen = kept
-                    .iter()
-                    .filter_map(|f| memories.get(f.index).map(|m| m.header.clone()))
-                    .collect();
-                *fused = kept;
-                return (by, RecallOutcome::Ok, chosen);
+            Err(RecallOutcome::Aborted) => {
+                (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
             }
-            Either::Left(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
-            Either::Left(Err(EmbedFailure::Invalid(_))) => RecallOutcome::InvalidReply,
-            Either::Right(Either::Left(())) => RecallOutcome::Timeout,
-            Either::Right(Either::Right(())) => {
-                return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
+            Err(outcome) => {
+                let chosen = index
+                    .borrow_mut()
+                    .rank(at.query, at.options.limit, at.surfaced);
+                (AnsweredBy::Lexical, outcome, chosen)
             }
-        };
-        let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
-        (AnsweredBy::Lexical, outcome, chosen)
+        }
     }
 
+    /// Every candidate's lexical score and cosine, or the outcome that says why the embedder
+    /// gave none (within the recall's deadline and the caller's abort).
+    async fn signals(
+        &self,
+        embedder: &E,
+        index: &RefCell<RecallIndex>,
+        at: &Stage<'_>,
+    ) -> Result<Signals, RecallOutcome> {
+        let memories = index.borrow().scored(at.query, at.surfaced);
+        let call = cosines(self.store, embedder, &memories, at.query);
+        match at.bounded(self.store, call).await {
+            Ok(Ok(cosines)) => Ok(Signals { memories, cosines }),
+            Ok(Err(EmbedFailure::Host(_))) => Err(RecallOutcome::Error),
+            Ok(Err(EmbedFailure::Invalid(_))) => Err(RecallOutcome::InvalidReply),
+            Err(Cut::TimedOut) => Err(RecallOutcome::Timeout),
+            Err(Cut::Aborted) => Err(RecallOutcome::Aborted),
+        }
+    }
+
+    /// The LLM's selection over a manifest of at most `selector_budget` memories: every
+    /// candidate (newest first) when they fit, else the best of the whole directory by the fused
+    /// scores (with an embedder that answers) or by the ranker. When the LLM fails and
+    /// `fallback_to_lexical` is on, the fused ranker answers (with an embedder; its kept scores
+    /// into `fused`), else the lexical one.
     async fn select_with_llm(
         &self,
         llm: &L,
+        embedder: Option<&E>,
         index: &RefCell<RecallIndex>,
         count: usize,
-        query: &str,
-        options: &FindOptions,
-        surfaced: &[&str],
+        at: &Stage<'_>,
+        fused: &mut Vec<Fused>,
     ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
+        let Stage {
+            query,
+            options,
+            surfaced,
+            ..
+        } = *at;
         let budget = self.config.selector_budget.max(1);
-        let (by, shown) = if count > budget {
-            let shown = index.borrow_mut().prefilter(query, budget, surfaced);
-            (AnsweredBy::LlmPrefilter, shown)
-        } else {
+        let mut signals = None;
+        let (by, shown) = if count <= budget {
             (AnsweredBy::Llm, index.borrow().newest(surfaced, budget))
+        } else {
+            if let Some(embedder) = embedder {
+                match self.signals(embedder, index, at).await {
+                    Ok(s) => signals = Some(s),
+                    Err(RecallOutcome::Aborted) => {
+                        return (AnsweredBy::Llm, RecallOutcome::Aborted, Vec::new())
+                    }
+                    // The embedder failed: the ranker pre-filters, the LLM still selects.
+                    Err(_) => {}
+                }
+            }
+            match &signals {
+                Some(s) => (
+                    AnsweredBy::LlmSemanticPrefilter,
+                    s.best(self.config.fusion.lexical_weight, budget),
+                ),
+                None => (
+                    AnsweredBy::LlmPrefilter,
+                    index.borrow_mut().prefilter(query, budget, surfaced),
+                ),
+            }
         };
         let manifest = crate::manifest::format_manifest(&shown);
         let request = build_selector_request(query, &manifest, &options.recent_tools);
-        let abort = async {
-            match &options.abort {
-                Some(flag) => flag.aborted().await,
-                None => std::future::pending().await,
-            }
-        };
-        let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
-        let outcome = match race(llm.complete(&request), stop).await {
-            Either::Left(Ok(text)) => {
+        let outcome = match at.bounded(self.store, llm.complete(&request)).await {
+            Ok(Ok(text)) => {
                 let names: Vec<&str> = shown.iter().map(|h| h.filename.as_str()).collect();
                 match try_parse_selector_reply(&text, &names, options.limit) {
                     Some(selected) => {
@@ -649,16 +692,111 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                     None => RecallOutcome::InvalidReply,
                 }
             }
-            Either::Left(Err(_)) => RecallOutcome::Error,
-            Either::Right(Either::Left(())) => RecallOutcome::Timeout,
-            Either::Right(Either::Right(())) => return (by, RecallOutcome::Aborted, Vec::new()),
+            Ok(Err(_)) => RecallOutcome::Error,
+            Err(Cut::TimedOut) => RecallOutcome::Timeout,
+            Err(Cut::Aborted) => return (by, RecallOutcome::Aborted, Vec::new()),
         };
-        if self.config.fallback_to_lexical {
-            let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
-            (AnsweredBy::Lexical, outcome, chosen)
-        } else {
-            (by, outcome, Vec::new())
+        if !self.config.fallback_to_lexical {
+            return (by, outcome, Vec::new());
         }
+        // The fallback: the fused ranker when the embedder answers (now, if it was not asked
+        // yet, within what is left of the deadline), else the lexical one.
+        if signals.is_none() {
+            if let Some(embedder) = embedder {
+                match self.signals(embedder, index, at).await {
+                    Ok(s) => signals = Some(s),
+                    Err(RecallOutcome::Aborted) => {
+                        return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        match signals {
+            Some(s) => {
+                let (by, chosen) = s.answer(&self.config.fusion, options.limit, fused);
+                (by, outcome, chosen)
+            }
+            None => {
+                let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
+                (AnsweredBy::Lexical, outcome, chosen)
+            }
+        }
+    }
+}
+
+/// Every candidate (newest first) with its lexical score, and its cosine to the query.
+struct Signals {
+    memories: Vec<ScoredMemory>,
+    cosines: Vec<f32>,
+}
+
+impl Signals {
+    fn pairs(&self) -> Vec<(f32, f32)> {
+        self.memories
+            .iter()
+            .zip(&self.cosines)
+            .map(|(m, &c)| (m.lexical, c))
+            .collect()
+    }
+
+    /// The fused answer (the kept scores into `fused`): `semantic` when every chosen memory
+    /// matched on its embedding alone, else `lexical+semantic`.
+    fn answer(
+        &self,
+        params: &FusionParams,
+        limit: usize,
+        fused: &mut Vec<Fused>,
+    ) -> (AnsweredBy, Vec<MemoryHeader>) {
+        let kept = fuse(&self.pairs(), params, limit);
+        let by = if !kept.is_empty() && kept.iter().all(|f| f.lexical <= 0.0) {
+            AnsweredBy::Semantic
+        } else {
+            AnsweredBy::LexicalSemantic
+        };
+        let chosen = kept
+            .iter()
+            .filter_map(|f| self.memories.get(f.index).map(|m| m.header.clone()))
+            .collect();
+        *fused = kept;
+        (by, chosen)
+    }
+
+    /// The `budget` best memories by fused score, no cut-off (an LLM's manifest).
+    fn best(&self, lexical_weight: f32, budget: usize) -> Vec<MemoryHeader> {
+        fused_order(&self.pairs(), lexical_weight, budget)
+            .into_iter()
+            .filter_map(|i| self.memories.get(i).map(|m| m.header.clone()))
+            .collect()
+    }
+}
+
+/// What the selection's host stage (embedder or LLM) works with: the query, the caller's
+/// options, the already-surfaced paths (sorted) and the recall's one deadline.
+#[derive(Clone, Copy)]
+struct Stage<'s> {
+    query: &'s str,
+    options: &'s FindOptions,
+    surfaced: &'s [&'s str],
+    /// When the whole recall must be over (ms since the epoch, host clock): the stage gets what
+    /// the candidate step left of the recall timeout.
+    deadline: f64,
+}
+
+impl Stage<'_> {
+    /// Run `call` until the recall's deadline or the caller's abort.
+    async fn bounded<F: FileSystem, C: Clock, T: Telemetry, R>(
+        &self,
+        store: &Store<F, C, T>,
+        call: impl std::future::Future<Output = R>,
+    ) -> Result<R, Cut> {
+        let abort = async {
+            match &self.options.abort {
+                Some(flag) => flag.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        store.with_deadline(self.deadline, abort, call).await
     }
 }
 

@@ -5,7 +5,7 @@ use super::deadline::fs_error;
 use super::{Store, WriteMode};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
-use crate::paths::to_base36;
+use crate::paths::{to_base36, PathStyle};
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
@@ -13,22 +13,16 @@ use std::hash::BuildHasher;
 /// (`MEMORY.md.tmp-<id>`).
 pub(crate) const TEMP_MARK: &str = ".tmp-";
 
-/// The parent directory of an absolute path (`/a/b.md` → `/a`).
-pub(crate) fn parent_dir(path: &str) -> &str {
-    match path.rfind('/') {
-        Some(0) | None => "/",
-        Some(i) => path.get(..i).unwrap_or("/"),
-    }
+/// The parent directory of an absolute path (`/a/b.md` → `/a`; on Windows either separator,
+/// `C:\m\team/a.md` → `C:\m\team`).
+pub(crate) fn parent_dir(path: &str) -> String {
+    PathStyle::of_dir(path).parent(path)
 }
 
-/// True when `path` is `root` or below it (both without a trailing `/`).
+/// True when `path` is `root` or below it, by the path rules of `root` (Windows: either
+/// separator, ASCII case ignored).
 fn is_within(root: &str, path: &str) -> bool {
-    let root = root.trim_end_matches('/');
-    path == root
-        || root.is_empty()
-        || path
-            .strip_prefix(root)
-            .is_some_and(|rest| rest.starts_with('/'))
+    PathStyle::of_dir(root).contains(root, path)
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
@@ -83,7 +77,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Create the parent directory of `path`.
     pub(crate) async fn ensure_parent(&self, path: &str) -> Result<()> {
-        self.mkdir_all(parent_dir(path)).await
+        self.mkdir_all(&parent_dir(path)).await
     }
 
     /// Create `dir` and its parents. `mkdir` is meant to be recursive; for hosts whose `mkdir`
@@ -94,9 +88,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             Err(e) if !e.is_not_found() => return Err(fs_error("mkdir", dir, e)),
             Err(_) => {}
         }
-        let mut prefix = String::new();
-        for segment in dir.split('/').filter(|s| !s.is_empty()) {
-            prefix.push('/');
+        let style = PathStyle::of_dir(dir);
+        let root = style.root(dir);
+        let mut prefix = root.trim_end_matches(|c| style.is_sep(c)).to_owned();
+        let rest = dir.get(root.len()..).unwrap_or("");
+        for segment in rest.split(|c| style.is_sep(c)).filter(|s| !s.is_empty()) {
+            prefix.push(style.sep());
             prefix.push_str(segment);
             // Ancestors may exist or be unreadable; only the final result counts.
             let _ = self.bounded(self.fs.mkdir(&prefix)).await;
@@ -108,10 +105,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Replace `path` with `data` atomically (temp file + `rename`) when the host can rename;
     /// otherwise a plain write. A failed write removes its temp file and leaves `path` as it was.
-    /// Each host call is bounded by `host_call_timeout_ms` (→ `TIMEOUT`); a temp file a hung
-    /// call leaves behind is swept later (see [`super::journal`]).
+    /// A host whose `writeFile` is atomic already (`atomic_write`, e.g. `nodeFs()`, which
+    /// writes a temp file and renames it) gets one plain `writeFile`: one temp file and one
+    /// rename per file, not two. Each host call is bounded by `host_call_timeout_ms`
+    /// (→ `TIMEOUT`); a temp file a hung call leaves behind is swept later (see
+    /// [`super::journal`]).
     pub(crate) async fn write_atomic(&self, path: &str, data: &str) -> Result<()> {
-        if !self.fs.capabilities().rename {
+        let caps = self.fs.capabilities();
+        if !caps.rename || caps.atomic_write {
             return self
                 .bounded(self.fs.write_file(path, data))
                 .await
@@ -137,16 +138,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if !caps.realpath {
             return Ok(());
         }
-        let root_trimmed = root.trim_end_matches('/');
+        let root_trimmed = PathStyle::of_dir(root).trim_trailing_sep(root);
         let real_root = self
-            .bounded(self.fs.realpath(root_trimmed))
+            .bounded(self.fs.realpath(&root_trimmed))
             .await
-            .map_err(|e| Error::host(Code::PathUnverifiable, root_trimmed, e))?;
+            .map_err(|e| Error::host(Code::PathUnverifiable, &root_trimmed, e))?;
         let parent = parent_dir(path);
         let real_parent = self
-            .bounded(self.fs.realpath(parent))
+            .bounded(self.fs.realpath(&parent))
             .await
-            .map_err(|e| Error::host(Code::PathUnverifiable, parent, e))?;
+            .map_err(|e| Error::host(Code::PathUnverifiable, &parent, e))?;
         if !is_within(&real_root, &real_parent) {
             return Err(escape(path));
         }
@@ -183,6 +184,119 @@ fn escape(path: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::future::block_on;
+    use crate::host::{DirEntry, FileStat, FsCapabilities, HostResult};
+    use crate::store::{SaveInput, StoreConfig};
+    use crate::{MemFs, NoTelemetry};
+    use std::cell::RefCell;
+
+    struct Clock0;
+    impl Clock for Clock0 {
+        fn now_ms(&self) -> f64 {
+            1.7e12
+        }
+        async fn sleep(&self, _ms: u32) {}
+    }
+
+    /// A MemFs declaring `atomic_write` (or not) and logging every write and rename.
+    struct Logged {
+        inner: MemFs,
+        atomic: bool,
+        log: RefCell<Vec<String>>,
+    }
+
+    impl FileSystem for Logged {
+        async fn read_file(&self, path: &str) -> HostResult<String> {
+            self.inner.read_file(path).await
+        }
+        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
+            self.log.borrow_mut().push(format!("write {path}"));
+            self.inner.write_file(path, data).await
+        }
+        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+            self.inner.read_dir(path).await
+        }
+        async fn stat(&self, path: &str) -> HostResult<FileStat> {
+            self.inner.stat(path).await
+        }
+        async fn mkdir(&self, path: &str) -> HostResult<()> {
+            self.inner.mkdir(path).await
+        }
+        async fn remove(&self, path: &str) -> HostResult<()> {
+            self.inner.remove(path).await
+        }
+        async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
+            self.log.borrow_mut().push(format!("rename {to}"));
+            self.inner.rename(from, to).await
+        }
+        fn capabilities(&self) -> FsCapabilities {
+            FsCapabilities {
+                rename: true,
+                atomic_write: self.atomic,
+                ..FsCapabilities::default()
+            }
+        }
+    }
+
+    /// The writes and renames of one save, and the files it leaves.
+    fn one_save(atomic: bool) -> (Vec<String>, Vec<String>) {
+        let fs = Logged {
+            inner: MemFs::new(),
+            atomic,
+            log: RefCell::new(Vec::new()),
+        };
+        let store = Store::new(
+            &fs,
+            Clock0,
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        let input = SaveInput {
+            name: "Role".into(),
+            description: "Senior Go dev".into(),
+            memory_type: "user".into(),
+            body: "Body".into(),
+            ..SaveInput::default()
+        };
+        assert!(block_on(store.save(input)).is_ok());
+        let log = fs.log.borrow().clone();
+        let mut files: Vec<String> = block_on(fs.inner.read_dir("/m/"))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        files.sort();
+        (log, files)
+    }
+
+    #[test]
+    fn a_host_that_writes_atomically_gets_each_file_once() {
+        let (log, files) = one_save(true);
+        let memory_writes = |log: &[String]| {
+            log.iter()
+                .filter(|l| l.ends_with("/m/user_role.md") || l.ends_with("/m/MEMORY.md"))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            memory_writes(&log),
+            ["write /m/user_role.md", "write /m/MEMORY.md"]
+        );
+        assert!(!log.iter().any(|l| l.contains(TEMP_MARK)), "{log:?}");
+        let (plain_log, plain_files) = one_save(false);
+        assert_eq!(
+            memory_writes(&plain_log),
+            ["rename /m/user_role.md", "rename /m/MEMORY.md"]
+        );
+        assert!(plain_log.iter().any(|l| l.contains(TEMP_MARK)));
+        // The same files either way.
+        assert_eq!(files, plain_files);
+        assert!(
+            files.iter().any(|f| f == "user_role.md") && files.iter().any(|f| f == "MEMORY.md")
+        );
+    }
 
     #[test]
     fn helpers() {

@@ -33,6 +33,35 @@ export function statFields(stat, out) {
     return undefined;
   }
 }
+export function statBatch(fs, joined, lengths) {
+  try {
+    const paths = new Array(lengths.length);
+    for (let i = 0, at = 0; i < lengths.length; at += lengths[i], i++) paths[i] = joined.slice(at, at + lengths[i]);
+    const out = new Float64Array(paths.length * 3);
+    const put = (i, stat) => {
+      try {
+        if (stat === null || typeof stat !== "object") return;
+        const { kind, size, mtimeMs } = stat;
+        if (typeof mtimeMs !== "number") return;
+        const k = kind === "file" ? 1 : kind === "dir" || kind === "directory" ? 2 : kind === "symlink" ? 3 : 0;
+        out[3 * i] = k;
+        out[3 * i + 1] = typeof size === "number" ? size : 0;
+        out[3 * i + 2] = mtimeMs;
+      } catch {}
+    };
+    let pending = null;
+    for (let i = 0; i < paths.length; i++) {
+      try {
+        const value = fs.stat(paths[i]);
+        if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((stat) => put(i, stat), () => {}));
+        else put(i, value);
+      } catch {}
+    }
+    return pending === null ? out : Promise.all(pending).then(() => out);
+  } catch {
+    return undefined;
+  }
+}
 export function isThenable(value) {
   try {
     return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
@@ -68,6 +97,12 @@ extern "C" {
     /// A Promise or any object with a `then` method.
     #[wasm_bindgen(js_name = isThenable)]
     fn is_thenable(value: &JsValue) -> bool;
+    /// `fs.stat` of each path (`joined` cut at the UTF-16 `lengths`), as `[kind, size,
+    /// mtimeMs]` triples in one `Float64Array` (kind 1 file, 2 dir, 3 symlink, 0 failed or
+    /// invalid): the array itself when every answer was synchronous, else one promise of it
+    /// for the whole batch.
+    #[wasm_bindgen(js_name = statBatch)]
+    fn stat_batch(fs: &JsValue, joined: &str, lengths: &[u32]) -> JsValue;
 }
 
 /// The kinds a host may name (`directory` is accepted for `dir`).
@@ -206,6 +241,7 @@ impl JsFs {
             create_exclusive: has("createExclusive"),
             read_head: has("readHead"),
             lock: has("lock"),
+            atomic_write: get(&obj, "atomicWrite").as_bool() == Some(true),
         };
         Ok(JsFs { obj, caps })
     }
@@ -273,6 +309,34 @@ impl FileSystem for JsFs {
     async fn stat(&self, path: &str) -> HostResult<FileStat> {
         let v = call(&self.obj, "stat", &[path.into()]).await?;
         Self::stat_from(&v, "stat")
+    }
+
+    async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
+        let lengths: Vec<u32> = paths
+            .iter()
+            .map(|p| u32::try_from(p.encode_utf16().count()).unwrap_or(u32::MAX))
+            .collect();
+        let answer = settle(stat_batch(&self.obj, &paths.concat(), &lengths)).await;
+        let values = answer
+            .ok()
+            .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
+            .map(|a| a.to_vec())
+            .unwrap_or_default();
+        (0..paths.len())
+            .map(|i| {
+                let kind = match values.get(3 * i).copied()? as u8 {
+                    1 => EntryKind::File,
+                    2 => EntryKind::Dir,
+                    3 => EntryKind::Symlink,
+                    _ => return None,
+                };
+                Some(FileStat {
+                    kind,
+                    size: values.get(3 * i + 1).copied()?,
+                    mtime_ms: values.get(3 * i + 2).copied()?,
+                })
+            })
+            .collect()
     }
 
     async fn mkdir(&self, path: &str) -> HostResult<()> {
@@ -539,6 +603,10 @@ impl Telemetry for JsTelemetry {
         if let Ok(result) = callback.call2(&JsValue::UNDEFINED, &JsValue::from_str(event), &obj) {
             swallow_rejection(&result);
         }
+    }
+
+    fn enabled(&self) -> bool {
+        self.callback.is_some()
     }
 }
 

@@ -53,6 +53,9 @@ export interface MemoryHeader {
   name?: string;
 }
 
+/** `Memdir.scanPage`: the newest headers and how many memory files there are in all. */
+export interface ScanPage { headers: MemoryHeader[]; total: number }
+
 /** One entry of `MemoryFs.readDir`. */
 export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" }
 
@@ -83,6 +86,8 @@ export interface MemoryFs {
   readHead?(path: string, maxBytes: number): MaybePromise<Uint8Array>;
   /** Host mutual exclusion (Web Locks): resolves to a release function. */
   lock?(name: string): MaybePromise<() => void>;
+  /** `true` when `writeFile` already replaces a file atomically (temp file + rename, or a commit on close): memdir then writes once instead of adding its own temp file and `rename`. */
+  atomicWrite?: boolean;
   /** This machine's id (e.g. `os.hostname()`). With `processId` and `processAlive`, a lock file left by a dead process on this machine is broken at once. */
   hostId?(): string;
   /** This process's id (e.g. `process.pid`). */
@@ -100,6 +105,8 @@ export interface MemoryFs {
     onChange: (path?: string) => void,
     onLost: () => void,
   ): MaybePromise<{ close(): void } | (() => void)>;
+  /** The path rules of its paths, as `process.platform` (`"win32"`: Windows). `resolveMemoryDir` and `loadSettings` use it when the context names no `platform`. */
+  platform?: string;
 }
 
 /** What the library asks of the host's model. */
@@ -150,12 +157,15 @@ export interface MemdirOptions {
   /** Recall tuning: LLM/embedder timeout (default 10 s), selector budget (200), ranker fallback (on). */
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /**
-   * Index caps, lock tuning, and the secret guard: team writes are always scanned;
-   * `guardPrivateSecrets` scans private memory and the daily log too. `hostCallTimeoutMs`
+   * Index caps, lock tuning, and the secret guard: team writes are always scanned, and so are
+   * private memory and the daily log unless `guardPrivateSecrets` is `false` (default `true`).
+   * `indexOverCap`: a save or update that would leave MEMORY.md over its caps (what the model
+   * loads) is refused with `INDEX_OVER_CAP` (`"error"`, default) or written with an
+   * `indexWarning` (`"warn"`). `hostCallTimeoutMs`
    * (default 10000; 0 waits forever) bounds each filesystem call of a write: a call that does
    * not answer fails the write with `TIMEOUT` and the lock is given back.
    */
-  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number; hostCallTimeoutMs?: number; guardPrivateSecrets?: boolean };
+  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number; hostCallTimeoutMs?: number; guardPrivateSecrets?: boolean; indexOverCap?: "error" | "warn" };
 }
 
 /** Tool names the prompt mentions; rename them to match the host's tools. */
@@ -164,7 +174,8 @@ export interface ToolNames { write?: string; edit?: string; read?: string; grep?
 /** Section ids accepted by `sectionOverrides`. */
 export type PromptSectionId =
   | "intro" | "memory-scope" | "types" | "what-not-to-save" | "how-to-save" | "when-to-access"
-  | "trusting-recall" | "persistence" | "what-to-log" | "daily-log-index" | "searching-past-context";
+  | "trusting-recall" | "persistence" | "what-to-log" | "daily-log-index" | "searching-past-context"
+  | "index-compaction";
 
 /** How the memory prompt is built by `Memdir.loadPrompt`. */
 export interface PromptConfig {
@@ -197,6 +208,9 @@ export interface PromptOptions {
   transcriptsDir?: string;
   toolNames?: ToolNames;
   sectionOverrides?: Partial<Record<PromptSectionId, string>>;
+  /** How full MEMORY.md is (what the model loads); at 80 % of either cap the prompt reminds the
+   * model to compact it (section `index-compaction`). `maxLines`/`maxUnits` default to 200 / 25000. */
+  indexUsage?: { lineCount: number; unitCount: number; maxLines?: number; maxUnits?: number };
 }
 
 /** One settings source's memory keys. */
@@ -219,7 +233,22 @@ export interface PathContext {
   projectRoot?: string;
   cwd?: string;
   gitRoot?: string;
+  /** `process.platform`: `"win32"` follows the Windows path rules (drives, `\\`), anything else POSIX. */
+  platform?: string;
 }
+
+/** One settings file `loadSettings` looked at. */
+export interface SettingsFile {
+  source: "policy" | "user" | "project" | "local";
+  path: string;
+  /** Found and read as a JSON object. */
+  loaded: boolean;
+  /** Why a file that is there was not used. */
+  error?: string;
+}
+
+/** What `loadSettings` read: the layers for `resolveMemoryDir`, and every file looked at. */
+export interface LoadedSettings { settings: MemorySettings; files: SettingsFile[] }
 
 /** Options of `findRelevant`. */
 export interface FindOptions {
@@ -260,7 +289,7 @@ export interface LexicalWhy {
 /** What `findRelevant` found and how. */
 export interface Recall {
   memories: RecalledMemory[];
-  answeredBy: "llm" | "lexical" | "llm+prefilter" | "lexical+semantic" | "semantic";
+  answeredBy: "llm" | "lexical" | "llm+prefilter" | "llm+semantic-prefilter" | "lexical+semantic" | "semantic";
   outcome: "ok" | "error" | "timeout" | "aborted" | "invalid_reply";
 }
 
@@ -382,11 +411,16 @@ export interface TeamSyncOptions {
   baseUrl: string;
   /** `owner/name`. */
   repo: string;
+  /** Required, unless `git` is given (then `baseUrl` and `repo` are not needed either). */
   transport: Transport;
   headers?: Record<string, string>;
   timeoutMs?: number;
   telemetry?: Telemetry;
   now?: () => number;
+  /** What is synced: `"team"` (the default) the `team/` folder; `"private"` the memory directory itself, its `team/` folder left out. */
+  scope?: Scope;
+  /** A pull takes memory files only (`.md`, no hidden segment); others are skipped as `not-synced`. Default: true for the private scope. */
+  memoryFilesOnly?: boolean;
 }
 
 /** What a pull did. `team/MEMORY.md` is merged by entries, never replaced as text. */
@@ -395,7 +429,7 @@ export interface PullOutcome {
   serverHasContent: boolean;
   filesWritten: number;
   /** Entries not written; `write-failed` carries the host's code (`EEXIST` …), and the next pull tries again. */
-  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } | { kind: "write-failed"; code: string } }[];
+  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } | { kind: "write-failed"; code: string } | { kind: "not-synced" } | { kind: "refused"; code: string } }[];
   /** Entries past the cap of 2,000 per pull (first keys in key order are written). */
   entriesOverCap: number;
   /** Keys whose unpushed local edits the server's version replaced. */
@@ -436,7 +470,7 @@ export interface SaveInput {
   scope?: Scope;
   /** Leave MEMORY.md alone. */
   skipIndex?: boolean;
-  /** Overwrite an existing file of that name. */
+  /** Overwrite the memory when its file exists (derived or given); without it, `ALREADY_EXISTS`. */
   replace?: boolean;
 }
 

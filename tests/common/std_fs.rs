@@ -79,6 +79,7 @@ impl StdFs {
                 create_exclusive: true,
                 read_head: true,
                 lock: false,
+                atomic_write: false,
             },
             bytes_read: Cell::new(0),
         }

@@ -44,7 +44,28 @@ impl FromJs for MemdirConfig {
         if let Some(b) = given.opt_bool("guardPrivateSecrets") {
             store.guard_private_secrets = b;
         }
+        if let Some(mode) = given.opt_enum("indexOverCap") {
+            store.index_over_cap = mode;
+        }
         config
+    }
+}
+
+/// `scanPage`'s options: `{ limit? }` (default 200).
+pub(crate) struct ScanOptions {
+    pub limit: usize,
+}
+
+impl FromJs for ScanOptions {
+    const WHAT: &'static str = "scan options";
+    const OPTIONAL: bool = true;
+
+    fn read(given: &Fields) -> ScanOptions {
+        ScanOptions {
+            limit: given
+                .opt_usize("limit")
+                .unwrap_or(crate::types::MAX_MEMORY_FILES),
+        }
     }
 }
 

@@ -12,7 +12,9 @@
 //! count; the wall clock natively).
 
 use memdir::entrypoint::{lines_cut, truncate_counted};
-use memdir::frontmatter::{head_for_js, parse_frontmatter_head, split_frontmatter, HeadForJs};
+use memdir::frontmatter::{
+    fast_path_against_yaml, head_for_js, parse_frontmatter_head, split_frontmatter, HeadForJs,
+};
 use memdir::json::{parse as parse_json, Json};
 use memdir::jsstr::byte_to_utf16_index;
 use memdir::jsstr::js_trim;
@@ -149,6 +151,17 @@ pub fn check_parse_frontmatter(data: &[u8]) {
     assert_linear("parse_frontmatter", "---\n", &text, "\n---\n", &parse);
     assert_linear("parse_frontmatter (whole)", "", &text, "", &parse);
     let parsed = parse_frontmatter(&text);
+    // The fast path reads every block it takes exactly as serde_yaml does (issue #17: it takes
+    // every one-line double- and single-quoted scalar too). Both the whole input as a block and
+    // the block of its frontmatter.
+    for block in [Some(&*text), split_frontmatter(&text).map(|s| s.block)]
+        .into_iter()
+        .flatten()
+    {
+        if let Some(Err(difference)) = fast_path_against_yaml(block) {
+            panic!("fast path differs from serde_yaml on {block:?}: {difference}");
+        }
+    }
     match split_frontmatter(&text) {
         Some(split) => assert_eq!(parsed.body, split.body, "body is the split body"),
         None => assert_eq!(parsed.body, *text, "no frontmatter: the whole text is body"),
