@@ -543,6 +543,8 @@ pub struct RankerIndex {
     idents: IdentCache,
     /// Scratch of the tokeniser, for identifiers not in `idents`.
     scratch: Scratch,
+    /// Scratch of [`RankerIndex::upsert`]: the document's terms and their counts per field.
+    counts: Vec<(u32, [u16; FIELDS])>,
 }
 
 /// Most query words read as typos in one query (each costs a few hundred look-ups).
@@ -588,6 +590,7 @@ impl RankerIndex {
             generation: 0,
             idents: IdentCache::default(),
             scratch: Scratch::default(),
+            counts: Vec::new(),
         }
     }
 
@@ -624,7 +627,9 @@ impl RankerIndex {
                 (self.docs.len() - 1) as u32
             }
         };
-        self.fill(slot, doc, &mut Vec::new());
+        let mut counts = std::mem::take(&mut self.counts);
+        self.fill(slot, doc, &mut counts);
+        self.counts = counts;
     }
 
     /// Remove the memory with this filename; false if the index has none.
