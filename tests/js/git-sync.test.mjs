@@ -119,7 +119,8 @@ test("two teammates save at once, both pull, and both end with every memory", { 
 test("a secret in a file's text or name never reaches the remote", { skip }, async () => {
   const remote = bareRepo("secrets");
   const dir = await memoryDir("carol");
-  const carol = new Memdir({ fs: nodeFs(), dir });
+  const events = [];
+  const carol = new Memdir({ fs: nodeFs(), dir, telemetry: (name, fields) => events.push([name, fields]) });
   const sync = carol.teamSync({ git: { url: remote.url } });
   const inText = `ghp_${"S3cr3t".repeat(6)}`;
   const inName = `ghp_${"N4m3d".repeat(7)}z`;
@@ -142,6 +143,14 @@ test("a secret in a file's text or name never reaches the remote", { skip }, asy
   assert.ok(!history.includes(inName), "the secret name is not in the remote");
   const files = git(["--git-dir", remote.path, "ls-tree", "-r", "--name-only", "main"]).trim().split("\n").sort();
   assert.deepEqual(files, ["MEMORY.md", "clean.md"], "no temp file, editor leftover or secret file");
+
+  // Telemetry as with the protocol sync: outcomes only, never the secret or its file's name.
+  const push = events.find(([name]) => name === "team_sync_push")?.[1];
+  assert.equal(push?.success, true);
+  assert.equal(push?.files_uploaded, 2);
+  assert.equal(events.find(([name]) => name === "team_secret_skipped")?.[1].file_count, 2);
+  const said = JSON.stringify(events);
+  assert.ok(!said.includes(inText) && !said.includes(inName) && !said.includes("token.md"));
 });
 
 /** Write a commit onto `main` of the bare repository with system git, from a tree built by hand. */
