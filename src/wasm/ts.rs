@@ -105,6 +105,8 @@ export interface MemoryFs {
     onChange: (path?: string) => void,
     onLost: () => void,
   ): MaybePromise<{ close(): void } | (() => void)>;
+  /** The path rules of its paths, as `process.platform` (`"win32"`: Windows). `resolveMemoryDir` and `loadSettings` use it when the context names no `platform`. */
+  platform?: string;
 }
 
 /** What the library asks of the host's model. */
@@ -231,7 +233,22 @@ export interface PathContext {
   projectRoot?: string;
   cwd?: string;
   gitRoot?: string;
+  /** `process.platform`: `"win32"` follows the Windows path rules (drives, `\\`), anything else POSIX. */
+  platform?: string;
 }
+
+/** One settings file `loadSettings` looked at. */
+export interface SettingsFile {
+  source: "policy" | "user" | "project" | "local";
+  path: string;
+  /** Found and read as a JSON object. */
+  loaded: boolean;
+  /** Why a file that is there was not used. */
+  error?: string;
+}
+
+/** What `loadSettings` read: the layers for `resolveMemoryDir`, and every file looked at. */
+export interface LoadedSettings { settings: MemorySettings; files: SettingsFile[] }
 
 /** Options of `findRelevant`. */
 export interface FindOptions {
@@ -272,7 +289,7 @@ export interface LexicalWhy {
 /** What `findRelevant` found and how. */
 export interface Recall {
   memories: RecalledMemory[];
-  answeredBy: "llm" | "lexical" | "llm+prefilter" | "lexical+semantic" | "semantic";
+  answeredBy: "llm" | "lexical" | "llm+prefilter" | "llm+semantic-prefilter" | "lexical+semantic" | "semantic";
   outcome: "ok" | "error" | "timeout" | "aborted" | "invalid_reply";
 }
 

@@ -146,6 +146,7 @@ impl FromJs for PathContext {
             project_root: given.string_or_empty("projectRoot"),
             cwd: given.string_or_empty("cwd"),
             git_root: given.opt_string("gitRoot"),
+            platform: given.string_or_empty("platform"),
         }
     }
 }
