@@ -21,6 +21,9 @@
 // isomorphic-git is loaded with a dynamic `import()` of a name held in a variable, the first time
 // a request is made: the main import of memdir never loads it, and no bundler includes it.
 
+import { MemdirError, readArgs } from "./errors.js";
+import { TextDecoder, TextEncoder } from "./text.js";
+
 /** The core's `MAX_ENTRY_BYTES`: larger blobs are refused without becoming an entry. */
 export const MAX_ENTRY_BYTES = 250_000;
 /** The core's `MAX_PULL_ENTRIES`. */
@@ -33,9 +36,6 @@ export const MAX_TREE_ENTRIES = 20_000;
 export const MAX_TREE_DEPTH = 16;
 /** Most bytes one fetch downloads: past it the fetch is aborted and the pull fails. */
 export const MAX_FETCH_BYTES = 128 * 1024 * 1024;
-import { MemdirError, readArgs } from "./errors.js";
-import { TextDecoder, TextEncoder } from "./text.js";
-
 /** Where the git data lives, under the memory directory: a hidden folder no scan enters. */
 export const GIT_SYNC_DIR = ".git-sync";
 
