@@ -21,6 +21,9 @@
 // isomorphic-git is loaded with a dynamic `import()` of a name held in a variable, the first time
 // a request is made: the main import of memdir never loads it, and no bundler includes it.
 
+import { MemdirError, readArgs } from "./errors.js";
+import { TextDecoder, TextEncoder } from "./text.js";
+
 /** The core's `MAX_ENTRY_BYTES`: larger blobs are refused without becoming an entry. */
 export const MAX_ENTRY_BYTES = 250_000;
 /** The core's `MAX_PULL_ENTRIES`. */
@@ -72,7 +75,7 @@ const isNode = typeof process !== "undefined" && typeof process.versions?.node =
 
 async function defaultFs() {
   if (isNode) return (await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FS)).default;
-  throw Object.assign(new Error("git sync in a browser needs `git.fs` (an fs with a `promises` API, e.g. gitOpfsFs())"), { code: "EINVAL" });
+  throw new MemdirError("INVALID_INPUT", "git sync in a browser needs `git.fs` (an fs with a `promises` API, e.g. gitOpfsFs())");
 }
 
 async function defaultHttp() {
@@ -196,8 +199,13 @@ function statusOf(error) {
  * const { transport, lastPull } = gitTransport({ url, gitdir: dir + ".git-sync/team", branch: "main" });
  */
 export function gitTransport(options) {
+  // Reading the caller's options may throw (getters, proxies, symbols): always as a MemdirError.
+  return readArgs("gitTransport", () => makeGitTransport(options));
+}
+
+function makeGitTransport(options) {
   const url = String(options?.url ?? "");
-  if (!url) throw Object.assign(new Error("git sync needs `git.url`"), { code: "EINVAL" });
+  if (!url) throw new MemdirError("INVALID_INPUT", "git sync needs `git.url`");
   const branch = options.branch ?? "main";
   const remoteRef = `refs/heads/${branch}`;
   const gitdir = String(options.gitdir).replace(/\/+$/, "");
@@ -475,9 +483,9 @@ export function withRefusals(outcome, lastPull) {
  * await sync.pull();
  */
 export function gitSync(dir, options, make) {
-  const { git, ...rest } = options;
+  const { git, ...rest } = readArgs("teamSync", () => ({ ...options }));
   if (git === null || typeof git !== "object") {
-    throw Object.assign(new TypeError("`git` must be an object: { url, branch?, auth?, author? }"), { code: "EINVAL" });
+    throw new MemdirError("INVALID_INPUT", "`git` must be an object: { url, branch?, auth?, author? }");
   }
   const scope = rest.scope === "private" ? "private" : "team";
   const base = String(dir).replace(/\/*$/, "/");
@@ -518,7 +526,7 @@ function fsError(code, path) {
  * const sync = memdir.teamSync({ git: { url, fs: gitOpfsFs(), module: git, http } });
  */
 export function gitOpfsFs(root = "/") {
-  const base = String(root).split("/").filter(Boolean);
+  const base = readArgs("gitOpfsFs", () => String(root).split("/").filter(Boolean));
   const parts = (path) => [...base, ...String(path).split("/").filter((p) => p && p !== ".")];
   const dirOf = async (segments, create = false) => {
     let dir = await navigator.storage.getDirectory();
