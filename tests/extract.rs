@@ -81,7 +81,8 @@ fn valid_reply_creates_updates_and_deletes_through_the_store() {
     assert!(outcome.rejected.is_empty());
     assert_eq!(
         read(m.fs(), "/m/feedback_tabs.md").unwrap(),
-        "---\nname: Tabs in Go\ndescription: Use tabs for indentation in Go code\ntype: feedback\n---\n\nUse tabs.\n**Why:** user asked.\n"
+        // `modified` (reference 2.1.214) is the time of the write.
+        "---\nname: Tabs in Go\ndescription: Use tabs for indentation in Go code\ntype: feedback\nmodified: \"2023-11-14T22:13:20.000Z\"\n---\n\nUse tabs.\n**Why:** user asked.\n"
     );
     assert!(read(m.fs(), "/m/project_freeze.md").is_none());
     assert_eq!(

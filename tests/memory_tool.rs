@@ -27,6 +27,16 @@ fn memdir(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
     Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
 }
 
+/// [`memdir`] with the private-memory secret guard turned off (`guardPrivateSecrets: false`),
+/// where a test needs a secret in private memory to reach the team guard.
+fn memdir_unguarded(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
+    let fs = MemFs::new();
+    let mut c = MemdirConfig::new("/m/");
+    c.write_mode = mode;
+    c.store.guard_private_secrets = false;
+    Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
+}
+
 fn run(m: &Memdir<MemFs, TestClock, NoLlm>, cmd: Cmd) -> memdir::Result<String> {
     block_on(handle_memory_command(m, cmd))
 }
@@ -463,7 +473,7 @@ fn traversal_and_escapes_are_refused() {
 
 #[test]
 fn team_writes_pass_the_secret_guard() {
-    let m = memdir(WriteMode::Auto);
+    let m = memdir_unguarded(WriteMode::Auto);
     let secret = format!("npm_{}", "x".repeat(36));
     let err = run(
         &m,
@@ -831,27 +841,25 @@ fn confirmed_tool_commands_apply_later() {
 }
 
 #[test]
-fn the_secret_guard_covers_private_tool_writes_when_asked() {
+fn the_secret_guard_covers_private_tool_writes_unless_turned_off() {
     let secret = format!("ghp_{}", "a1B2c3D4".repeat(4) + "e5F6");
     let create = |path: &str| Cmd::Create {
         path: path.into(),
         file_text: format!("token {secret}\n"),
     };
-    let plain = memdir(WriteMode::Auto);
-    block_on(plain.memory_command(create("/memories/private.md"))).unwrap();
-    let err = block_on(plain.memory_command(create("/memories/team/shared.md"))).unwrap_err();
+    let unguarded = memdir_unguarded(WriteMode::Auto);
+    block_on(unguarded.memory_command(create("/memories/private.md"))).unwrap();
+    let err = block_on(unguarded.memory_command(create("/memories/team/shared.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
 
-    let mut config = MemdirConfig::new("/m/");
-    config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(
-        MemFs::new(),
-        TestClock::new(0.0),
-        None::<NoLlm>,
-        NoTelemetry,
-        config,
-    );
+    // The default guards private memory too.
+    let guarded = memdir(WriteMode::Auto);
     let err = block_on(guarded.memory_command(create("/memories/private.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
     assert!(!err.message.contains(&secret));
+    assert!(!guarded
+        .fs()
+        .snapshot()
+        .iter()
+        .any(|(p, _)| p == "/m/private.md"));
 }

@@ -20,10 +20,10 @@ use metrics::{evaluate, load_queries, Mean, Query, KINDS};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The projects, in the order the split rule numbers them (README table order).
 /// Directories of the blind holdout split (tests/fixtures/recall_eval/README.md, "Holdout").
 const HOLDOUT_PROJECTS: [&str; 4] = ["data-dbt", "unity-indie", "docs-site", "android-spring"];
 
+/// The projects, in the order the split rule numbers them (README table order).
 const PROJECTS: [&str; 6] = [
     "payments-go",
     "freelance-next",

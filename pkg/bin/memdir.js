@@ -44,7 +44,8 @@ Options:
   --explain            recall: print each memory's score and why (matched terms by field, cosine)
   --embed-url <url>    recall: fuse in embeddings from an OpenAI-compatible endpoint (its base
                        URL, e.g. http://localhost:11434/v1); the key is MEMDIR_EMBED_KEY or
-                       OPENAI_API_KEY. With a model key set too, the model answers (add --no-llm)
+                       OPENAI_API_KEY. With a model key set too, the model selects from the
+                       embeddings' best and they answer if it fails (--no-llm: embeddings only)
   --embed-model <name> recall: the embedding model (default text-embedding-3-small)
   --mode <mode>        prompt: which prompt (default individual)
   --skip-index         prompt: leave out the MEMORY.md steps

@@ -112,7 +112,7 @@ export interface OpenAiEmbedOptions {
  */
 export function openAiEmbed(options?: OpenAiEmbedOptions): EmbedCallback & { model: string };
 
-export { gitTransport } from "./git-sync.js";
+export { gitTransport, gitOpfsFs } from "./git-sync.js";
 export type { GitSyncOptions, GitTeamSyncOptions } from "./git-sync.js";
 import type { GitTeamSyncOptions } from "./git-sync.js";
 import type { TeamSync } from "../dist/memdir.js";

@@ -16,6 +16,8 @@ export interface GitSyncOptions {
   fs?: unknown;
   /** isomorphic-git's HTTP client (default: its Node one in Node, its fetch one in browsers). */
   http?: unknown;
+  /** The isomorphic-git module itself, for pages without a bundler (its UMD build's `git` global); default: `import("isomorphic-git")`. */
+  module?: unknown;
   /** A CORS proxy, for browsers talking to a host that sends no CORS headers. */
   corsProxy?: string;
   /** Extra HTTP headers sent to the remote. */
@@ -47,3 +49,12 @@ export function gitTransport(options: GitSyncOptions & { gitdir: string }): {
   lastPull: { refused: PullOutcome["skipped"]; overCap: number };
   gitdir: string;
 };
+
+/**
+ * An fs with the `promises` API isomorphic-git needs, over the browser's Origin Private File
+ * System (under `root`): binary files and folders, no symbolic links.
+ *
+ * @example
+ * const sync = memdir.teamSync({ git: { url, fs: gitOpfsFs(), module: git, http } });
+ */
+export function gitOpfsFs(root?: string): { promises: Record<string, (...args: any[]) => Promise<any>> };

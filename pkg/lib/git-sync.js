@@ -214,7 +214,11 @@ export function gitTransport(options) {
   let queue = Promise.resolve();
 
   const setup = async () => {
-    const [git, fs, http] = await Promise.all([loadGit(), options.fs ?? defaultFs(), options.http ?? defaultHttp()]);
+    const [git, fs, http] = await Promise.all([
+      options.module ?? loadGit(),
+      options.fs ?? defaultFs(),
+      options.http ?? defaultHttp(),
+    ]);
     const ctx = { git, fs, http: cappedHttp(http, MAX_FETCH_BYTES), gitdir, cache };
     try {
       await fs.promises.stat(`${gitdir}/HEAD`);
@@ -490,4 +494,137 @@ export function gitSync(dir, options, make) {
     });
   }
   return sync;
+}
+
+/** A Node-style error with `code`, as isomorphic-git expects from its fs. */
+function fsError(code, path) {
+  return Object.assign(new Error(`${code}: ${path}`), { code });
+}
+
+/**
+ * An fs with the `promises` API isomorphic-git needs, over the browser's Origin Private File
+ * System (under `root`, default `/`): binary files, folders, no symbolic links (`symlink` is
+ * refused with `ENOSYS`, never needed for a bare repository). For `teamSync({ git: { fs } })` in
+ * a browser.
+ *
+ * @param {string} [root]
+ * @example
+ * const sync = memdir.teamSync({ git: { url, fs: gitOpfsFs(), module: git, http } });
+ */
+export function gitOpfsFs(root = "/") {
+  const base = String(root).split("/").filter(Boolean);
+  const parts = (path) => [...base, ...String(path).split("/").filter((p) => p && p !== ".")];
+  const dirOf = async (segments, create = false) => {
+    let dir = await navigator.storage.getDirectory();
+    for (const name of segments) {
+      try {
+        dir = await dir.getDirectoryHandle(name, { create });
+      } catch (e) {
+        throw fsError(e?.name === "TypeMismatchError" ? "ENOTDIR" : "ENOENT", segments.join("/"));
+      }
+    }
+    return dir;
+  };
+  /** The handle at `path`: a file, a folder, or ENOENT. */
+  const handle = async (path) => {
+    const segs = parts(path);
+    if (!segs.length) return dirOf([]);
+    const parent = await dirOf(segs.slice(0, -1));
+    const name = segs[segs.length - 1];
+    try {
+      return await parent.getFileHandle(name);
+    } catch {
+      try {
+        return await parent.getDirectoryHandle(name);
+      } catch {
+        throw fsError("ENOENT", path);
+      }
+    }
+  };
+  const stats = (kind, size, mtimeMs) => ({
+    type: kind,
+    mode: kind === "dir" ? 0o40755 : 0o100644,
+    size,
+    ino: 0,
+    mtimeMs,
+    ctimeMs: mtimeMs,
+    uid: 1,
+    gid: 1,
+    dev: 1,
+    isFile: () => kind === "file",
+    isDirectory: () => kind === "dir",
+    isSymbolicLink: () => false,
+  });
+  const promises = {
+    async readFile(path, options) {
+      const h = await handle(path);
+      if (h.kind !== "file") throw fsError("EISDIR", path);
+      const bytes = new Uint8Array(await (await h.getFile()).arrayBuffer());
+      const encoding = typeof options === "string" ? options : options?.encoding;
+      return encoding ? new TextDecoder().decode(bytes) : bytes;
+    },
+    async writeFile(path, data) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      const file = await parent.getFileHandle(segs[segs.length - 1], { create: true });
+      const writable = await file.createWritable();
+      await writable.write(typeof data === "string" ? utf8.encode(data) : data);
+      await writable.close();
+    },
+    async unlink(path) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      try {
+        await parent.getFileHandle(segs[segs.length - 1]);
+        await parent.removeEntry(segs[segs.length - 1]);
+      } catch {
+        throw fsError("ENOENT", path);
+      }
+    },
+    async readdir(path) {
+      const dir = await handle(path);
+      if (dir.kind !== "directory") throw fsError("ENOTDIR", path);
+      const names = [];
+      for await (const name of dir.keys()) names.push(name);
+      return names;
+    },
+    async mkdir(path) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      const name = segs[segs.length - 1];
+      try {
+        await parent.getDirectoryHandle(name);
+        throw fsError("EEXIST", path);
+      } catch (e) {
+        if (e?.code === "EEXIST") throw e;
+      }
+      await parent.getDirectoryHandle(name, { create: true });
+    },
+    async rmdir(path) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      try {
+        await parent.removeEntry(segs[segs.length - 1]);
+      } catch (e) {
+        throw fsError(e?.name === "InvalidModificationError" ? "ENOTEMPTY" : "ENOENT", path);
+      }
+    },
+    async stat(path) {
+      const h = await handle(path);
+      if (h.kind === "directory") return stats("dir", 0, 0);
+      const file = await h.getFile();
+      return stats("file", file.size, file.lastModified);
+    },
+    async lstat(path) {
+      return promises.stat(path);
+    },
+    async readlink(path) {
+      throw fsError("EINVAL", path);
+    },
+    async symlink(_target, path) {
+      throw fsError("ENOSYS", path);
+    },
+    async chmod() {},
+  };
+  return { promises };
 }

@@ -69,7 +69,13 @@ dts = dts.replace(/^ *\[Symbol\.dispose\]\(\): void;\n/gm, "");
 dts = dts.replace(/^(\/\* tslint:disable \*\/\n\/\* eslint-disable \*\/\n)?/, (m) => `${m}import type { AbortSignal } from "../lib/host-types.js";\n`);
 const code = dts.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "");
 const leaks = [...code.matchAll(/\b(any|RequestInfo|BufferSource|WebAssembly|Response|FileSystemDirectoryHandle|Symbol\.dispose)\b/g)].map((m) => m[1]);
-if (leaks.length) throw new Error(`build-forms: the public declarations still name ${[...new Set(leaks)].join(", ")}`);
+if (leaks.length) {
+  const lines = dts.split("\n").filter((l) => !/^\s*(\*|\/\/|\/\*)/.test(l) && /\b(any|RequestInfo|BufferSource|WebAssembly|Response|FileSystemDirectoryHandle|Symbol\.dispose)\b/.test(l));
+  throw new Error(
+    `build-forms: the public declarations name ${[...new Set(leaks)].join(", ")} (an untyped JsValue in src/wasm wants an ` +
+      `unchecked_param_type / unchecked_return_type; host types go through pkg/lib/host-types.d.ts):\n${lines.join("\n")}`,
+  );
+}
 for (const n of names) if (!new RegExp(`export (declare )?(class|function) ${n}\\b`).test(dts)) throw new Error(`build-forms: ${n} lost from memdir.d.ts`);
 write("dist/memdir.d.ts", dts);
 
@@ -125,7 +131,9 @@ cts("dist/memdir.d.ts", "dist/cjs/memdir.d.cts", [
 cts("lib/api.d.ts", "dist/cjs/api.d.cts", [
   ["../dist/memdir.js", "./memdir.cjs"],
   ["./host-types.js", "./host-types.cjs"],
+  ["./tools.js", "./tools.cjs"],
 ]);
+cts("lib/tools.d.ts", "dist/cjs/tools.d.cts", [["../dist/memdir.js", "./memdir.cjs"]]);
 cts("lib/host-types.d.ts", "dist/cjs/host-types.d.cts", []);
 cts("node.d.ts", "dist/cjs/node.d.cts", [["./dist/memdir.js", "./memdir.cjs"]]);
 write("dist/cjs/inline.d.cts", 'export * from "./index.cjs";\n');

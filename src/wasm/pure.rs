@@ -9,38 +9,8 @@ use wasm_bindgen::prelude::*;
 
 /// The wasm half of `truncateEntrypoint` (pkg/lib/api.js): the JS half trims the index and
 /// counts its lines and units, then hands over only the first `maxUnits + 1` units of the
-/// trimmed text, since nothing past them can be kept (see `entrypoint::truncate_counted`).
-///
-/// ```js
-/// const trimmed = text.trim();
-/// __truncateEntrypointCounted(trimmed.slice(0, 25001), trimmed.split("\n").length, trimmed.length);
-/// ```
-#[wasm_bindgen(js_name = __truncateEntrypointCounted, skip_typescript)]
-pub fn truncate_entrypoint_counted(
-    prefix: JsValue,
-    line_count: f64,
-    unit_count: f64,
-    options: Option<JsValue>,
-) -> Result<JsValue, JsValue> {
-    let options: crate::TruncateOptions = from_js(options.unwrap_or(JsValue::UNDEFINED))?;
-    let count = |n: f64| {
-        if n.is_finite() && n >= 0.0 {
-            n as usize
-        } else {
-            0
-        }
-    };
-    let prefix = text_arg(prefix, "text", "truncateEntrypoint")?;
-    let counted = crate::entrypoint::truncate_counted(
-        &prefix.text,
-        count(line_count),
-        count(unit_count),
-        &options,
-    );
-    super::convert::to_js_carried(&counted, prefix.carried)
-}
-
-/// [`truncate_entrypoint_counted`] answering with offsets (`entrypoint::EntrypointCut`):
+/// trimmed text, since nothing past them can be kept (see `entrypoint::truncate_counted_cut`).
+/// The answer is offsets (`entrypoint::EntrypointCut`):
 /// `{ keepUnits, suffix, lineCount, byteCount, wasLineTruncated, wasByteTruncated }`, the
 /// content being `trimmed.slice(0, keepUnits) + suffix`, so the index does not come back.
 ///
@@ -70,6 +40,23 @@ pub fn truncate_entrypoint_cut(
         count(unit_count),
         &options,
     ))
+}
+
+/// Whether an index of this many lines and UTF-16 units (trimmed) is loaded whole under the
+/// default caps (`entrypoint::within_caps`): `truncateEntrypoint` then returns the trimmed text
+/// without handing it over.
+///
+/// ```js
+/// __entrypointWithinCaps(12, 900); // true
+/// ```
+#[wasm_bindgen(js_name = __entrypointWithinCaps, skip_typescript)]
+pub fn entrypoint_within_caps(line_count: f64, unit_count: f64) -> bool {
+    // Counts from JS `String` lengths: finite, whole, far below 2^53.
+    crate::entrypoint::within_caps(
+        line_count as usize,
+        unit_count as usize,
+        &crate::TruncateOptions::default(),
+    )
 }
 
 /// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
@@ -115,6 +102,55 @@ pub fn format_manifest(
 ) -> Result<JsValue, JsValue> {
     let headers: Vec<MemoryHeader> = list_from_js(headers)?;
     super::error::throw(crate::manifest::format_manifest_checked(&headers)).map(JsValue::from)
+}
+
+/// The wasm half of `formatManifest` (pkg/lib/api.js) for headers JS has checked are plain
+/// (string `filename`, number `mtimeMs`, string or absent `type` and `description`, no NUL):
+/// `fields` holds `filename\0type\0description\0` per header (absent as empty), `times` the
+/// `mtimeMs` values, so 200 headers cross in two values instead of a property read per field.
+/// `undefined` when anything needs [`format_manifest`]'s checks (an unknown type, a string past
+/// the input caps, a count that does not match, a time no JS `Date` can hold), which the JS
+/// half then calls for the exact error.
+///
+/// ```js
+/// __formatManifestPacked("user_role.md\0user\0Senior Go dev\0", new Float64Array([1700000000123.9]));
+/// ```
+#[wasm_bindgen(js_name = __formatManifestPacked, skip_typescript)]
+pub fn format_manifest_packed(fields: &str, times: &[f64]) -> Option<String> {
+    use crate::types::{MemoryType, MAX_CALL_UNITS, MAX_INPUT_ITEMS, MAX_INPUT_UNITS};
+    // UTF-8 bytes bound UTF-16 units from above: within the caps in bytes, within them in units.
+    if fields.len() > MAX_CALL_UNITS || times.len() > MAX_INPUT_ITEMS {
+        return None;
+    }
+    let mut parts = fields.split('\0');
+    let mut headers = Vec::with_capacity(times.len());
+    for &mtime_ms in times {
+        let (filename, memory_type, description) = (parts.next()?, parts.next()?, parts.next()?);
+        if [filename, memory_type, description]
+            .iter()
+            .any(|s| s.len() > MAX_INPUT_UNITS)
+        {
+            return None;
+        }
+        headers.push(MemoryHeader {
+            filename: filename.to_owned(),
+            file_path: String::new(),
+            mtime_ms,
+            description: (!description.is_empty()).then(|| description.to_owned()),
+            memory_type: match memory_type {
+                "" => None,
+                given => Some(MemoryType::parse(given)?),
+            },
+            name: None,
+            body_head: String::new(),
+        });
+    }
+    // Exactly the headers' fields, then the empty piece after the last NUL.
+    // An invalid time makes `None` too: the field-by-field call then throws its exact error.
+    if parts.next() != Some("") || parts.next().is_some() {
+        return None;
+    }
+    crate::manifest::format_manifest_checked(&headers).ok()
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
