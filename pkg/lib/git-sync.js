@@ -18,8 +18,11 @@
 // entries past the core's caps (2,000 files, 15 MiB in all) are counted in `entriesOverCap`.
 // Every path that is passed on goes through the core's key checks and containment.
 //
-// isomorphic-git is loaded with a dynamic `import()` the first time a request is made, so the
-// main import of memdir (and a browser bundle of it) never loads it.
+// isomorphic-git is loaded with a dynamic `import()` of a name held in a variable, the first time
+// a request is made: the main import of memdir never loads it, and no bundler includes it.
+
+import { MemdirError, readArgs } from "./errors.js";
+import { TextDecoder, TextEncoder } from "./text.js";
 
 /** The core's `MAX_ENTRY_BYTES`: larger blobs are refused without becoming an entry. */
 export const MAX_ENTRY_BYTES = 250_000;
@@ -40,15 +43,25 @@ const LOCAL_REF = "refs/heads/memdir-sync";
 const utf8 = new TextEncoder();
 const fatal = new TextDecoder("utf-8", { fatal: true });
 
+// isomorphic-git is named through variables: a bundler (or the package's own CommonJS build)
+// never resolves or includes it, and Node loads it from node_modules on first use. In a browser
+// the page passes it (`git.module`, `git.http`), or maps the names with an import map.
+const ISOMORPHIC_GIT = "isomorphic-git";
+const NODE_FS = "node:fs";
+const NODE_HTTP = "isomorphic-git/http/node";
+const WEB_HTTP = "isomorphic-git/http/web";
+
 let loaded;
 /** isomorphic-git, loaded on first use. */
 async function loadGit() {
-  loaded ??= import("isomorphic-git").then(
+  loaded ??= import(/* @vite-ignore */ /* webpackIgnore: true */ ISOMORPHIC_GIT).then(
     (m) => m.default ?? m,
     (cause) => {
       loaded = undefined;
       const error = new Error(
-        "git sync needs the isomorphic-git package (an optional dependency of memdir): npm install isomorphic-git",
+        isNode
+          ? "git sync needs the isomorphic-git package (an optional dependency of memdir): npm install isomorphic-git"
+          : "git sync in a browser needs isomorphic-git passed as `git.module` (and its `http/web` client as `git.http`)",
       );
       error.code = "ENOENT";
       error.cause = cause;
@@ -60,19 +73,15 @@ async function loadGit() {
 
 const isNode = typeof process !== "undefined" && typeof process.versions?.node === "string";
 
-// Node-only modules are named through a variable, so a browser bundler leaves them alone.
-const NODE_FS = "node:fs";
-const NODE_HTTP = "isomorphic-git/http/node";
-
 async function defaultFs() {
   if (isNode) return (await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FS)).default;
-  throw Object.assign(new Error("git sync in a browser needs `git.fs` (an fs with a `promises` API, e.g. gitOpfsFs())"), { code: "EINVAL" });
+  throw new MemdirError("INVALID_INPUT", "git sync in a browser needs `git.fs` (an fs with a `promises` API, e.g. gitOpfsFs())");
 }
 
 async function defaultHttp() {
   const m = isNode
     ? await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_HTTP)
-    : await import("isomorphic-git/http/web");
+    : await import(/* @vite-ignore */ /* webpackIgnore: true */ WEB_HTTP);
   return m.default ?? m;
 }
 
@@ -190,8 +199,13 @@ function statusOf(error) {
  * const { transport, lastPull } = gitTransport({ url, gitdir: dir + ".git-sync/team", branch: "main" });
  */
 export function gitTransport(options) {
+  // Reading the caller's options may throw (getters, proxies, symbols): always as a MemdirError.
+  return readArgs("gitTransport", () => makeGitTransport(options));
+}
+
+function makeGitTransport(options) {
   const url = String(options?.url ?? "");
-  if (!url) throw Object.assign(new Error("git sync needs `git.url`"), { code: "EINVAL" });
+  if (!url) throw new MemdirError("INVALID_INPUT", "git sync needs `git.url`");
   const branch = options.branch ?? "main";
   const remoteRef = `refs/heads/${branch}`;
   const gitdir = String(options.gitdir).replace(/\/+$/, "");
@@ -469,9 +483,9 @@ export function withRefusals(outcome, lastPull) {
  * await sync.pull();
  */
 export function gitSync(dir, options, make) {
-  const { git, ...rest } = options;
+  const { git, ...rest } = readArgs("teamSync", () => ({ ...options }));
   if (git === null || typeof git !== "object") {
-    throw Object.assign(new TypeError("`git` must be an object: { url, branch?, auth?, author? }"), { code: "EINVAL" });
+    throw new MemdirError("INVALID_INPUT", "`git` must be an object: { url, branch?, auth?, author? }");
   }
   const scope = rest.scope === "private" ? "private" : "team";
   const base = String(dir).replace(/\/*$/, "/");
@@ -512,7 +526,7 @@ function fsError(code, path) {
  * const sync = memdir.teamSync({ git: { url, fs: gitOpfsFs(), module: git, http } });
  */
 export function gitOpfsFs(root = "/") {
-  const base = String(root).split("/").filter(Boolean);
+  const base = readArgs("gitOpfsFs", () => String(root).split("/").filter(Boolean));
   const parts = (path) => [...base, ...String(path).split("/").filter((p) => p && p !== ".")];
   const dirOf = async (segments, create = false) => {
     let dir = await navigator.storage.getDirectory();

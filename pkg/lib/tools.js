@@ -152,7 +152,7 @@ async function readWhole(memdir, rel) {
 }
 
 function saved(outcome, verb) {
-  if (outcome.status === "proposed") return `Proposed to the user (awaiting approval): ${verb} ${outcome.file ?? outcome.input?.file ?? "the memory"}.`;
+  if (outcome.status === "proposed") return `The ${verb} of ${outcome.file ?? outcome.name ?? "the memory"} was proposed to the user and awaits approval; it has not been applied yet.`;
   if (outcome.status === "deleted") return `Deleted ${outcome.file}${outcome.removedEntry ? " and its line in MEMORY.md" : ""}.`;
   let text = `${outcome.created ? "Saved" : "Updated"} ${outcome.file}; MEMORY.md points to it.`;
   if (outcome.indexWarning) text += ` Warning: ${outcome.indexWarning.message ?? "MEMORY.md is over its cap"}.`;

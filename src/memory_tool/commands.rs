@@ -41,11 +41,7 @@ fn within(root: &str, path: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-/// A size as the reference backend prints it: `0B`, `55B`, `4K`, `1.5K`, `2M`.
-///
-/// ```ignore
-/// assert_eq!(sdk_size(4096.0), "4K");
-/// ```
+/// A size as the reference backend prints it: `0B`, `55B`, `4K`, `1.5K`, `2M` (tested below).
 pub(crate) fn sdk_size(bytes: f64) -> String {
     if bytes.is_nan() || bytes <= 0.0 {
         return "0B".to_owned();

@@ -632,7 +632,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
 
     /// The LLM's selection over a manifest of at most `selector_budget` memories: every
     /// candidate (newest first) when they fit, else the best of the whole directory by the fused
-    /// scores (with an embedder that answers) or by the ranker. When the LLM fails and
+    /// scores (with an embedder that answers within half of the time left) or by the ranker. When the LLM fails and
     /// `fallback_to_lexical` is on, the fused ranker answers (with an embedder; its kept scores
     /// into `fused`), else the lexical one.
     async fn select_with_llm(
@@ -656,7 +656,13 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             (AnsweredBy::Llm, index.borrow().newest(surfaced, budget))
         } else {
             if let Some(embedder) = embedder {
-                match self.signals(embedder, index, at).await {
+                // At most half of what is left: a hanging embedder must leave the LLM time.
+                let now = self.store.clock().now_ms();
+                let half = Stage {
+                    deadline: now + (at.deadline - now).max(0.0) / 2.0,
+                    ..*at
+                };
+                match self.signals(embedder, index, &half).await {
                     Ok(s) => signals = Some(s),
                     Err(RecallOutcome::Aborted) => {
                         return (AnsweredBy::Llm, RecallOutcome::Aborted, Vec::new())

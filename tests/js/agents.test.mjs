@@ -274,6 +274,11 @@ test("memoryTools: schemas and execute, with input checked before anything runs"
     assert.deepEqual(memoryTools(memdir, { readOnly: true }).map((t) => t.name), ["recall", "list", "read", "lint"]);
     const read = tools.find((t) => t.name === "read");
     await assert.rejects(read.execute({ file: "../outside.md" }), (e) => isMemdirError(e) && e.code.startsWith("PATH_"));
+    // confirm mode: a write is a proposal for the host, and the model is told so.
+    const confirm = memoryTools(new Memdir({ fs: nodeFs(), dir: base + "/confirm/", writeMode: "confirm" }));
+    const proposed = await confirm.find((t) => t.name === "save").execute({ name: "Role", description: "Go developer", type: "user", body: "b" });
+    assert.match(proposed, /^The save of Role was proposed to the user and awaits approval/);
+    assert.deepEqual(await readdir(join(base, "confirm")).catch(() => []), []);
   } finally {
     await rm(base, { recursive: true, force: true });
   }

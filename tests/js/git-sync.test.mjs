@@ -119,7 +119,8 @@ test("two teammates save at once, both pull, and both end with every memory", { 
 test("a secret in a file's text or name never reaches the remote", { skip }, async () => {
   const remote = bareRepo("secrets");
   const dir = await memoryDir("carol");
-  const carol = new Memdir({ fs: nodeFs(), dir });
+  const events = [];
+  const carol = new Memdir({ fs: nodeFs(), dir, telemetry: (name, fields) => events.push([name, fields]) });
   const sync = carol.teamSync({ git: { url: remote.url } });
   const inText = `ghp_${"S3cr3t".repeat(6)}`;
   const inName = `ghp_${"N4m3d".repeat(7)}z`;
@@ -142,6 +143,14 @@ test("a secret in a file's text or name never reaches the remote", { skip }, asy
   assert.ok(!history.includes(inName), "the secret name is not in the remote");
   const files = git(["--git-dir", remote.path, "ls-tree", "-r", "--name-only", "main"]).trim().split("\n").sort();
   assert.deepEqual(files, ["MEMORY.md", "clean.md"], "no temp file, editor leftover or secret file");
+
+  // Telemetry as with the protocol sync: outcomes only, never the secret or its file's name.
+  const push = events.find(([name]) => name === "team_sync_push")?.[1];
+  assert.equal(push?.success, true);
+  assert.equal(push?.files_uploaded, 2);
+  assert.equal(events.find(([name]) => name === "team_secret_skipped")?.[1].file_count, 2);
+  const said = JSON.stringify(events);
+  assert.ok(!said.includes(inText) && !said.includes(inName) && !said.includes("token.md"));
 });
 
 /** Write a commit onto `main` of the bare repository with system git, from a tree built by hand. */
@@ -182,7 +191,8 @@ test("a hostile remote commit is refused entry by entry without writing outside 
   const remote = bareRepo("hostile");
   const { hostile, cleanUp } = hostileCommit(remote);
   const dir = await memoryDir("dave");
-  const dave = new Memdir({ fs: nodeFs(), dir });
+  // The pulled team index is far past its caps: saving on top of it warns instead of refusing.
+  const dave = new Memdir({ fs: nodeFs(), dir, store: { indexOverCap: "warn" } });
   const sync = dave.teamSync({ git: { url: remote.url } });
   const pulled = await sync.pull();
   const reason = (key) => pulled.skipped.find((s) => s.key === key)?.reason;
@@ -199,7 +209,8 @@ test("a hostile remote commit is refused entry by entry without writing outside 
 
   // Nothing can be pushed on top of a tree git itself refuses (`..`): a clear error, and the
   // remote is left as it was.
-  await dave.save(note("Mine", "added on top", { file: "mine.md" }));
+  // Written directly: the pulled index (2,000 lines) is over the cap a save checks.
+  await writeFile(join(dir, "team/mine.md"), "---\nname: Mine\ndescription: added on top\ntype: project\n---\nmine\n");
   await assert.rejects(sync.push(), (e) => e.code === "HTTP" && /path git refuses/.test(String(e.cause?.message ?? e.message)));
   assert.equal(git(["--git-dir", remote.path, "rev-parse", "main"]).trim(), hostile);
 
@@ -276,7 +287,7 @@ test("memdir team sync --git and memdir sync --git on the command line", { skip 
   const files = git(["--git-dir", privateRemote.path, "ls-tree", "-r", "--name-only", "memory"]).trim().split("\n").sort();
   assert.deepEqual(files, ["MEMORY.md", "mine.md"]);
   assert.match(git(["--git-dir", remote.path, "log", "-1", "--format=%an", "main"]), /frank/);
-  await assert.rejects(run("team", "sync"), (e) => e.code === 2 && /--git <url>/.test(e.stderr));
+  await assert.rejects(run("team", "sync"), (e) => e.code === 2 && /--git <url>/.test(e.stderr + e.stdout));
 });
 
 test("the main import never loads isomorphic-git: only lib/git-sync.js names it, through import()", async () => {

@@ -124,7 +124,7 @@ async function exercise(c, dir) {
     assert.match(text(result), pattern);
     assert.ok(!text(result).includes(SECRET));
   }
-  assert.equal((await readdir(dir)).includes("escape.md"), false);
+  assert.equal((await readdir(join(dir, ".."))).includes("escape.md"), false);
   const team = await readdir(join(dir, "team")).catch(() => []);
   assert.deepEqual(team.filter((f) => f !== "MEMORY.md"), []);
   assert.equal((await c.listTools()).tools.length, 8);

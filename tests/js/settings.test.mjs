@@ -45,6 +45,13 @@ test("resolveMemoryDir with fs reads the settings files, and agrees with `memdir
   assert.equal(await resolveMemoryDir(ctx), `${local}/`);
   assert.equal(cliPath(project, home), `${local}/`);
 
+  // `memdir path --explain` says which rule chose it and what each settings file gave.
+  const explained = spawnSync(BIN, ["path", "--explain"], { cwd: project, encoding: "utf8", env: { PATH: process.env.PATH, HOME: home } });
+  assert.equal(explained.stdout.trim(), `${local}/`);
+  assert.match(explained.stderr, /chosen by: settings autoMemoryDirectory \(local\)/);
+  assert.match(explained.stderr, /^user\s+.*settings\.json\s+read$/m);
+  assert.match(explained.stderr, /^policy\s+\/etc\/claude-code\/managed-settings\.json\s+absent$/m);
+
   // Settings given explicitly are used as they are (no file is read).
   assert.equal(await resolveMemoryDir({ ...ctx, settings: {} }), fallback);
 });
