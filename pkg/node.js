@@ -52,8 +52,9 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString
  */
 export function nodeFs(options) {
   const sync = readArgs("nodeFs", () => options?.sync ?? false);
-  // `writeFile` below is temp file + rename: memdir need not add its own on top.
-  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, atomicWrite: true };
+  // `writeFile` below is temp file + rename: memdir need not add its own on top. `platform`
+  // tells resolveMemoryDir and loadSettings which path rules the paths follow.
+  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, atomicWrite: true, platform: process.platform };
 }
 
 /**
@@ -73,7 +74,10 @@ export function nodeFs(options) {
  * w.close();
  */
 function watchTree(dir, onChange, onLost) {
-  const root = dir.replace(/\/+$/, "") || "/";
+  // On Windows `dir` may end with `\` and fs.watch reports names with `\`: the core wants `/`.
+  const win = process.platform === "win32";
+  const root = dir.replace(win ? /[\\/]+$/ : /\/+$/, "") || "/";
+  const slashes = (name) => (win ? name.replaceAll("\\", "/") : name);
   const abs = (rel) => (rel ? `${root}/${rel}` : root);
   const watchers = new Map(); // relative directory ("" = root) → FSWatcher
   let closed = false;
@@ -124,7 +128,7 @@ function watchTree(dir, onChange, onLost) {
   if (process.platform !== "linux") {
     dirsBelow("", []);
     const w = fss.watch(root, { recursive: true, persistent: false }, (_event, name) => {
-      if (!closed) onChange(typeof name === "string" ? name : undefined);
+      if (!closed) onChange(typeof name === "string" ? slashes(name) : undefined);
     });
     w.on("error", lose);
     watchers.set("", w);

@@ -231,6 +231,20 @@ pub fn truncate_counted_cut(
     }
 }
 
+/// Whether an index of `line_count` lines and `unit_count` UTF-16 units (trimmed) is loaded
+/// whole: then [`truncate_entrypoint`]'s content is the trimmed text itself, and neither
+/// `was_line_truncated` nor `was_byte_truncated` is set.
+///
+/// ```
+/// use memdir::entrypoint::within_caps;
+/// use memdir::TruncateOptions;
+/// assert!(within_caps(200, 25_000, &TruncateOptions::default()));
+/// assert!(!within_caps(201, 10, &TruncateOptions::default()));
+/// ```
+pub fn within_caps(line_count: usize, unit_count: usize, options: &TruncateOptions) -> bool {
+    line_count.max(1) <= options.max_lines && unit_count <= options.max_units
+}
+
 /// What a cut index ends with.
 fn warning_of(measured: &Measured<'_>, options: &TruncateOptions) -> String {
     let reason = truncation_reason(measured, options);
@@ -484,6 +498,10 @@ mod tests {
             // The prefix may split a surrogate pair only past `max_units`, never kept.
             let whole = truncate_entrypoint(&text, &options);
             let cut = truncate_counted_cut(&prefix, lines, units.len(), &options);
+            assert_eq!(
+                within_caps(lines, units.len(), &options),
+                !whole.was_line_truncated && !whole.was_byte_truncated
+            );
             let kept = String::from_utf16_lossy(units.get(..cut.keep_units).unwrap_or(&[]));
             assert_eq!(
                 format!("{kept}{}", cut.suffix),

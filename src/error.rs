@@ -92,6 +92,9 @@ codes! {
     Timeout => "TIMEOUT", other;
     /// The write would put a secret into memory; the message lists rule labels, never the secret.
     SecretDetected => "SECRET_DETECTED", input;
+    /// The write would leave `MEMORY.md` over its caps (lines or UTF-16 units of what the model
+    /// loads); nothing was written.
+    IndexOverCap => "INDEX_OVER_CAP", input;
     /// The configured mode forbids the write (`off` or `read-only`).
     WriteForbidden => "WRITE_FORBIDDEN", other;
     /// Path key contains a NUL byte.

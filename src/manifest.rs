@@ -55,6 +55,105 @@ pub fn is_valid_time(ms: f64) -> bool {
     ms.is_finite() && ms.abs() <= MAX_JS_TIME_MS
 }
 
+/// Milliseconds since the epoch of an ISO 8601 time as memory files carry it in `modified`:
+/// `YYYY-MM-DDTHH:mm:ss[.fraction](Z|±HH:MM)`, or a bare `YYYY-MM-DD` (midnight UTC). The
+/// fraction is read to the millisecond; `None` for anything else, an impossible date or time,
+/// or a time a JS `Date` cannot hold.
+///
+/// ```
+/// use memdir::manifest::{iso_timestamp, parse_iso_timestamp};
+/// assert_eq!(parse_iso_timestamp("2023-11-14T22:13:20.123Z"), Some(1_700_000_000_123.0));
+/// assert_eq!(parse_iso_timestamp("2023-11-15T00:13:20+02:00"), Some(1_700_000_000_000.0));
+/// assert_eq!(parse_iso_timestamp("2023-11-14"), Some(1_699_920_000_000.0));
+/// assert_eq!(parse_iso_timestamp("2023-02-30T00:00:00Z"), None);
+/// assert_eq!(parse_iso_timestamp("yesterday"), None);
+/// let t = 1_765_000_000_000.0;
+/// assert_eq!(parse_iso_timestamp(&iso_timestamp(t)), Some(t));
+/// ```
+pub fn parse_iso_timestamp(text: &str) -> Option<f64> {
+    let b = text.as_bytes();
+    let num = |range: std::ops::Range<usize>| -> Option<i64> {
+        let digits = b.get(range)?;
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        digits.iter().try_fold(0i64, |acc, d| {
+            acc.checked_mul(10)?.checked_add(i64::from(d - b'0'))
+        })
+    };
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !(1..=12).contains(&month) {
+        return None;
+    }
+    let days_in_month = match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=days_in_month).contains(&day) {
+        return None;
+    }
+    let days = days_from_civil(year, month, day);
+    let mut ms = days * DAY_MS as i64;
+    if b.len() > 10 {
+        if !matches!(b.get(10), Some(b'T' | b't'))
+            || b.get(13) != Some(&b':')
+            || b.get(16) != Some(&b':')
+        {
+            return None;
+        }
+        let (h, m, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+        if h > 23 || m > 59 || s > 59 {
+            return None;
+        }
+        ms += (h * 3600 + m * 60 + s) * 1000;
+        let mut at = 19;
+        if b.get(at) == Some(&b'.') {
+            let digits = b
+                .get(at + 1..)?
+                .iter()
+                .take_while(|d| d.is_ascii_digit())
+                .count();
+            if digits == 0 {
+                return None;
+            }
+            let millis = format!("{:0<3}", text.get(at + 1..at + 1 + digits.min(3))?);
+            ms += num_str(&millis)?;
+            at += 1 + digits;
+        }
+        match b.get(at..)? {
+            [b'Z' | b'z'] => {}
+            [sign @ (b'+' | b'-'), _, _, b':', _, _] => {
+                let (oh, om) = (num(at + 1..at + 3)?, num(at + 4..at + 6)?);
+                if oh > 23 || om > 59 {
+                    return None;
+                }
+                let offset = (oh * 60 + om) * 60_000;
+                ms += if *sign == b'+' { -offset } else { offset };
+            }
+            _ => return None,
+        }
+    }
+    let ms = ms as f64;
+    is_valid_time(ms).then_some(ms)
+}
+
+fn num_str(digits: &str) -> Option<i64> {
+    digits.parse().ok()
+}
+
+/// Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// Proleptic Gregorian (year, month 1–12, day 1–31) of a day count from 1970-01-01
 /// (H. Hinnant's `civil_from_days`).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {

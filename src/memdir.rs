@@ -50,16 +50,17 @@ impl MemdirConfig {
     /// ```
     /// let c = memdir::MemdirConfig::new("/home/u/memory//");
     /// assert_eq!(c.dir, "/home/u/memory/");
+    /// assert_eq!(memdir::MemdirConfig::new("C:\\Users\\u\\mem").dir, "C:\\Users\\u\\mem\\");
     /// assert_eq!(c.write_mode, memdir::WriteMode::Auto);
     /// ```
     pub fn new(dir: impl Into<String>) -> Self {
         let dir: String = dir.into();
-        let trimmed = dir.trim_end_matches('/');
         MemdirConfig {
+            // One trailing separator: `\` for a Windows directory (`C:\m\`, `C:/m\\`).
             dir: if dir.is_empty() {
                 dir.clone()
             } else {
-                format!("{trimmed}/")
+                crate::paths::PathStyle::of_dir(&dir).with_trailing_sep(&dir)
             },
             write_mode: WriteMode::default(),
             prompt: PromptConfig::default(),

@@ -16,7 +16,7 @@
 
 use crate::error::{Code, Error, HostError, Result};
 use crate::host::{EntryKind, FileSystem};
-use crate::paths::{basename, dirname, join, normalize};
+use crate::paths::PathStyle;
 
 /// Check a key for traversal hidden from a plain `..` test, in the reference's order: NUL byte,
 /// URL-encoded `..` or `/`, Unicode-compatibility `..` `/` `\`, backslash, leading `/`. Returns
@@ -155,20 +155,13 @@ fn nfkc_traversal_view(key: &str) -> Option<String> {
 
 /// The team directory as the containment prefix: normalised, ending with one `/`.
 fn team_prefix(team_dir: &str) -> String {
-    let mut dir = normalize(team_dir);
-    if !dir.ends_with('/') {
-        dir.push('/');
-    }
-    dir
+    let style = PathStyle::of_dir(team_dir);
+    style.with_trailing_sep(&style.normalize(team_dir))
 }
 
 /// The team directory without trailing separators (the root stays `/`).
 fn team_root(team_dir: &str) -> String {
-    let prefix = team_prefix(team_dir);
-    match prefix.trim_end_matches('/') {
-        "" => "/".to_owned(),
-        root => root.to_owned(),
-    }
+    PathStyle::of_dir(team_dir).trim_trailing_sep(&team_prefix(team_dir))
 }
 
 /// True when `path` lies lexically inside `team_dir` (reference `isTeamMemPath`: `..` resolved,
@@ -181,7 +174,8 @@ fn team_root(team_dir: &str) -> String {
 /// assert!(!is_team_path("/m/team", "/m/teammate.md"));
 /// ```
 pub fn is_team_path(team_dir: &str, path: &str) -> bool {
-    normalize(path).starts_with(&team_prefix(team_dir))
+    let style = PathStyle::of_dir(team_dir);
+    style.has_prefix(&team_prefix(team_dir), &style.normalize(path))
 }
 
 /// Validate a key from a sync server or a caller and return the absolute path it names inside
@@ -210,7 +204,7 @@ pub async fn validate_team_key<F: FileSystem>(fs: &F, team_dir: &str, key: &str)
     sanitize_path_key(key)?;
     let prefix = team_prefix(team_dir);
     let resolved = resolve_under(&prefix, key);
-    if !resolved.starts_with(&prefix) {
+    if !PathStyle::of_dir(team_dir).has_prefix(&prefix, &resolved) {
         return Err(Error::new(
             Code::PathEscapes,
             format!("Key escapes team memory directory: \"{key}\""),
@@ -249,7 +243,7 @@ pub async fn validate_team_write_path<F: FileSystem>(
     }
     let prefix = team_prefix(team_dir);
     let resolved = resolve_under(&prefix, path);
-    if !resolved.starts_with(&prefix) {
+    if !PathStyle::of_dir(team_dir).has_prefix(&prefix, &resolved) {
         return Err(Error::new(
             Code::PathEscapes,
             format!("Path escapes team memory directory: \"{path}\""),
@@ -267,15 +261,7 @@ pub async fn validate_team_write_path<F: FileSystem>(
 
 /// Node's `resolve(base, p)` for an absolute `base`: normalised, no trailing `/`.
 fn resolve_under(base: &str, path: &str) -> String {
-    let joined = if path.starts_with('/') {
-        normalize(path)
-    } else {
-        normalize(&join(base, path))
-    };
-    match joined.trim_end_matches('/') {
-        "" => "/".to_owned(),
-        trimmed => trimmed.to_owned(),
-    }
+    PathStyle::of_dir(base).resolve(base, path)
 }
 
 fn host_code(e: &HostError) -> &str {
@@ -320,9 +306,8 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
     if !fs.capabilities().realpath {
         return Ok(abs.to_owned());
     }
-    if abs.len() > MAX_VERIFIED_PATH_BYTES
-        || abs.bytes().filter(|&b| b == b'/').count() > MAX_VERIFIED_PATH_DEPTH
-    {
+    let style = PathStyle::of_dir(abs);
+    if abs.len() > MAX_VERIFIED_PATH_BYTES || style.sep_count(abs) > MAX_VERIFIED_PATH_DEPTH {
         return Err(Error::new(
             Code::PathUnverifiable,
             format!(
@@ -334,7 +319,7 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
     let mut tail: Vec<String> = Vec::new();
     let mut current = abs.to_owned();
     loop {
-        let parent = dirname(&current);
+        let parent = style.dirname(&current);
         if parent == current {
             return Ok(abs.to_owned());
         }
@@ -342,7 +327,7 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
             Ok(real) => {
                 let mut out = real;
                 for segment in tail.iter().rev() {
-                    out = join(&out, segment);
+                    out = style.join(&[&out, segment]);
                 }
                 return Ok(out);
             }
@@ -375,7 +360,7 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
                 return Err(Error::new(Code::PathUnverifiable, message).with_cause(e));
             }
         }
-        tail.push(basename(&current));
+        tail.push(style.basename(&current));
         current = parent;
     }
 }
@@ -392,23 +377,17 @@ pub async fn realpath_deepest_existing<F: FileSystem>(fs: &F, abs: &str) -> Resu
 /// assert!(!block_on(is_real_path_within(&fs, "/m/teammate", "/m/team/")));
 /// ```
 pub async fn is_real_path_within<F: FileSystem>(fs: &F, real: &str, team_dir: &str) -> bool {
+    let style = PathStyle::of_dir(team_dir);
     if !fs.capabilities().realpath {
-        return is_team_path(team_dir, real) || normalize(real) == team_root(team_dir);
+        return is_team_path(team_dir, real)
+            || style.same(&style.normalize(real), &team_root(team_dir));
     }
     let real_team = match fs.realpath(&team_root(team_dir)).await {
         Ok(path) => path,
         Err(e) if e.has_code("ENOENT") || e.has_code("ENOTDIR") => return true,
         Err(_) => return false,
     };
-    if real == real_team {
-        return true;
-    }
-    let prefix = if real_team.ends_with('/') {
-        real_team
-    } else {
-        format!("{real_team}/")
-    };
-    real.starts_with(&prefix)
+    style.contains(&real_team, real)
 }
 
 #[cfg(test)]

@@ -81,7 +81,8 @@ fn valid_reply_creates_updates_and_deletes_through_the_store() {
     assert!(outcome.rejected.is_empty());
     assert_eq!(
         read(m.fs(), "/m/feedback_tabs.md").unwrap(),
-        "---\nname: Tabs in Go\ndescription: Use tabs for indentation in Go code\ntype: feedback\n---\n\nUse tabs.\n**Why:** user asked.\n"
+        // `modified` (reference 2.1.214) is the time of the write.
+        "---\nname: Tabs in Go\ndescription: Use tabs for indentation in Go code\ntype: feedback\nmodified: \"2023-11-14T22:13:20.000Z\"\n---\n\nUse tabs.\n**Why:** user asked.\n"
     );
     assert!(read(m.fs(), "/m/project_freeze.md").is_none());
     assert_eq!(
@@ -127,8 +128,12 @@ fn malformed_replies_fail_without_writing_or_moving_the_cursor() {
         );
         let before = m.fs().snapshot();
         let x = Extractor::new(1);
-        let err = block_on(x.run(&m, &conversation(), &ExtractOptions::default())).unwrap_err();
-        assert_eq!(err.code, Code::HostLlm, "{reply}");
+        // A reply the library cannot use is a failed model: a typed `failed` outcome.
+        let out = block_on(x.run(&m, &conversation(), &ExtractOptions::default())).unwrap();
+        assert!(
+            matches!(&out.status, ExtractStatus::Failed { code, .. } if code == "HOST_LLM"),
+            "{reply}: {out:?}"
+        );
         assert_eq!(m.fs().snapshot(), before);
         assert!(x.cursor().is_none());
         assert!(!x.in_flight());
@@ -344,8 +349,14 @@ fn timeouts_and_llm_errors_are_reported() {
         memdir::NoTelemetry,
         config(WriteMode::Auto),
     );
-    let err = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap_err();
-    assert_eq!(err.code, Code::Timeout);
+    // A failed model resolves with the typed `failed` outcome (the caller's mistakes reject).
+    let failed = |out: memdir::extract::ExtractOutcome| match out.status {
+        ExtractStatus::Failed { code, message } => (code, message),
+        other => panic!("not failed: {other:?}"),
+    };
+    let (code, _) =
+        failed(block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap());
+    assert_eq!(code, "TIMEOUT");
     let llm = ScriptedLlm::new(&[]);
     let m = Memdir::new(
         seeded_fs(),
@@ -354,9 +365,10 @@ fn timeouts_and_llm_errors_are_reported() {
         memdir::NoTelemetry,
         config(WriteMode::Auto),
     );
-    let err = block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap_err();
-    assert_eq!(err.code, Code::HostLlm);
-    assert_eq!(err.cause.clone().unwrap().message, "script exhausted");
+    let (code, message) =
+        failed(block_on(m.extract(&conversation(), &ExtractOptions::default())).unwrap());
+    assert_eq!(code, "HOST_LLM");
+    assert!(message.contains("script exhausted"), "{message}");
     let m: Memdir<MemFs, TestClock> = Memdir::new(
         seeded_fs(),
         TestClock::new(T0),

@@ -87,8 +87,8 @@ fn finds_every_planted_problem_and_nothing_else() {
         key("DANGLING_INDEX_ENTRY", "MEMORY.md", Some(13), &[]),
         key("UNINDEXED_FILE", "unindexed.md", None, &[]),
         key("INDEX_OVER_CAP", "MEMORY.md", None, &["late.md"]),
-        key("DUPLICATE_MEMORY", "dup_b.md", None, &["dup_a.md"]),
-        key("NEAR_DUPLICATE_MEMORY", "near_b.md", None, &["near_a.md"]),
+        key("DUPLICATE_MEMORY", "dup_a.md", None, &["dup_b.md"]),
+        key("NEAR_DUPLICATE_MEMORY", "near_a.md", None, &["near_b.md"]),
     ];
     expected.sort();
     assert_eq!(keys(&report), expected);
@@ -219,4 +219,145 @@ fn thresholds_and_team_index() {
         NOW,
     );
     assert_eq!(report.codes(), ["STALE_MEMORY"]);
+}
+
+// ------------------------------------------------------------------ duplicates (issue #18)
+
+fn memory_file(file: &str, name: &str, description: &str, body: &str) -> LintFile {
+    LintFile {
+        file: file.into(),
+        text: format!(
+            "---\nname: {name}\ndescription: {description}\ntype: project\n---\n\n{body}\n"
+        ),
+        mtime_ms: NOW,
+    }
+}
+
+fn duplicate_findings(report: &LintReport) -> Vec<&memdir::lint::LintFinding> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.code.ends_with("DUPLICATE_MEMORY"))
+        .collect()
+}
+
+#[test]
+fn two_distinct_short_memories_with_the_same_short_body_are_not_duplicates() {
+    let options = LintOptions {
+        check_index: false,
+        ..LintOptions::default()
+    };
+    let files = [
+        memory_file(
+            "a.md",
+            "Package manager",
+            "Uses pnpm in the web repo",
+            "Use pnpm.",
+        ),
+        memory_file(
+            "b.md",
+            "CI runner",
+            "Uses pnpm on the CI runners",
+            "Use pnpm.",
+        ),
+    ];
+    let report = lint_memory(&files, None, None, &options, NOW);
+    assert!(
+        duplicate_findings(&report).is_empty(),
+        "{:?}",
+        report.findings
+    );
+    // The same long body is a copy, whatever the headers say.
+    let long = "Run the integration tests against the staging database before every release; \
+                never against production, and never with mocks in place of the database.";
+    let files = [
+        memory_file("a.md", "Package manager", "Uses pnpm in the web repo", long),
+        memory_file("b.md", "CI runner", "Uses pnpm on the CI runners", long),
+    ];
+    let report = lint_memory(&files, None, None, &options, NOW);
+    let found = duplicate_findings(&report);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].code, found[0].file.as_deref()),
+        ("DUPLICATE_MEMORY", Some("a.md"))
+    );
+    assert_eq!(found[0].related, ["b.md"]);
+}
+
+#[test]
+fn ten_thousand_near_identical_memories_give_one_cluster_with_bounded_work() {
+    use memdir::lint::{near_duplicate_clusters, tokens, MAX_POSTINGS_PER_SET, MAX_RELATED_FILES};
+    const N: usize = 10_000;
+    let files: Vec<LintFile> = (0..N)
+        .map(|i| {
+            memory_file(
+                &format!("deploy_{i:05}.md"),
+                &format!("Deploy notes {i}"),
+                &format!("How we deploy the api service to staging, variant {i}"),
+                &format!("Step {i}."),
+            )
+        })
+        .collect();
+    let options = LintOptions {
+        check_index: false,
+        ..LintOptions::default()
+    };
+    let report = lint_memory(&files, None, None, &options, NOW);
+    let found = duplicate_findings(&report);
+    // One finding for the whole cluster (was one per pair: about 50 million).
+    assert_eq!(found.len(), 1, "{:?}", &found[..found.len().min(3)]);
+    let cluster = found[0];
+    assert_eq!(cluster.code, "NEAR_DUPLICATE_MEMORY");
+    assert_eq!(cluster.file.as_deref(), Some("deploy_00000.md"));
+    assert_eq!(cluster.related.len(), MAX_RELATED_FILES);
+    assert!(
+        cluster.message.contains("9999 other files"),
+        "{}",
+        cluster.message
+    );
+    assert!(report.findings.len() <= N, "{}", report.findings.len());
+    // The work: comparisons and posting entries per file are bounded.
+    let sets: Vec<_> = files
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            tokens(&format!(
+                "Deploy notes {i} How we deploy the api service to staging, variant {i}"
+            ))
+        })
+        .collect();
+    let work = near_duplicate_clusters(&sets, 0.7, 2);
+    assert_eq!(work.clusters.len(), 1);
+    assert!(
+        work.comparisons <= 2 * N,
+        "{} comparisons",
+        work.comparisons
+    );
+    assert!(
+        work.visited <= N * MAX_POSTINGS_PER_SET,
+        "{} visited",
+        work.visited
+    );
+    // Exact copies of a long body: one DUPLICATE_MEMORY cluster, not one finding per copy.
+    let long = "Run the integration tests against the staging database before every release; \
+                never against production, and never with mocks in place of the database.";
+    let copies: Vec<LintFile> = (0..2000)
+        .map(|i| {
+            memory_file(
+                &format!("copy_{i:04}.md"),
+                &format!("Copy {i}"),
+                &format!("copy number {i}"),
+                long,
+            )
+        })
+        .collect();
+    let report = lint_memory(&copies, None, None, &options, NOW);
+    let found = duplicate_findings(&report);
+    assert_eq!(found.len(), 1, "{:?}", &found[..found.len().min(3)]);
+    assert_eq!(found[0].code, "DUPLICATE_MEMORY");
+    assert!(
+        found[0].message.contains("1999 other files"),
+        "{}",
+        found[0].message
+    );
 }

@@ -804,3 +804,123 @@ fn remove_drops_every_line_for_the_file() {
         "x\r\ny"
     );
 }
+
+// ---------------------------------------------------------------- settings files (issue #18)
+
+fn settings_ctx() -> PathContext {
+    PathContext {
+        home: "/home/u".into(),
+        project_root: "/work/app".into(),
+        ..PathContext::default()
+    }
+}
+
+#[test]
+fn settings_files_are_policy_user_project_local() {
+    use memdir::paths::{settings_files, SettingsSource};
+    let files = settings_files(&settings_ctx());
+    let want = [
+        (
+            SettingsSource::Policy,
+            "/etc/claude-code/managed-settings.json",
+        ),
+        (SettingsSource::User, "/home/u/.claude/settings.json"),
+        (SettingsSource::Project, "/work/app/.claude/settings.json"),
+        (
+            SettingsSource::Local,
+            "/work/app/.claude/settings.local.json",
+        ),
+    ];
+    assert_eq!(
+        files,
+        want.map(|(s, p)| (s, p.to_owned())).to_vec(),
+        "{files:?}"
+    );
+    // CLAUDE_CONFIG_DIR moves the user file; macOS and Windows keep policy elsewhere.
+    let mut ctx = settings_ctx();
+    ctx.env = env(&[("CLAUDE_CONFIG_DIR", "/cfg")]);
+    ctx.platform = "darwin".into();
+    let files = settings_files(&ctx);
+    assert_eq!(files[1].1, "/cfg/settings.json");
+    assert_eq!(
+        files[0].1,
+        "/Library/Application Support/ClaudeCode/managed-settings.json"
+    );
+    let win = PathContext {
+        home: "C:\\Users\\u".into(),
+        project_root: "C:\\work\\app".into(),
+        platform: "win32".into(),
+        ..PathContext::default()
+    };
+    let files = settings_files(&win);
+    assert_eq!(
+        files[0].1,
+        "C:\\ProgramData\\ClaudeCode\\managed-settings.json"
+    );
+    assert_eq!(files[1].1, "C:\\Users\\u\\.claude\\settings.json");
+    assert_eq!(files[3].1, "C:\\work\\app\\.claude\\settings.local.json");
+}
+
+#[test]
+fn loaded_settings_choose_the_directory_only_from_trusted_sources() {
+    use memdir::paths::load_settings;
+    let fs = MemFs::new();
+    let user = "/home/u/.claude/settings.json";
+    let project = "/work/app/.claude/settings.json";
+    let local = "/work/app/.claude/settings.local.json";
+    // Only the committed project file names a directory: it is ignored for that.
+    fs.insert_file(
+        project,
+        r#"{"autoMemoryDirectory": "/tmp/evil", "model": "x"}"#,
+    );
+    let mut ctx = settings_ctx();
+    ctx.settings = block_on(load_settings(&fs, &ctx)).settings;
+    assert_eq!(
+        resolve_memory_dir(&ctx).unwrap(),
+        "/home/u/.claude/projects/-work-app/memory/"
+    );
+    // The user file chooses it (with ~ expanded), and a BOM is fine.
+    fs.insert_file(user, "\u{feff}{\"autoMemoryDirectory\": \"~/notes\"}");
+    ctx.settings = block_on(load_settings(&fs, &ctx)).settings;
+    assert_eq!(resolve_memory_dir(&ctx).unwrap(), "/home/u/notes/");
+    // The local file outranks the user file.
+    fs.insert_file(local, r#"{"autoMemoryDirectory": "/srv/mem"}"#);
+    let loaded = block_on(load_settings(&fs, &ctx));
+    ctx.settings = loaded.settings.clone();
+    assert_eq!(resolve_memory_dir(&ctx).unwrap(), "/srv/mem/");
+    let read: Vec<bool> = loaded.files.iter().map(|f| f.loaded).collect();
+    assert_eq!(read, [false, true, true, true]);
+    assert!(loaded.files.iter().all(|f| f.error.is_none()));
+    // The project file may still turn memory off.
+    fs.insert_file(project, r#"{"autoMemoryEnabled": false}"#);
+    let settings = block_on(load_settings(&fs, &ctx)).settings;
+    assert!(!is_auto_memory_enabled(&EnvMap::new(), &settings));
+}
+
+#[test]
+fn broken_settings_files_are_reported_and_contribute_nothing() {
+    use memdir::paths::{load_settings, parse_settings_layer};
+    let fs = MemFs::new();
+    fs.insert_file("/home/u/.claude/settings.json", "{ not json");
+    fs.insert_file("/work/app/.claude/settings.local.json", "[\"a list\"]");
+    // A directory where a file is expected: unreadable, reported.
+    fs.insert_file("/work/app/.claude/settings.json/x", "");
+    let loaded = block_on(load_settings(&fs, &settings_ctx()));
+    assert_eq!(loaded.settings, Settings::default());
+    let errors: Vec<bool> = loaded.files.iter().map(|f| f.error.is_some()).collect();
+    assert_eq!(errors, [false, true, true, true], "{:?}", loaded.files);
+    assert!(loaded.files.iter().all(|f| !f.loaded));
+    // Keys of the wrong type are left out; the rest of the file still counts.
+    let layer =
+        parse_settings_layer(r#"{"autoMemoryDirectory": 5, "autoMemoryEnabled": false}"#).unwrap();
+    assert_eq!(layer.auto_memory_directory, None);
+    assert_eq!(layer.auto_memory_enabled, Some(false));
+    // Too big to be a settings file.
+    let big = format!(
+        "{{\"x\": \"{}\"}}",
+        "a".repeat(memdir::paths::MAX_SETTINGS_BYTES)
+    );
+    fs.insert_file("/home/u/.claude/settings.json", big);
+    let loaded = block_on(load_settings(&fs, &settings_ctx()));
+    assert!(loaded.files[1].error.as_deref().unwrap().contains("larger"));
+}

@@ -6,9 +6,9 @@ use common::{block_on, Event, Op, Recorder, Tap, TestClock};
 use memdir::host::FsCapabilities;
 use memdir::prompt::{
     build_consolidation_prompt, build_extract_prompt, build_memory_prompt, how_to_save,
-    searching_past_context, types_section, unknown_section_ids, AgentScope, PromptConfig,
-    PromptMode, PromptOptions, SearchForm, ToolNames, EMPTY_INDEX_NOTICE, EXTRACT_RESPONSE_SCHEMA,
-    SECTION_IDS,
+    searching_past_context, types_section, unknown_section_ids, AgentScope, IndexUsage,
+    PromptConfig, PromptMode, PromptOptions, SearchForm, ToolNames, EMPTY_INDEX_NOTICE,
+    EXTRACT_RESPONSE_SCHEMA, SECTION_IDS,
 };
 use memdir::{
     EntryKind, FieldValue, FileSystem, MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry, Telemetry,
@@ -580,6 +580,8 @@ fn section_override_replaces_exactly_that_section() {
                 "types" | "how-to-save" | "when-to-access" | "trusting-recall" | "persistence" => {
                     mode != PromptMode::DailyLog
                 }
+                // Only when the index nears its caps (no usage given here).
+                "index-compaction" => false,
                 _ => true,
             };
             assert_eq!(
@@ -1013,4 +1015,109 @@ fn load_prompt_uses_config_options() {
     assert!(prompt.contains("\n## Persistence\nCUSTOM\n\n\n## Searching past context\n"));
     assert!(prompt.contains("grep -rn \"<search term>\" /t/ --include=\"*.jsonl\""));
     assert!(prompt.contains("SaveFile tool"));
+}
+
+// ---------- the compaction reminder (reference 2.1.186) ----------
+
+fn usage(line_count: usize, unit_count: usize) -> IndexUsage {
+    IndexUsage {
+        line_count,
+        unit_count,
+        max_lines: 200,
+        max_units: 25_000,
+    }
+}
+
+#[test]
+fn the_prompt_reminds_to_compact_an_index_near_its_caps() {
+    let heading = "## MEMORY.md is nearly full";
+    for mode in [
+        PromptMode::Individual,
+        PromptMode::Combined,
+        PromptMode::DailyLog,
+        PromptMode::Agent,
+    ] {
+        let mut o = options(mode);
+        let plain = build_memory_prompt(&o);
+        assert!(!plain.contains(heading));
+        o.index_usage = Some(usage(159, 19_999));
+        assert_eq!(
+            build_memory_prompt(&o),
+            plain,
+            "{mode:?}: below 80 % nothing changes"
+        );
+        for near in [usage(160, 10), usage(10, 20_000), usage(250, 30_000)] {
+            o.index_usage = Some(near);
+            let prompt = build_memory_prompt(&o);
+            assert_eq!(prompt.matches(heading).count(), 1, "{mode:?} {near:?}");
+            assert!(prompt.contains(&format!("{} of its 200 lines", near.line_count)));
+            // Only the reminder (and its blank line) was added.
+            assert!(
+                !prompt.contains("\n\n\n"),
+                "{mode:?}: one blank line between sections"
+            );
+            let mut lines: Vec<&str> = prompt.split('\n').collect();
+            let at = lines.iter().position(|l| *l == heading).unwrap();
+            assert_eq!((lines[at + 1], lines[at + 3]), ("", ""));
+            lines.drain(at..at + 4);
+            // The rest is the plain prompt (one blank line fewer where two closed it).
+            let squeeze = |t: &str| t.replace("\n\n\n", "\n\n").trim_end().to_owned();
+            assert_eq!(squeeze(&lines.join("\n")), squeeze(&plain), "{mode:?}");
+        }
+        // The host may reword or drop it like any section.
+        o.section_overrides
+            .insert("index-compaction".into(), "TIDY THE INDEX".into());
+        assert!(build_memory_prompt(&o).contains("TIDY THE INDEX"));
+        o.section_overrides
+            .insert("index-compaction".into(), String::new());
+        assert_eq!(build_memory_prompt(&o), plain);
+        // Without the index steps there is nothing to compact (agent mode always embeds it).
+        let mut skipped = options(mode);
+        skipped.skip_index = true;
+        let skipped_plain = build_memory_prompt(&skipped);
+        skipped.index_usage = Some(usage(199, 0));
+        assert_eq!(
+            build_memory_prompt(&skipped) == skipped_plain,
+            mode != PromptMode::Agent,
+            "{mode:?}"
+        );
+    }
+}
+
+#[test]
+fn load_prompt_measures_the_loaded_index_for_the_reminder() {
+    let entries: String = (0..170)
+        .map(|i| format!("- [M{i}](m{i}.md) — hook\n"))
+        .collect();
+    for (index, near) in [
+        (entries.clone(), true),
+        // Frontmatter and HTML comments are not loaded, so they do not count.
+        (
+            format!(
+                "---\nname: idx\n---\n<!--\n{}-->\n- [A](a.md) — h\n",
+                "note\n".repeat(300)
+            ),
+            false,
+        ),
+        (String::new(), false),
+    ] {
+        let fs = MemFs::new();
+        if !index.is_empty() {
+            fs.insert_file("/m/MEMORY.md", &index);
+        }
+        let m = memdir_with(
+            fs,
+            Recorder::default(),
+            config(WriteMode::Auto, PromptConfig::default()),
+        );
+        let prompt = block_on(m.load_prompt()).unwrap().unwrap();
+        assert_eq!(
+            prompt.contains("## MEMORY.md is nearly full"),
+            near,
+            "{near}"
+        );
+        if near {
+            assert!(prompt.contains("170 of its 200 lines"));
+        }
+    }
 }

@@ -256,3 +256,36 @@ fn one_deadline_covers_the_index_step_and_the_llm() {
 fn one_deadline_covers_the_index_step_and_the_embedder() {
     one_deadline("embedder");
 }
+
+#[test]
+fn a_hanging_embedder_before_the_llm_leaves_it_half_the_time() {
+    let fs = memories();
+    let clock = TestClock::new(1_700_000_000_000.0);
+    let store = Store::new(
+        &fs,
+        &clock,
+        memdir::NoTelemetry,
+        "/m/",
+        WriteMode::Auto,
+        StoreConfig::default(),
+    );
+    // Two memories over a budget of one: the pre-filter asks the embedder, which never answers.
+    let config = RecallConfig {
+        timeout_ms: 1_000,
+        selector_budget: 1,
+        ..RecallConfig::default()
+    };
+    let llm = ScriptedLlm::reply(r#"{"selected_memories":["feedback_pnpm.md"]}"#);
+    let recaller = Recaller::new(&store, Some(&llm), &config).with_embedder(Some(&HangingEmbedder));
+    let started = clock.now_ms();
+    let out =
+        block_on(recaller.find_relevant("install packages with pnpm", FindOptions::default()))
+            .unwrap();
+    // The embedder got half the timeout; the ranker pre-filtered and the LLM answered.
+    assert_eq!(out.outcome, RecallOutcome::Ok);
+    assert_eq!(out.answered_by, AnsweredBy::LlmPrefilter);
+    assert!(out.memories[0].path.ends_with("feedback_pnpm.md"));
+    assert_eq!(llm.requests.borrow().len(), 1);
+    let took = clock.now_ms() - started;
+    assert!((500.0..=501.0).contains(&took), "{took}");
+}

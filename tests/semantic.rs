@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::llm::{Script, ScriptedLlm};
 use common::{block_on, TestClock};
 use memdir::host::{Embedder, FileSystem, HostResult, NoTelemetry};
 use memdir::recall::semantic::{Sidecar, SIDECAR_NAME};
@@ -105,9 +106,9 @@ fn fs() -> MemFs {
     fs.insert_file(
         "/m/car.md",
         memory(
-            "Automobile upkeep",
+            "Automobile maintenance",
             "automobile maintenance every spring",
-            "Book the garage in March.",
+            "Book the garage.",
         ),
     );
     fs.insert_file(
@@ -412,4 +413,172 @@ fn explain_gives_cosine_and_matched_terms_only_when_asked() {
     // Not asked: no why.
     let r = block_on(m.find_relevant("run the integration tests", FindOptions::default())).unwrap();
     assert!(!r.memories.is_empty() && r.memories.iter().all(|m| m.why.is_none()));
+}
+
+#[test]
+fn a_long_query_is_matched_line_by_line_too() {
+    let e = StandIn::new("standin-1");
+    let disk = fs();
+    let m = open(&disk, &e);
+    // One line of a pasted log is a paraphrase of car.md; the others are noise that dilutes the
+    // whole query's vector below the cut-off.
+    let query = "frame alpha beta gamma delta epsilon\nwhen is the vehicle servicing due\nzeta theta kappa lambda omicron sigma";
+    e.texts.borrow_mut().clear();
+    let (files, by, outcome) = recall(&m, query);
+    assert_eq!(files, vec!["car.md"]);
+    assert_eq!((by, outcome), (AnsweredBy::Semantic, RecallOutcome::Ok));
+    // The query and its three lines, in one call after the memories.
+    let texts = e.texts.borrow().clone();
+    let tail: Vec<&str> = texts
+        .iter()
+        .rev()
+        .take(4)
+        .rev()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            query,
+            "frame alpha beta gamma delta epsilon",
+            "when is the vehicle servicing due",
+            "zeta theta kappa lambda omicron sigma"
+        ]
+    );
+    // The whole query alone is too far from car.md to pass.
+    let whole = StandIn::vector(query);
+    let car = StandIn::vector(
+        "Automobile maintenance\nautomobile maintenance every spring\nBook the garage.",
+    );
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let cos: f32 =
+        whole.iter().zip(&car).map(|(a, b)| a * b).sum::<f32>() / (norm(&whole) * norm(&car));
+    let p = memdir::recall::semantic::FusionParams::default();
+    assert!((1.0 - p.lexical_weight) * cos < p.min_score, "{cos}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// An embedder next to an LLM: the fused scores pick the LLM's manifest in a directory over the
+// selector budget, and answer when the LLM fails.
+
+type WithLlm<'e> = Memdir<&'e MemFs, TestClock, &'e ScriptedLlm, NoTelemetry, &'e StandIn>;
+
+/// `fs()` with car.md the oldest (the lexical pre-filter's last pick when nothing matches), an
+/// LLM, the embedder when given, and a selector budget of `budget`.
+fn with_llm<'e>(
+    disk: &'e MemFs,
+    llm: &'e ScriptedLlm,
+    embedder: Option<&'e StandIn>,
+    budget: usize,
+) -> WithLlm<'e> {
+    disk.set_mtime("/m/car.md", 1_000.0);
+    disk.set_mtime("/m/deploy.md", 3_000.0);
+    disk.set_mtime("/m/tests.md", 2_000.0);
+    let mut config = MemdirConfig::new("/m/");
+    config.recall.selector_budget = budget;
+    Memdir::new(disk, TestClock::new(0.0), Some(llm), NoTelemetry, config).with_embedder(embedder)
+}
+
+fn files_of(r: &memdir::recall::Recall) -> Vec<String> {
+    r.memories
+        .iter()
+        .map(|m| m.path.trim_start_matches("/m/").to_owned())
+        .collect()
+}
+
+const PARAPHRASE: &str = "when is the vehicle servicing due";
+
+#[test]
+fn over_the_budget_the_llm_sees_the_fused_best() {
+    let disk = fs();
+    let e = StandIn::new("standin-1");
+    let llm = ScriptedLlm::reply(r#"{"selected_memories":["car.md"]}"#);
+    let m = with_llm(&disk, &llm, Some(&e), 1);
+    let r = block_on(m.find_relevant(PARAPHRASE, FindOptions::default())).unwrap();
+    assert_eq!(files_of(&r), ["car.md"]);
+    assert_eq!(r.answered_by, AnsweredBy::LlmSemanticPrefilter);
+    assert_eq!(r.outcome, RecallOutcome::Ok);
+    let manifest = llm.requests.borrow()[0].messages[0].content.clone();
+    assert!(manifest.contains("car.md"), "{manifest}");
+    assert!(!manifest.contains("deploy.md") && !manifest.contains("tests.md"));
+
+    // The ranker alone shows the newest memory instead (nothing matches lexically): the LLM
+    // cannot pick car.md.
+    let disk = fs();
+    let llm = ScriptedLlm::reply(r#"{"selected_memories":["car.md"]}"#);
+    let m = with_llm(&disk, &llm, None, 1);
+    let r = block_on(m.find_relevant(PARAPHRASE, FindOptions::default())).unwrap();
+    assert!(r.memories.is_empty());
+    assert_eq!(r.answered_by, AnsweredBy::LlmPrefilter);
+    let manifest = llm.requests.borrow()[0].messages[0].content.clone();
+    assert!(
+        manifest.contains("deploy.md") && !manifest.contains("car.md"),
+        "{manifest}"
+    );
+
+    // A failing embedder: the ranker pre-filters and the LLM still answers.
+    let disk = fs();
+    let e = StandIn::new("standin-1");
+    e.mode.set(Mode::Throws);
+    let llm = ScriptedLlm::reply(r#"{"selected_memories":["deploy.md"]}"#);
+    let m = with_llm(&disk, &llm, Some(&e), 1);
+    let r = block_on(m.find_relevant(PARAPHRASE, FindOptions::default())).unwrap();
+    assert_eq!(files_of(&r), ["deploy.md"]);
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::LlmPrefilter, RecallOutcome::Ok)
+    );
+}
+
+#[test]
+fn when_the_llm_fails_the_fused_ranker_answers() {
+    for budget in [1, 200] {
+        let disk = fs();
+        let e = StandIn::new("standin-1");
+        let llm = ScriptedLlm::always(Script::Fail);
+        let m = with_llm(&disk, &llm, Some(&e), budget);
+        let r = block_on(m.find_relevant(PARAPHRASE, FindOptions::default())).unwrap();
+        assert_eq!(files_of(&r), ["car.md"], "budget {budget}");
+        assert_eq!(
+            (r.answered_by, r.outcome),
+            (AnsweredBy::Semantic, RecallOutcome::Error),
+            "budget {budget}"
+        );
+        // The query was embedded once (for the pre-filter, reused by the fallback, or for the
+        // fallback alone).
+        let queries = e.texts.borrow().iter().filter(|t| *t == PARAPHRASE).count();
+        assert_eq!(queries, 1, "budget {budget}");
+        // An invalid reply too; and the explanation carries the cosine.
+        let llm = ScriptedLlm::reply("no idea");
+        let m = with_llm(&disk, &llm, Some(&e), budget);
+        let options = FindOptions {
+            explain: true,
+            ..FindOptions::default()
+        };
+        let r = block_on(m.find_relevant(PARAPHRASE, options)).unwrap();
+        assert_eq!(files_of(&r), ["car.md"]);
+        assert_eq!(r.outcome, RecallOutcome::InvalidReply);
+        let why = r.memories[0].why.as_ref().unwrap();
+        assert!(why.semantic.is_some_and(|s| s.cosine > 0.0), "{why:?}");
+    }
+    // Without the embedder the lexical fallback misses the paraphrase.
+    let disk = fs();
+    let llm = ScriptedLlm::always(Script::Fail);
+    let m = with_llm(&disk, &llm, None, 200);
+    let r = block_on(m.find_relevant(PARAPHRASE, FindOptions::default())).unwrap();
+    assert!(r.memories.is_empty());
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Lexical, RecallOutcome::Error)
+    );
+    // Both failing: the lexical ranker, with the LLM's outcome.
+    let e = StandIn::new("standin-1");
+    e.mode.set(Mode::Throws);
+    let m = with_llm(&disk, &llm, Some(&e), 200);
+    let r = block_on(m.find_relevant("run the integration tests", FindOptions::default())).unwrap();
+    assert_eq!(files_of(&r), ["tests.md"]);
+    assert_eq!(
+        (r.answered_by, r.outcome),
+        (AnsweredBy::Lexical, RecallOutcome::Error)
+    );
 }

@@ -8,7 +8,8 @@ use common::{block_on, RealClock, Recorder, Tap, TestClock};
 use memdir::future::join_all;
 use memdir::host::{Clock, FieldValue, FileSystem, FsCapabilities, NoLlm, NoTelemetry};
 use memdir::store::{
-    IndexView, LocalDate, MemoryChanges, Proposal, SaveInput, SaveOutcome, SavedMemory, Scope,
+    IndexOverCap, IndexView, LocalDate, MemoryChanges, Proposal, SaveInput, SaveOutcome,
+    SavedMemory, Scope,
 };
 use memdir::{Code, MemFs, Memdir, MemdirConfig, MemoryType, WriteMode};
 use std::rc::Rc;
@@ -637,6 +638,7 @@ fn over_cap_index_is_written_whole_and_reported_before_the_write() {
     let fs = Rc::new(MemFs::new());
     let mut config = MemdirConfig::new(DIR);
     config.store.index_caps.max_lines = 3;
+    config.store.index_over_cap = IndexOverCap::Warn;
     let rec = index_recorder(&fs);
     let m = Memdir::new(
         Tap::new(&*fs),
@@ -683,6 +685,7 @@ fn byte_cap_warning() {
     let fs = MemFs::new();
     let mut config = MemdirConfig::new(DIR);
     config.store.index_caps.max_units = 60;
+    config.store.index_over_cap = IndexOverCap::Warn;
     let m = Memdir::<_, _>::new(
         Tap::new(&fs),
         TestClock::new(T0),
@@ -696,6 +699,70 @@ fn byte_cap_warning() {
     assert!(w.was_byte_truncated);
     assert!(!w.was_line_truncated);
     assert!(w.byte_count > 80);
+}
+
+/// Since reference 2.1.210 a write that leaves MEMORY.md over its caps is an error: nothing is
+/// written. Since 2.1.211 the caps count only what the model loads.
+#[test]
+fn a_write_that_leaves_the_index_over_its_caps_is_refused_by_default() {
+    let fs = MemFs::new();
+    let mut config = MemdirConfig::new(DIR);
+    config.store.index_caps.max_lines = 3;
+    let m = Memdir::new(
+        Tap::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config.clone(),
+    );
+    for n in ["One", "Two", "Three"] {
+        saved(block_on(m.save(input(n, "d", "user", ""))).unwrap());
+    }
+    let before = fs.snapshot();
+    let err = block_on(m.save(input("Four", "d", "user", "body"))).unwrap_err();
+    assert_eq!(err.code, Code::IndexOverCap);
+    assert!(err.message.contains("4 lines"), "{}", err.message);
+    assert!(err.message.contains("3 lines"), "{}", err.message);
+    assert_eq!(fs.snapshot(), before, "nothing written");
+    // Updating an entry in place (same length) still works at the cap; deleting always does.
+    let s = saved(
+        block_on(m.update(
+            "user_two.md",
+            MemoryChanges {
+                description: Some("e".into()),
+                ..MemoryChanges::default()
+            },
+        ))
+        .unwrap(),
+    );
+    assert_eq!(s.index_warning, None);
+    block_on(m.delete("user_one.md")).unwrap();
+    saved(block_on(m.save(input("Four", "d", "user", ""))).unwrap());
+
+    // Frontmatter and HTML comments in MEMORY.md do not count: a hand-kept header and notes
+    // leave room for the three entries.
+    let fs = MemFs::new();
+    fs.insert_file(
+        "/m/MEMORY.md",
+        "---\ntitle: index\n---\n<!-- kept by hand:\nline\nline -->\n",
+    );
+    let m = Memdir::new(
+        Tap::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
+    );
+    for n in ["One", "Two", "Three"] {
+        let s = saved(block_on(m.save(input(n, "d", "user", ""))).unwrap());
+        assert_eq!(s.index_warning, None, "{n}");
+    }
+    assert_eq!(
+        block_on(m.save(input("Four", "d", "user", "")))
+            .unwrap_err()
+            .code,
+        Code::IndexOverCap
+    );
 }
 
 // ---------- read_index ----------
@@ -1281,4 +1348,87 @@ fn update_and_delete_cannot_reach_through_a_symlink() {
     assert!(file_text(&fs, "/outside/victim.md")
         .unwrap()
         .contains("precious"));
+}
+
+/// Since reference 2.1.214 memory files carry an ISO `modified` key; it is written on every
+/// save and update, and it dates the memory for freshness when present (a copy or a checkout
+/// resets the mtime, not the key).
+#[test]
+fn saves_write_modified_and_surfacing_ages_by_it() {
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    let s = saved(block_on(m.save(input("Role", "Senior Go dev", "user", "b\n"))).unwrap());
+    let text = file_text(&fs, &s.path).unwrap();
+    let iso = memdir::manifest::iso_timestamp(T0);
+    assert!(text.contains(&format!("\nmodified: \"{iso}\"\n")), "{text}");
+    let parsed = memdir::parse_frontmatter(&text);
+    assert_eq!(
+        memdir::frontmatter::modified_ms(&parsed.frontmatter),
+        Some(T0)
+    );
+    assert_eq!(parsed.header.name.as_deref(), Some("Role"));
+
+    // An update stamps the time of the update.
+    let day = 86_400_000.0;
+    m.clock().now.set(T0 + 3.0 * day);
+    block_on(m.update(
+        "user_role.md",
+        MemoryChanges {
+            body: Some("c\n".into()),
+            ..MemoryChanges::default()
+        },
+    ))
+    .unwrap();
+    let text = file_text(&fs, &s.path).unwrap();
+    assert_eq!(
+        memdir::frontmatter::modified_ms(&memdir::parse_frontmatter(&text).frontmatter),
+        Some(T0 + 3.0 * day)
+    );
+
+    // Surfacing: the key, not the mtime, gives the age.
+    fs.insert_file(
+        "/m/old.md",
+        format!(
+            "---\nname: Old\nmodified: {}\n---\n\nfact\n",
+            memdir::manifest::iso_timestamp(T0 - 7.0 * day)
+        ),
+    );
+    fs.insert_file("/m/plain.md", "---\nname: Plain\n---\n\nfact\n");
+    let now = T0 + 3.0 * day;
+    let shown = block_on(m.surface(&[
+        ("/m/old.md".to_owned(), now),
+        ("/m/plain.md".to_owned(), now - 2.0 * day),
+    ]));
+    assert_eq!(shown.len(), 2);
+    assert!(
+        shown[0].header.starts_with("This memory is 10 days old."),
+        "{}",
+        shown[0].header
+    );
+    assert!(
+        shown[1].header.starts_with("This memory is 2 days old."),
+        "{}",
+        shown[1].header
+    );
+}
+
+/// Since reference 2.1.214 values with an inline ` #` are quoted (a plain one would be cut at
+/// the comment by every YAML reader).
+#[test]
+fn saved_values_with_an_inline_hash_read_back_whole() {
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    let description = "Use C# not F# #dotnet";
+    let s = saved(block_on(m.save(input("C# style", description, "feedback", "b\n"))).unwrap());
+    let text = file_text(&fs, &s.path).unwrap();
+    assert!(
+        text.contains(&format!("description: \"{description}\"\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains("name: C# style\n"),
+        "no ` #`, no quotes: {text}"
+    );
+    let parsed = memdir::parse_frontmatter(&text);
+    assert_eq!(parsed.header.description.as_deref(), Some(description));
 }

@@ -362,6 +362,17 @@ fn every_output_type_matches_its_typescript_declaration() {
         total: 3,
     };
     check(&d, "ScanPage", &page, &[]);
+    let mut loaded = memdir::paths::LoadedSettings::default();
+    loaded.settings.user.auto_memory_directory = Some("~/m".into());
+    loaded.files.push(memdir::paths::SettingsFile {
+        source: memdir::paths::SettingsSource::User,
+        path: "/h/.claude/settings.json".into(),
+        loaded: false,
+        error: Some("invalid JSON".into()),
+    });
+    check(&d, "LoadedSettings", &loaded, &[]);
+    check(&d, "SettingsFile", &loaded.files[0], &[]);
+    check(&d, "MemorySettingsLayer", &loaded.settings.user, &[]);
     let lexical = LexicalWhy {
         score: 0.5,
         terms: vec![TermWhy {

@@ -5,6 +5,7 @@ import { caps, derivedFileName, measure, wouldBeIndex } from "./gauge.js";
 import { SAMPLE_FILES } from "./seed.js";
 import { setupPanels } from "./panels.js";
 import { exportDirectory, importDirectory, clearDirectory, writeFiles } from "./transfer.js";
+import { setupTeam } from "./team.js";
 
 const { init, Memdir, opfsFs, parseFrontmatter, memoryAge, isMemdirError } = memdirLib;
 
@@ -340,7 +341,11 @@ async function main() {
 
   const panels = setupPanels({ state, DIR, lib: memdirLib, openMemory, toast, describeError });
   state.panels = panels;
-  setupTabs(panels.onShow);
+  const team = setupTeam({ state, DIR, lib: memdirLib, toast, describeError, refresh: () => refresh() });
+  setupTabs((tab) => {
+    panels.onShow(tab);
+    if (tab === "team") team.show().catch((err) => toast(describeError(err), "error"));
+  });
 
   $("filter").addEventListener("input", renderList);
   $("new").addEventListener("click", newMemory);

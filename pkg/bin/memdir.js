@@ -2,7 +2,7 @@
 // memdir: the command line over a memory directory on disk (a Claude Code one included).
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import * as posix from "node:path/posix";
+import { resolve as resolvePath, sep } from "node:path";
 import { parseArgs } from "node:util";
 import * as api from "../index.node.js";
 import { nodeFs } from "../node.js";
@@ -18,7 +18,8 @@ const HELP = `memdir — a file-based memory for LLM agents, on the command line
 Usage: memdir <command> [options]
 
 Commands:
-  path                 print the project's memory directory (as Claude Code resolves it)
+  path                 print the project's memory directory (as Claude Code resolves it, with
+                       the settings files it reads); --explain says which rule chose it
   prompt               print the memory system prompt (--mode individual|combined|daily-log|agent)
   ls                   list memories, newest first (the daily log in logs/ is not a memory)
   show <file>          print one memory file
@@ -43,7 +44,8 @@ Options:
   --explain            recall: print each memory's score and why (matched terms by field, cosine)
   --embed-url <url>    recall: fuse in embeddings from an OpenAI-compatible endpoint (its base
                        URL, e.g. http://localhost:11434/v1); the key is MEMDIR_EMBED_KEY or
-                       OPENAI_API_KEY. With a model key set too, the model answers (add --no-llm)
+                       OPENAI_API_KEY. With a model key set too, the model selects from the
+                       embeddings' best and they answer if it fails (--no-llm: embeddings only)
   --embed-model <name> recall: the embedding model (default text-embedding-3-small)
   --mode <mode>        prompt: which prompt (default individual)
   --skip-index         prompt: leave out the MEMORY.md steps
@@ -77,65 +79,37 @@ function json(value) {
 
 // ---- where memory lives (reference §2.2–2.4, §2.6) ------------------------------------------
 
-function readJson(path) {
-  try {
-    return JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-function validateMemoryPath(raw, expandTilde, home) {
-  return api.validateMemoryPath(raw ?? "", { expandTilde, home }) ?? null;
-}
-
-function loadSettings(projectRoot, configHome) {
-  const layer = (path) => {
-    const s = readJson(path);
-    if (!s || typeof s !== "object") return {};
-    const out = {};
-    if (typeof s.autoMemoryEnabled === "boolean") out.autoMemoryEnabled = s.autoMemoryEnabled;
-    if (s.autoMemoryDirectory != null) out.autoMemoryDirectory = String(s.autoMemoryDirectory);
-    return out;
-  };
-  return {
-    policy: layer("/etc/claude-code/managed-settings.json"),
-    flag: {},
-    local: layer(posix.join(projectRoot, ".claude", "settings.local.json")),
-    project: layer(posix.join(projectRoot, ".claude", "settings.json")),
-    user: layer(posix.join(configHome, "settings.json")),
-  };
-}
-
-/** The project's memory directory and how it was chosen. */
+/** The project's memory directory and how it was chosen, by the library's own resolution. */
 async function resolveProjectMemory(projectDir, env = process.env, home = homedir()) {
-  const projectRoot = posix.resolve(projectDir).normalize("NFC");
-  const gitRoot = (await api.findCanonicalGitRoot(nodeFs({ sync: true }), projectRoot)) ?? null;
-  const configHome = (env.CLAUDE_CONFIG_DIR ?? posix.join(home, ".claude")).normalize("NFC");
-  const settings = loadSettings(projectRoot, configHome);
+  const fs = nodeFs({ sync: true });
+  const projectRoot = resolvePath(projectDir).normalize("NFC");
   const envMap = Object.fromEntries(Object.entries(env).filter(([, v]) => typeof v === "string"));
-  const context = { env: envMap, settings, home, projectRoot, cwd: projectRoot, ...(gitRoot ? { gitRoot } : {}) };
+  const base = { fs, env: envMap, home, projectRoot, platform: process.platform };
+  // The settings files Claude Code reads (policy, user, project, local), as the library reads them.
+  const { settings, files } = await api.loadSettings(base);
+  const gitRoot = (await api.findCanonicalGitRoot(fs, projectRoot)) ?? null;
+  const dir = await api.resolveMemoryDir({ ...base, settings, ...(gitRoot ? { gitRoot } : {}) });
   const enabled = api.isAutoMemoryEnabled({ env: envMap, settings });
-
-  let dir;
-  let source;
-  const override = validateMemoryPath(env.CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, false, home);
-  if (override) {
-    [dir, source] = [override, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"];
-  } else {
-    // Settings may choose the directory, except the committed project settings (a repository
-    // must not redirect writes): first defined of policy, flag, local, user.
-    const chosen = [settings.policy, settings.flag, settings.local, settings.user]
-      .map((l) => l.autoMemoryDirectory)
-      .find((v) => v !== undefined);
-    const fromSettings = chosen === undefined ? null : validateMemoryPath(chosen, true, home);
-    if (fromSettings) {
-      [dir, source] = [fromSettings, "settings autoMemoryDirectory"];
-    } else {
-      [dir, source] = [await api.resolveMemoryDir(context), "default"];
-    }
+  const valid = (raw, expandTilde) => api.validateMemoryPath(raw ?? "", { expandTilde, home, platform: process.platform });
+  // Which rule chose it: the env override, a (trusted) settings file, or the default.
+  let source = "default";
+  if (valid(envMap.CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, false)) source = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE";
+  else if (dir === valid(firstDirectory(settings), true)) {
+    const from = ["policy", "local", "user"].find((s) => settings[s]?.autoMemoryDirectory !== undefined);
+    source = `settings autoMemoryDirectory (${from})`;
   }
-  return { dir, source, projectRoot, gitRoot, enabled };
+  return { dir, source, projectRoot, gitRoot, enabled, settingsFiles: files };
+}
+
+/** `path` with exactly one trailing separator of the platform. */
+function withSep(path) {
+  const trailing = sep === "\\" ? /[\\/]+$/ : /\/+$/;
+  return path.replace(trailing, "") + sep;
+}
+
+/** The first defined `autoMemoryDirectory` of the sources that may choose it (flag is empty here). */
+function firstDirectory(settings) {
+  return ["policy", "flag", "local", "user"].map((s) => settings[s]?.autoMemoryDirectory).find((v) => v !== undefined);
 }
 
 // ---- filesystem with progress --------------------------------------------------------------
@@ -260,6 +234,10 @@ function age(mtimeMs) {
 const commands = {
   async path({ values, resolved }) {
     if (values.json) return json({ ...resolved, exists: dirExists(resolved.dir), entrypoint: resolved.dir + "MEMORY.md" });
+    if (values.explain) {
+      err(`chosen by: ${resolved.source}`);
+      for (const f of resolved.settingsFiles) err(`${f.source.padEnd(8)} ${f.path}  ${f.loaded ? "read" : f.error ? `not used: ${f.error}` : "absent"}`);
+    }
     out(resolved.dir);
   },
 
@@ -311,7 +289,7 @@ const commands = {
   async show({ values, positionals, dir }) {
     const file = positionals[0];
     if (!file || positionals.length > 1) throw new UsageError("show needs exactly one file");
-    const path = posix.resolve(dir, file);
+    const path = resolvePath(dir, file);
     if (!path.startsWith(dir)) throw new UsageError(`${file} is outside the memory directory`);
     let text;
     let mtimeMs;
@@ -570,7 +548,8 @@ async function main(argv = process.argv.slice(2)) {
     let dir = resolved.dir;
     if (values.dir !== undefined) {
       if (!values.dir) throw new UsageError("--dir needs a path");
-      dir = posix.resolve(values.dir).replace(/\/*$/, "/");
+      // The platform's absolute form, ending with one separator (\ on Windows).
+      dir = withSep(resolvePath(values.dir));
     }
     const code = await command({ values, positionals: rest, dir, resolved });
     return code ?? EXIT.OK;

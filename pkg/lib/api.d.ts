@@ -112,10 +112,68 @@ export interface OpenAiEmbedOptions {
  */
 export function openAiEmbed(options?: OpenAiEmbedOptions): EmbedCallback & { model: string };
 
-export { gitTransport } from "./git-sync.js";
-export type { GitSyncOptions, GitTeamSyncOptions } from "./git-sync.js";
-import type { GitTeamSyncOptions } from "./git-sync.js";
-import type { TeamSync } from "../dist/memdir.js";
+// ---- git sync (lib/git-sync.js) ----
+
+import type { PullOutcome as GitPullOutcome, Scope as GitScope, Transport as GitHttpTransport, TeamSync } from "../dist/memdir.js";
+
+/** Where and how `teamSync({ git })` reaches its git remote. */
+export interface GitSyncOptions {
+  /** The remote, e.g. `https://github.com/acme/team-memory.git` (smart HTTP). */
+  url: string;
+  /** The branch memory lives on; default `main` (created by the first push when absent). */
+  branch?: string;
+  /** Credentials: a token (sent as the HTTP basic password, user `x-access-token` unless given) or a user and password. */
+  auth?: { token?: string; username?: string; password?: string };
+  /** Who the commits are by; default `memdir <memdir@localhost>`. */
+  author?: { name?: string; email?: string };
+  /** Where the git data is kept; default `<dir>.git-sync/<scope>` (a bare repository in a hidden folder). */
+  gitdir?: string;
+  /** An fs with a `promises` API for the git data (default `node:fs` in Node; required in browsers). */
+  fs?: unknown;
+  /** isomorphic-git's HTTP client (default: its Node one in Node, its fetch one in browsers). */
+  http?: unknown;
+  /** The isomorphic-git module itself, for pages without a bundler (its UMD build's `git` global); default: `import("isomorphic-git")`. */
+  module?: unknown;
+  /** A CORS proxy, for browsers talking to a host that sends no CORS headers. */
+  corsProxy?: string;
+  /** Extra HTTP headers sent to the remote. */
+  headers?: Record<string, string>;
+}
+
+/** Options of `memdir.teamSync({ git })`. */
+export interface GitTeamSyncOptions {
+  git: GitSyncOptions;
+  /** `"team"` (default): `team/`; `"private"`: the memory directory without `team/`, for one person's machines. */
+  scope?: GitScope;
+  /** Timeout of one git request (a fetch or a push), in milliseconds; default 120,000. */
+  timeoutMs?: number;
+}
+
+/**
+ * A team-sync `Transport` whose server is a git remote: `GET` fetches the branch and answers its
+ * tree as entries (symbolic links, submodules and blobs over 250,000 bytes refused, reported in
+ * `lastPull`); `PUT` commits the entries on top of the `If-Match` commit and pushes (412 when the
+ * remote moved). isomorphic-git is loaded on the first request.
+ *
+ * @example
+ * const { transport } = gitTransport({ url, gitdir: dir + ".git-sync/team" });
+ * const sync = new TeamSync({ fs, dir, baseUrl: url, repo: "main", transport, memoryFilesOnly: true });
+ */
+export function gitTransport(options: GitSyncOptions & { gitdir: string }): {
+  transport: GitHttpTransport;
+  /** What the last `GET` refused before the core saw it, and how many files it left out past the caps. */
+  lastPull: { refused: GitPullOutcome["skipped"]; overCap: number };
+  gitdir: string;
+};
+
+/**
+ * An fs with the `promises` API isomorphic-git needs, over the browser's Origin Private File
+ * System (under `root`): binary files and folders, no symbolic links.
+ *
+ * @example
+ * const sync = memdir.teamSync({ git: { url, fs: gitOpfsFs(), module: git, http } });
+ */
+export function gitOpfsFs(root?: string): { promises: Record<string, (...args: any[]) => Promise<any>> };
 
 declare module "../dist/memdir.js" {
   interface Memdir {

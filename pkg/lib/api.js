@@ -10,18 +10,20 @@ export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
 export { fetchTransport } from "./transport.js";
 export { memoryTools, anthropicMemoryHandlers, aiSdkTools } from "./tools.js";
-export { gitTransport } from "./git-sync.js";
+export { gitTransport, gitOpfsFs } from "./git-sync.js";
 import { gitSync } from "./git-sync.js";
 
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
 // more than these functions take to run, so only the part the core reads crosses the boundary;
-// every decision is still made in Rust (`entrypoint::truncate_counted`, `frontmatter::head_for_js`).
+// every decision is still made in Rust (`entrypoint::truncate_counted_cut`, `frontmatter::head_for_js`).
 import {
   __parseFrontmatter,
   __parseFrontmatterProbe,
-  __truncateEntrypointCounted,
   __truncateEntrypointCut,
+  __entrypointWithinCaps,
+  __formatManifestPacked,
   entrypointCaps,
+  formatManifest as formatManifestFields,
 } from "../dist/memdir.js";
 
 /** The core's default caps (`maxUnits` is the one read here), fetched on first use: in a
@@ -42,10 +44,14 @@ const probeBytes = new Uint8Array(HEAD_PROBE_BYTES);
  * const custom = truncateEntrypoint(indexText, { maxLines: 50, maxUnits: 8000 });
  */
 export function truncateEntrypoint(raw, options) {
-  if (typeof raw !== "string") return __truncateEntrypointCounted(raw, 0, 0, options);
+  if (typeof raw !== "string") return __truncateEntrypointCut(raw, 0, 0, options); // throws INVALID_INPUT
   const trimmed = raw.trim();
   let lines = 1;
   for (let at = trimmed.indexOf("\n"); at !== -1; at = trimmed.indexOf("\n", at + 1)) lines++;
+  // Under the default caps, an index the core says fits comes back as it is: nothing crosses.
+  if (options === undefined && __entrypointWithinCaps(lines, trimmed.length)) {
+    return { content: trimmed, lineCount: lines, byteCount: trimmed.length, wasLineTruncated: false, wasByteTruncated: false };
+  }
   // Nothing past `maxUnits + 1` units can be kept (an invalid value is refused by the core).
   const maxUnits = options?.maxUnits;
   const reads = (typeof maxUnits === "number" && maxUnits >= 0 ? maxUnits : (defaultCaps ??= entrypointCaps()).maxUnits) + 1;
@@ -54,6 +60,42 @@ export function truncateEntrypoint(raw, options) {
   // holds is sliced here rather than copied back out of wasm.
   const { keepUnits, suffix, ...counts } = __truncateEntrypointCut(prefix, lines, trimmed.length, options);
   return { content: keepUnits >= trimmed.length ? trimmed + suffix : trimmed.slice(0, keepUnits) + suffix, ...counts };
+}
+
+/**
+ * The manifest the recall model reads: one line per memory, as the reference writes it.
+ *
+ * @example
+ * formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, type: "user", description: "Senior Go dev" }]);
+ * // "- [user] user_role.md (2023-11-14T22:13:20.123Z): Senior Go dev"
+ */
+export function formatManifest(headers) {
+  // Plain headers cross as one string and one Float64Array (`__formatManifestPacked`); anything
+  // else, or anything the core declines there, goes field by field for the exact error.
+  const packed = packHeaders(headers);
+  return (packed === null ? undefined : __formatManifestPacked(packed.fields, packed.times)) ?? formatManifestFields(headers);
+}
+
+const isAbsent = (v) => v === undefined || v === null;
+
+function packHeaders(headers) {
+  if (!Array.isArray(headers)) return null;
+  const times = new Float64Array(headers.length);
+  let fields = "";
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i];
+    if (h === null || typeof h !== "object" || Array.isArray(h)) return null;
+    const { filename, mtimeMs, type, description, filePath } = h;
+    if (typeof filename !== "string" || typeof mtimeMs !== "number") return null;
+    if (!isAbsent(type) && (typeof type !== "string" || type === "")) return null;
+    if (!isAbsent(description) && typeof description !== "string") return null;
+    if (!isAbsent(filePath) && typeof filePath !== "string") return null;
+    const t = type ?? "", d = description ?? "";
+    if (filename.includes("\0") || t.includes("\0") || d.includes("\0")) return null;
+    times[i] = mtimeMs;
+    fields += filename + "\0" + t + "\0" + d + "\0";
+  }
+  return { fields, times };
 }
 
 /**

@@ -18,8 +18,11 @@
 // entries past the core's caps (2,000 files, 15 MiB in all) are counted in `entriesOverCap`.
 // Every path that is passed on goes through the core's key checks and containment.
 //
-// isomorphic-git is loaded with a dynamic `import()` the first time a request is made, so the
-// main import of memdir (and a browser bundle of it) never loads it.
+// isomorphic-git is loaded with a dynamic `import()` of a name held in a variable, the first time
+// a request is made: the main import of memdir never loads it, and no bundler includes it.
+
+import { MemdirError, readArgs } from "./errors.js";
+import { TextDecoder, TextEncoder } from "./text.js";
 
 /** The core's `MAX_ENTRY_BYTES`: larger blobs are refused without becoming an entry. */
 export const MAX_ENTRY_BYTES = 250_000;
@@ -40,15 +43,25 @@ const LOCAL_REF = "refs/heads/memdir-sync";
 const utf8 = new TextEncoder();
 const fatal = new TextDecoder("utf-8", { fatal: true });
 
+// isomorphic-git is named through variables: a bundler (or the package's own CommonJS build)
+// never resolves or includes it, and Node loads it from node_modules on first use. In a browser
+// the page passes it (`git.module`, `git.http`), or maps the names with an import map.
+const ISOMORPHIC_GIT = "isomorphic-git";
+const NODE_FS = "node:fs";
+const NODE_HTTP = "isomorphic-git/http/node";
+const WEB_HTTP = "isomorphic-git/http/web";
+
 let loaded;
 /** isomorphic-git, loaded on first use. */
 async function loadGit() {
-  loaded ??= import("isomorphic-git").then(
+  loaded ??= import(/* @vite-ignore */ /* webpackIgnore: true */ ISOMORPHIC_GIT).then(
     (m) => m.default ?? m,
     (cause) => {
       loaded = undefined;
       const error = new Error(
-        "git sync needs the isomorphic-git package (an optional dependency of memdir): npm install isomorphic-git",
+        isNode
+          ? "git sync needs the isomorphic-git package (an optional dependency of memdir): npm install isomorphic-git"
+          : "git sync in a browser needs isomorphic-git passed as `git.module` (and its `http/web` client as `git.http`)",
       );
       error.code = "ENOENT";
       error.cause = cause;
@@ -60,19 +73,15 @@ async function loadGit() {
 
 const isNode = typeof process !== "undefined" && typeof process.versions?.node === "string";
 
-// Node-only modules are named through a variable, so a browser bundler leaves them alone.
-const NODE_FS = "node:fs";
-const NODE_HTTP = "isomorphic-git/http/node";
-
 async function defaultFs() {
   if (isNode) return (await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FS)).default;
-  throw Object.assign(new Error("git sync in a browser needs `git.fs` (an fs with a `promises` API, e.g. gitOpfsFs())"), { code: "EINVAL" });
+  throw new MemdirError("INVALID_INPUT", "git sync in a browser needs `git.fs` (an fs with a `promises` API, e.g. gitOpfsFs())");
 }
 
 async function defaultHttp() {
   const m = isNode
     ? await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_HTTP)
-    : await import("isomorphic-git/http/web");
+    : await import(/* @vite-ignore */ /* webpackIgnore: true */ WEB_HTTP);
   return m.default ?? m;
 }
 
@@ -190,8 +199,13 @@ function statusOf(error) {
  * const { transport, lastPull } = gitTransport({ url, gitdir: dir + ".git-sync/team", branch: "main" });
  */
 export function gitTransport(options) {
+  // Reading the caller's options may throw (getters, proxies, symbols): always as a MemdirError.
+  return readArgs("gitTransport", () => makeGitTransport(options));
+}
+
+function makeGitTransport(options) {
   const url = String(options?.url ?? "");
-  if (!url) throw Object.assign(new Error("git sync needs `git.url`"), { code: "EINVAL" });
+  if (!url) throw new MemdirError("INVALID_INPUT", "git sync needs `git.url`");
   const branch = options.branch ?? "main";
   const remoteRef = `refs/heads/${branch}`;
   const gitdir = String(options.gitdir).replace(/\/+$/, "");
@@ -214,7 +228,11 @@ export function gitTransport(options) {
   let queue = Promise.resolve();
 
   const setup = async () => {
-    const [git, fs, http] = await Promise.all([loadGit(), options.fs ?? defaultFs(), options.http ?? defaultHttp()]);
+    const [git, fs, http] = await Promise.all([
+      options.module ?? loadGit(),
+      options.fs ?? defaultFs(),
+      options.http ?? defaultHttp(),
+    ]);
     const ctx = { git, fs, http: cappedHttp(http, MAX_FETCH_BYTES), gitdir, cache };
     try {
       await fs.promises.stat(`${gitdir}/HEAD`);
@@ -465,9 +483,9 @@ export function withRefusals(outcome, lastPull) {
  * await sync.pull();
  */
 export function gitSync(dir, options, make) {
-  const { git, ...rest } = options;
+  const { git, ...rest } = readArgs("teamSync", () => ({ ...options }));
   if (git === null || typeof git !== "object") {
-    throw Object.assign(new TypeError("`git` must be an object: { url, branch?, auth?, author? }"), { code: "EINVAL" });
+    throw new MemdirError("INVALID_INPUT", "`git` must be an object: { url, branch?, auth?, author? }");
   }
   const scope = rest.scope === "private" ? "private" : "team";
   const base = String(dir).replace(/\/*$/, "/");
@@ -490,4 +508,137 @@ export function gitSync(dir, options, make) {
     });
   }
   return sync;
+}
+
+/** A Node-style error with `code`, as isomorphic-git expects from its fs. */
+function fsError(code, path) {
+  return Object.assign(new Error(`${code}: ${path}`), { code });
+}
+
+/**
+ * An fs with the `promises` API isomorphic-git needs, over the browser's Origin Private File
+ * System (under `root`, default `/`): binary files, folders, no symbolic links (`symlink` is
+ * refused with `ENOSYS`, never needed for a bare repository). For `teamSync({ git: { fs } })` in
+ * a browser.
+ *
+ * @param {string} [root]
+ * @example
+ * const sync = memdir.teamSync({ git: { url, fs: gitOpfsFs(), module: git, http } });
+ */
+export function gitOpfsFs(root = "/") {
+  const base = readArgs("gitOpfsFs", () => String(root).split("/").filter(Boolean));
+  const parts = (path) => [...base, ...String(path).split("/").filter((p) => p && p !== ".")];
+  const dirOf = async (segments, create = false) => {
+    let dir = await navigator.storage.getDirectory();
+    for (const name of segments) {
+      try {
+        dir = await dir.getDirectoryHandle(name, { create });
+      } catch (e) {
+        throw fsError(e?.name === "TypeMismatchError" ? "ENOTDIR" : "ENOENT", segments.join("/"));
+      }
+    }
+    return dir;
+  };
+  /** The handle at `path`: a file, a folder, or ENOENT. */
+  const handle = async (path) => {
+    const segs = parts(path);
+    if (!segs.length) return dirOf([]);
+    const parent = await dirOf(segs.slice(0, -1));
+    const name = segs[segs.length - 1];
+    try {
+      return await parent.getFileHandle(name);
+    } catch {
+      try {
+        return await parent.getDirectoryHandle(name);
+      } catch {
+        throw fsError("ENOENT", path);
+      }
+    }
+  };
+  const stats = (kind, size, mtimeMs) => ({
+    type: kind,
+    mode: kind === "dir" ? 0o40755 : 0o100644,
+    size,
+    ino: 0,
+    mtimeMs,
+    ctimeMs: mtimeMs,
+    uid: 1,
+    gid: 1,
+    dev: 1,
+    isFile: () => kind === "file",
+    isDirectory: () => kind === "dir",
+    isSymbolicLink: () => false,
+  });
+  const promises = {
+    async readFile(path, options) {
+      const h = await handle(path);
+      if (h.kind !== "file") throw fsError("EISDIR", path);
+      const bytes = new Uint8Array(await (await h.getFile()).arrayBuffer());
+      const encoding = typeof options === "string" ? options : options?.encoding;
+      return encoding ? new TextDecoder().decode(bytes) : bytes;
+    },
+    async writeFile(path, data) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      const file = await parent.getFileHandle(segs[segs.length - 1], { create: true });
+      const writable = await file.createWritable();
+      await writable.write(typeof data === "string" ? utf8.encode(data) : data);
+      await writable.close();
+    },
+    async unlink(path) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      try {
+        await parent.getFileHandle(segs[segs.length - 1]);
+        await parent.removeEntry(segs[segs.length - 1]);
+      } catch {
+        throw fsError("ENOENT", path);
+      }
+    },
+    async readdir(path) {
+      const dir = await handle(path);
+      if (dir.kind !== "directory") throw fsError("ENOTDIR", path);
+      const names = [];
+      for await (const name of dir.keys()) names.push(name);
+      return names;
+    },
+    async mkdir(path) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      const name = segs[segs.length - 1];
+      try {
+        await parent.getDirectoryHandle(name);
+        throw fsError("EEXIST", path);
+      } catch (e) {
+        if (e?.code === "EEXIST") throw e;
+      }
+      await parent.getDirectoryHandle(name, { create: true });
+    },
+    async rmdir(path) {
+      const segs = parts(path);
+      const parent = await dirOf(segs.slice(0, -1));
+      try {
+        await parent.removeEntry(segs[segs.length - 1]);
+      } catch (e) {
+        throw fsError(e?.name === "InvalidModificationError" ? "ENOTEMPTY" : "ENOENT", path);
+      }
+    },
+    async stat(path) {
+      const h = await handle(path);
+      if (h.kind === "directory") return stats("dir", 0, 0);
+      const file = await h.getFile();
+      return stats("file", file.size, file.lastModified);
+    },
+    async lstat(path) {
+      return promises.stat(path);
+    },
+    async readlink(path) {
+      throw fsError("EINVAL", path);
+    },
+    async symlink(_target, path) {
+      throw fsError("ENOSYS", path);
+    },
+    async chmod() {},
+  };
+  return { promises };
 }

@@ -80,6 +80,6 @@ export interface AiSdkToolsOptions extends MemoryToolsOptions {
  */
 export function aiSdkTools<T>(
   memdir: Memdir,
-  ai: { tool: (definition: any) => T; jsonSchema: (schema: any) => unknown },
+  ai: { tool: (definition: never) => T; jsonSchema: (schema: never) => unknown },
   options?: AiSdkToolsOptions,
 ): Record<string, T>;

@@ -2,7 +2,7 @@
 // Schemas, descriptions, `execute`), and thin adapters for the Anthropic SDK's memory tool and
 // the AI SDK. Nothing here imports an SDK: the adapters take the SDK's own functions as
 // arguments, so the main import stays dependency-free.
-import { MemdirError, isMemdirError } from "./errors.js";
+import { MemdirError, isMemdirError, readArgs } from "./errors.js";
 
 const TYPES = ["user", "feedback", "project", "reference"];
 const MEMORY_ROOT = "/memories";
@@ -152,7 +152,7 @@ async function readWhole(memdir, rel) {
 }
 
 function saved(outcome, verb) {
-  if (outcome.status === "proposed") return `Proposed to the user (awaiting approval): ${verb} ${outcome.file ?? outcome.input?.file ?? "the memory"}.`;
+  if (outcome.status === "proposed") return `The ${verb} of ${outcome.file ?? outcome.name ?? "the memory"} was proposed to the user and awaits approval; it has not been applied yet.`;
   if (outcome.status === "deleted") return `Deleted ${outcome.file}${outcome.removedEntry ? " and its line in MEMORY.md" : ""}.`;
   let text = `${outcome.created ? "Saved" : "Updated"} ${outcome.file}; MEMORY.md points to it.`;
   if (outcome.indexWarning) text += ` Warning: ${outcome.indexWarning.message ?? "MEMORY.md is over its cap"}.`;
@@ -215,16 +215,21 @@ function runners(memdir) {
  * const recall = tools.find((t) => t.name === "recall");
  * console.log(await recall.execute({ query: "how do we run the tests" }));
  */
-export function memoryTools(memdir, options = {}) {
+export function memoryTools(memdir, options) {
+  const readOnly = readArgs("memoryTools", () => Boolean(options?.readOnly));
   const run = runners(memdir);
   return Object.keys(SCHEMAS)
-    .filter((name) => !options.readOnly || READ_ONLY.has(name))
+    .filter((name) => !readOnly || READ_ONLY.has(name))
     .map((name) => ({
       name,
       description: DESCRIPTIONS[name],
       inputSchema: structuredClone(SCHEMAS[name]),
       readOnly: READ_ONLY.has(name),
-      execute: async (input, context) => run[name](check(name, SCHEMAS[name], input), context ?? {}),
+      execute: async (input, context) => {
+        const args = readArgs(name, () => check(name, SCHEMAS[name], input));
+        const signal = readArgs(name, () => context?.signal);
+        return run[name](args, signal ? { signal } : {});
+      },
     }));
 }
 
@@ -240,7 +245,7 @@ export function memoryTools(memdir, options = {}) {
  */
 export function anthropicMemoryHandlers(memdir) {
   const run = async (command) => {
-    const input = { ...command };
+    const input = readArgs("memory tool command", () => ({ ...command }));
     // The SDK's backend ignores a range that is not two numbers; so does this one.
     if (input.command === "view" && !(Array.isArray(input.view_range) && input.view_range.length === 2)) delete input.view_range;
     try {
@@ -262,16 +267,21 @@ export function anthropicMemoryHandlers(memdir) {
  * import * as ai from "ai";
  * const result = await ai.generateText({ model, tools: aiSdkTools(memdir, ai), prompt });
  */
-export function aiSdkTools(memdir, ai, options = {}) {
-  if (!ai || typeof ai.tool !== "function" || typeof ai.jsonSchema !== "function") {
+export function aiSdkTools(memdir, ai, options) {
+  const { tool, jsonSchema, prefix, readOnly } = readArgs("aiSdkTools", () => ({
+    tool: ai?.tool,
+    jsonSchema: ai?.jsonSchema,
+    prefix: String(options?.prefix ?? "memory_"),
+    readOnly: Boolean(options?.readOnly),
+  }));
+  if (typeof tool !== "function" || typeof jsonSchema !== "function") {
     throw new MemdirError("INVALID_INPUT", "aiSdkTools needs the `ai` module (or { tool, jsonSchema } from it) as its second argument");
   }
-  const prefix = options.prefix ?? "memory_";
   const out = {};
-  for (const t of memoryTools(memdir, options)) {
-    out[prefix + t.name] = ai.tool({
+  for (const t of memoryTools(memdir, { readOnly })) {
+    out[prefix + t.name] = tool({
       description: t.description,
-      inputSchema: ai.jsonSchema(t.inputSchema),
+      inputSchema: jsonSchema(t.inputSchema),
       execute: (input, context) => t.execute(input, { signal: context?.abortSignal }),
     });
   }

@@ -131,7 +131,9 @@ cts("dist/memdir.d.ts", "dist/cjs/memdir.d.cts", [
 cts("lib/api.d.ts", "dist/cjs/api.d.cts", [
   ["../dist/memdir.js", "./memdir.cjs"],
   ["./host-types.js", "./host-types.cjs"],
+  ["./tools.js", "./tools.cjs"],
 ]);
+cts("lib/tools.d.ts", "dist/cjs/tools.d.cts", [["../dist/memdir.js", "./memdir.cjs"]]);
 cts("lib/host-types.d.ts", "dist/cjs/host-types.d.cts", []);
 cts("node.d.ts", "dist/cjs/node.d.cts", [["./dist/memdir.js", "./memdir.cjs"]]);
 write("dist/cjs/inline.d.cts", 'export * from "./index.cjs";\n');

@@ -57,7 +57,9 @@ pub enum ExtractStatus {
     },
     /// A run was in flight; this call's messages wait for its trailing run.
     Coalesced,
-    /// A trailing run failed (a call's own failure is its `Err`).
+    /// The model failed (`HOST_LLM`, `HTTP`, `TIMEOUT`: an HTTP 401, a callback that threw, no
+    /// answer in time), in this call's run or a trailing one. Other failures (no LLM, the write
+    /// mode, bad input) are the call's `Err`.
     Failed {
         /// The error code.
         code: String,
@@ -182,7 +184,8 @@ impl Extractor {
     /// `WRITE_FORBIDDEN` in `off` and `read-only` mode. When a run is already in flight this
     /// call stashes `messages` and returns [`ExtractStatus::Coalesced`]; the run in flight then
     /// processes the latest stash in one trailing run (which skips the throttle) and reports it
-    /// under `trailing`. On failure the cursor does not move.
+    /// under `trailing`. On failure the cursor does not move; a failure of the model resolves
+    /// as [`ExtractStatus::Failed`] instead of an `Err`.
     pub async fn run<'a, F: FileSystem + 'a, C: Clock + 'a, T: Telemetry + 'a, L: Llm + 'a>(
         &self,
         target: impl Into<ExtractContext<'a, F, C, T, L>>,
@@ -207,18 +210,18 @@ impl Extractor {
         while let Some(stash) = self.finish() {
             let outcome = match self.run_once(memdir, &stash, options, true).await {
                 Ok(outcome) => *outcome,
-                Err(mut e) => ExtractOutcome::with_status(
-                    ExtractStatus::Failed {
-                        code: e.code.as_str().to_owned(),
-                        message: std::mem::take(&mut e.message),
-                    },
-                    0,
-                ),
+                Err(e) => failed(e),
             };
             trailing.push(outcome);
         }
         guard.done = true;
-        let mut outcome = first?;
+        let mut outcome = match first {
+            Ok(outcome) => outcome,
+            // The model failed (an HTTP 401, a callback that threw, no answer in time): a typed
+            // `failed` result, as for a trailing run. Mistakes of the caller still reject.
+            Err(e) if model_failure(e.code) => Box::new(failed(e)),
+            Err(e) => return Err(e),
+        };
         outcome.trailing = trailing;
         Ok(*outcome)
     }
@@ -387,6 +390,22 @@ async fn extract_now<F: FileSystem, C: Clock, T: Telemetry, L: Llm>(
     }
     crate::sort::sort_by_key(&mut outcome.rejected, |r| r.index);
     Ok(outcome)
+}
+
+/// Failures of the model rather than of the call: reported as [`ExtractStatus::Failed`].
+fn model_failure(code: Code) -> bool {
+    matches!(code, Code::HostLlm | Code::Http | Code::Timeout)
+}
+
+/// A run that ended with `e`, as an outcome.
+fn failed(mut e: Error) -> ExtractOutcome {
+    ExtractOutcome::with_status(
+        ExtractStatus::Failed {
+            code: e.code.as_str().to_owned(),
+            message: std::mem::take(&mut e.message),
+        },
+        0,
+    )
 }
 
 /// Our words for a store refusal (the store's own message may quote the file).

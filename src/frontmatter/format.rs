@@ -32,7 +32,28 @@ use std::fmt::Write as _;
 /// assert_eq!(parsed.body, "Why: mocks hid a broken migration.\n");
 /// ```
 pub fn format_memory_file(header: &MemoryFields, body: &str) -> String {
-    let mut out = String::with_capacity(body.len() + 128);
+    format_memory_file_modified(header, None, body)
+}
+
+/// [`format_memory_file`] with a `modified` key after the fields: the time of this write as an
+/// ISO 8601 UTC string (`"2026-03-05T10:00:00.000Z"`, quoted so no YAML reader takes it for a
+/// date object), as the reference writes it since 2.1.214. `None`, or a time no JS `Date` can
+/// hold, writes no key. Readers take it for the memory's age ([`super::modified_ms`]).
+///
+/// ```
+/// use memdir::frontmatter::{format_memory_file_modified, modified_ms, parse_frontmatter};
+/// use memdir::MemoryFields;
+/// let fields = MemoryFields { name: Some("Role".into()), ..MemoryFields::default() };
+/// let text = format_memory_file_modified(&fields, Some(1_700_000_000_123.0), "Body\n");
+/// assert_eq!(text, "---\nname: Role\nmodified: \"2023-11-14T22:13:20.123Z\"\n---\n\nBody\n");
+/// assert_eq!(modified_ms(&parse_frontmatter(&text).frontmatter), Some(1_700_000_000_123.0));
+/// ```
+pub fn format_memory_file_modified(
+    header: &MemoryFields,
+    modified_ms: Option<f64>,
+    body: &str,
+) -> String {
+    let mut out = String::with_capacity(body.len() + 160);
     out.push_str("---\n");
     if let Some(name) = &header.name {
         push_field(&mut out, "name", name);
@@ -42,6 +63,11 @@ pub fn format_memory_file(header: &MemoryFields, body: &str) -> String {
     }
     if let Some(memory_type) = header.memory_type {
         push_field(&mut out, "type", memory_type.as_str());
+    }
+    if let Some(ms) = modified_ms.filter(|ms| crate::manifest::is_valid_time(*ms)) {
+        out.push_str("modified: ");
+        push_double_quoted(&mut out, &crate::manifest::iso_timestamp(ms));
+        out.push('\n');
     }
     out.push_str("---\n\n");
     out.push_str(body);

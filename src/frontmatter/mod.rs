@@ -35,7 +35,7 @@ mod format;
 mod js_json;
 mod yaml;
 
-pub use format::format_memory_file;
+pub use format::{format_memory_file, format_memory_file_modified};
 pub use js_json::{fast_path_against_yaml, head_for_js, HeadForJs, HEADER_KEYS};
 
 use crate::jsstr::{is_js_whitespace, js_number_to_string};
@@ -291,6 +291,38 @@ fn parse_head(delimited: Delimited<'_>) -> Option<FrontmatterHead> {
         diagnostics,
         body_start,
     })
+}
+
+/// The `modified` time of a frontmatter mapping (an ISO 8601 string, as the reference writes it
+/// since 2.1.214), in milliseconds since the epoch; `None` when absent or not a valid time.
+/// Where present it is the memory's age for freshness, in place of the file's mtime (which a
+/// copy, a checkout or a sync resets).
+///
+/// ```
+/// use memdir::frontmatter::{modified_ms, parse_frontmatter};
+/// let parsed = parse_frontmatter("---\nname: a\nmodified: 2026-03-05T10:00:00Z\n---\n");
+/// assert_eq!(modified_ms(&parsed.frontmatter), Some(1_772_704_800_000.0));
+/// assert_eq!(modified_ms(&parse_frontmatter("---\nmodified: soon\n---\n").frontmatter), None);
+/// ```
+pub fn modified_ms(frontmatter: &Mapping) -> Option<f64> {
+    frontmatter
+        .get("modified")
+        .and_then(Value::as_str)
+        .and_then(crate::manifest::parse_iso_timestamp)
+}
+
+/// The time a memory's age is counted from: its `modified` frontmatter key when the file's
+/// text has a valid one, else `mtime_ms`.
+///
+/// ```
+/// use memdir::frontmatter::age_time_ms;
+/// assert_eq!(age_time_ms("---\nmodified: 1970-01-02T00:00:00Z\n---\nx", 5.0), 86_400_000.0);
+/// assert_eq!(age_time_ms("no frontmatter", 5.0), 5.0);
+/// ```
+pub fn age_time_ms(text: &str, mtime_ms: f64) -> f64 {
+    parse_frontmatter_head(text, true)
+        .and_then(|head| modified_ms(&head.frontmatter))
+        .unwrap_or(mtime_ms)
 }
 
 /// The memory fields of a frontmatter mapping, read as the reference reads them.

@@ -1,6 +1,6 @@
 //! The lint checks over collected files and indexes. Pure.
 
-use super::similarity::{similar_pairs, tokens};
+use super::similarity::{cluster_near, tokens, Clusters};
 use super::{LintFinding, LintOptions, Severity};
 use crate::age::memory_age_days;
 use crate::case::to_lowercase;
@@ -296,14 +296,26 @@ pub fn check_index(
     out
 }
 
-/// Exact duplicates (the same trimmed body, or the same name and description ignoring case)
-/// and near-duplicates (token Jaccard over name + description at or above the threshold).
+/// Shortest trimmed body (in bytes) that makes two files duplicates by itself: two different
+/// memories may well share a short body ("Use pnpm."), a long identical one is a copy.
+pub const MIN_DUPLICATE_BODY_BYTES: usize = 120;
+/// Most clusters reported per code; the rest are left out.
+pub const MAX_DUPLICATE_CLUSTERS: usize = 200;
+/// Most files a cluster's finding lists in `related` (its message gives the full count).
+pub const MAX_RELATED_FILES: usize = 20;
+
+/// Duplicates, one finding per cluster on the cluster's first file (path order), the others in
+/// `related`: `DUPLICATE_MEMORY` for files with the same name and description (ignoring case)
+/// or the same body of at least [`MIN_DUPLICATE_BODY_BYTES`]; `NEAR_DUPLICATE_MEMORY` for files
+/// whose name + description tokens reach the Jaccard threshold (clusters joined through any
+/// member; exact duplicates of one another are not reported again). The work is bounded (see
+/// [`super::near_duplicate_clusters`]) and so is the output ([`MAX_DUPLICATE_CLUSTERS`],
+/// [`MAX_RELATED_FILES`]).
 pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFinding> {
-    let mut out = Vec::new();
     let parsed: Vec<_> = files.iter().map(|f| parse_frontmatter(&f.text)).collect();
     let body_keys: Vec<Option<&str>> = parsed
         .iter()
-        .map(|p| Some(js_trim(&p.body)).filter(|b| !b.is_empty()))
+        .map(|p| Some(js_trim(&p.body)).filter(|b| b.len() >= MIN_DUPLICATE_BODY_BYTES))
         .collect();
     let header_keys: Vec<Option<(String, String)>> = parsed
         .iter()
@@ -312,29 +324,15 @@ pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFi
             _ => None,
         })
         .collect();
-    let earlier_body = earlier_equal(&body_keys);
-    let earlier_header = earlier_equal(&header_keys);
-    // `exact_of[i] = Some(j)`: file `i` was reported as a duplicate of the earlier file `j`.
-    let mut exact_of: Vec<Option<usize>> = vec![None; parsed.len()];
-    for (i, (body, header)) in earlier_body.iter().zip(&earlier_header).enumerate() {
-        if let Some(j) = body.or(*header) {
-            if let Some(slot) = exact_of.get_mut(i) {
-                *slot = Some(j);
-            }
-            if let (Some(a), Some(b)) = (files.get(j), files.get(i)) {
-                let mut f = at_file(
-                    finding(
-                        "DUPLICATE_MEMORY",
-                        Severity::Warning,
-                        format!("duplicates {}", a.file),
-                    ),
-                    &b.file,
-                );
-                f.related = vec![a.file.clone()];
-                out.push(f);
+    let mut exact = Clusters::new(files.len());
+    for earlier in [earlier_equal(&body_keys), earlier_equal(&header_keys)] {
+        for (i, j) in earlier.iter().enumerate() {
+            if let Some(j) = j {
+                exact.union(i, *j);
             }
         }
     }
+    let exact_groups = exact.groups();
     let sets: Vec<_> = parsed
         .iter()
         .map(|p| {
@@ -346,26 +344,71 @@ pub fn check_duplicates(files: &[LintFile], options: &LintOptions) -> Vec<LintFi
             tokens(&text)
         })
         .collect();
-    for (i, j, score) in similar_pairs(&sets, options.near_duplicate_threshold, 2) {
-        if exact_of.get(j) == Some(&Some(i)) {
-            continue;
-        }
-        if let (Some(a), Some(b)) = (files.get(i), files.get(j)) {
-            let mut f = at_file(
-                finding(
-                    "NEAR_DUPLICATE_MEMORY",
-                    Severity::Info,
-                    format!(
-                        "name and description overlap {:.0}% with {}",
-                        score * 100.0,
-                        a.file
-                    ),
-                ),
-                &b.file,
-            );
-            f.related = vec![a.file.clone()];
-            out.push(f);
+    // Near clusters start from the exact ones (so their members are not compared again); a near
+    // cluster is reported when it holds more than one exact cluster.
+    let mut near = Clusters::new(files.len());
+    for group in &exact_groups {
+        for &i in group.iter().skip(1) {
+            if let Some(&first) = group.first() {
+                near.union(first, i);
+            }
         }
     }
+    cluster_near(&sets, options.near_duplicate_threshold, 2, &mut near);
+    let near_groups: Vec<Vec<usize>> = near
+        .groups()
+        .into_iter()
+        .filter(|g| {
+            let first = g.first().map(|&i| exact.find(i));
+            g.iter().any(|&i| Some(exact.find(i)) != first)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for group in exact_groups.iter().take(MAX_DUPLICATE_CLUSTERS) {
+        out.extend(cluster_finding(
+            files,
+            group,
+            "DUPLICATE_MEMORY",
+            Severity::Warning,
+            "the same memory as",
+        ));
+    }
+    for group in near_groups.iter().take(MAX_DUPLICATE_CLUSTERS) {
+        out.extend(cluster_finding(
+            files,
+            group,
+            "NEAR_DUPLICATE_MEMORY",
+            Severity::Info,
+            "name and description overlap with",
+        ));
+    }
     out
+}
+
+/// One finding for a cluster: on its first file, the others related.
+fn cluster_finding(
+    files: &[LintFile],
+    group: &[usize],
+    code: &'static str,
+    severity: Severity,
+    what: &str,
+) -> Option<LintFinding> {
+    let (&first, rest) = group.split_first()?;
+    let file = files.get(first)?;
+    let others: Vec<String> = rest
+        .iter()
+        .filter_map(|&i| files.get(i).map(|f| f.file.clone()))
+        .collect();
+    let shown = others.len().min(MAX_RELATED_FILES);
+    let message = match others.as_slice() {
+        [one] => format!("{what} {one}"),
+        _ if others.len() > shown => format!(
+            "{what} {} other files (the first {shown} listed)",
+            others.len()
+        ),
+        _ => format!("{what} {} other files", others.len()),
+    };
+    let mut f = at_file(finding(code, severity, message), &file.file);
+    f.related = others.into_iter().take(MAX_RELATED_FILES).collect();
+    Some(f)
 }

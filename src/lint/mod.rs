@@ -14,8 +14,8 @@
 //! | `UNINDEXED_FILE` | warning | a memory file no index entry points at |
 //! | `INDEX_LINE_TOO_LONG` | warning | an index line over 150 characters |
 //! | `INDEX_OVER_CAP` | warning | the index is over 200 lines or 25,000 units; `related` lists the entries the model would not see |
-//! | `DUPLICATE_MEMORY` | warning | the same body, or the same name and description (ignoring case), as another file |
-//! | `NEAR_DUPLICATE_MEMORY` | info | name + description tokens overlap by a Jaccard similarity ≥ 0.7 (stop words dropped; at least 2 tokens each) |
+//! | `DUPLICATE_MEMORY` | warning | files with the same name and description (ignoring case), or the same body of 120 bytes or more: one finding per cluster, on its first file, the others in `related` |
+//! | `NEAR_DUPLICATE_MEMORY` | info | name + description tokens overlap by a Jaccard similarity ≥ 0.7 (stop words dropped; at least 2 tokens each): one finding per cluster, as above |
 //!
 //! Checked: every `.md` file below the directory except `MEMORY.md` files and the daily logs in
 //! `logs/`; `team/` files against `team/MEMORY.md`. Directory symlinks are not followed; a file
@@ -35,8 +35,14 @@
 mod checks;
 mod similarity;
 
-pub use checks::{check_duplicates, check_file, check_index, LintFile, LintIndex};
-pub use similarity::{jaccard, similar_pairs, tokens};
+pub use checks::{
+    check_duplicates, check_file, check_index, LintFile, LintIndex, MAX_DUPLICATE_CLUSTERS,
+    MAX_RELATED_FILES, MIN_DUPLICATE_BODY_BYTES,
+};
+pub use similarity::{
+    jaccard, near_duplicate_clusters, similar_pairs, tokens, NearDuplicates,
+    MAX_CANDIDATES_PER_SET, MAX_POSTINGS_PER_SET,
+};
 
 use crate::entrypoint::TruncateOptions;
 use crate::error::Result;

@@ -13,6 +13,7 @@ use crate::store::listing::is_memory_path;
 use crate::store::names::{check_index_representable, check_not_log, is_hidden_char, is_log_path};
 use crate::store::{Scope, WriteMode, TEAM_DIR};
 use crate::types::MemoryType;
+use std::fmt::Write as _;
 
 /// Most files a directory delete removes.
 const MAX_DELETE_FILES: usize = 10_000;
@@ -40,11 +41,7 @@ fn within(root: &str, path: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-/// A size as the reference backend prints it: `0B`, `55B`, `4K`, `1.5K`, `2M`.
-///
-/// ```ignore
-/// assert_eq!(sdk_size(4096.0), "4K");
-/// ```
+/// A size as the reference backend prints it: `0B`, `55B`, `4K`, `1.5K`, `2M` (tested below).
 pub(crate) fn sdk_size(bytes: f64) -> String {
     if bytes.is_nan() || bytes <= 0.0 {
         return "0B".to_owned();
@@ -65,26 +62,22 @@ pub(crate) fn sdk_size(bytes: f64) -> String {
     format!("{digits}{suffix}")
 }
 
-/// One numbered line, as the reference backend writes it (number right-aligned in 6 columns).
-fn numbered_line(number: usize, line: &str) -> String {
-    format!("{number:>6}\t{line}")
-}
-
-/// JS `Array.prototype.slice(start, end)` bounds over `len` items.
-fn js_slice(len: usize, start: i64, end: i64) -> (usize, usize) {
-    let clamp = |i: i64| -> usize {
-        if i < 0 {
-            usize::try_from(i64::try_from(len).unwrap_or(i64::MAX).saturating_add(i)).unwrap_or(0)
-        } else {
-            usize::try_from(i).unwrap_or(usize::MAX).min(len)
+/// Lines `start..end` of `lines`, numbered as the reference backend numbers them (1-based,
+/// right-aligned in 6 columns, a tab), joined by newlines.
+fn numbered(lines: &[&str], start: usize, end: usize) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate().take(end).skip(start) {
+        if i > start {
+            out.push('\n');
         }
-    };
-    (clamp(start), clamp(end))
+        let _ = write!(out, "{:>6}\t{line}", i + 1);
+    }
+    out
 }
 
 /// `view` of a file: every line of `text.split("\n")` (so a final newline shows as an empty last
-/// line), numbered, optionally cut to `view_range` as the reference backend cuts it (the first
-/// line is at least 1, a last line of -1 means the end, and nothing is an error).
+/// line), numbered, optionally cut to `view_range` as the reference backend cuts it (`slice` of
+/// the first line, at least 1, to the last, -1 meaning the end; nothing is an error).
 fn view_file(path: &str, text: &str, range: Option<[i64; 2]>) -> Result<String> {
     let lines: Vec<&str> = text.split('\n').collect();
     if lines.len() > MAX_LINES {
@@ -93,56 +86,40 @@ fn view_file(path: &str, text: &str, range: Option<[i64; 2]>) -> Result<String> 
             lines.len()
         )));
     }
+    let n = i64::try_from(lines.len()).unwrap_or(i64::MAX);
     let (start, end) = match range {
-        None => (0, lines.len()),
-        Some([s, e]) => {
-            let start = s.max(1) - 1;
-            let end = if e == -1 {
-                i64::try_from(lines.len()).unwrap_or(i64::MAX)
-            } else {
-                e
-            };
-            js_slice(lines.len(), start, end)
-        }
+        None => (0, n),
+        Some([s, e]) => (s.max(1) - 1, if e == -1 { n } else { e }),
     };
-    let mut out = format!("Here's the content of {path} with line numbers:\n");
-    let shown: Vec<String> = lines
-        .iter()
-        .enumerate()
-        .take(end)
-        .skip(start)
-        .map(|(i, line)| numbered_line(i + 1, line))
-        .collect();
-    out.push_str(&shown.join("\n"));
-    Ok(out)
+    // JS `slice`: a negative index counts from the end.
+    let at =
+        |i: i64| usize::try_from(if i < 0 { n + i } else { i }).map_or(0, |i| i.min(lines.len()));
+    Ok(format!(
+        "Here's the content of {path} with line numbers:\n{}",
+        numbered(&lines, at(start), at(end))
+    ))
 }
 
-/// Where `old` starts in `text`, as 1-based line numbers: for a one-line `old_str`, the lines
-/// that contain it (the reference backend's rule); for a multi-line one, the line of each
-/// occurrence's start. Also the byte offset of the first occurrence.
+/// Where `old` occurs in `text`: the 1-based lines its occurrences start on (for a one-line
+/// `old_str`, the lines that contain it: the reference backend's rule) and the byte offset of
+/// the first. An empty `old_str` is in every line, as in the reference backend.
 fn match_lines(text: &str, old: &str) -> (Vec<usize>, Option<usize>) {
-    if !old.contains('\n') {
-        let lines = text
-            .split('\n')
-            .enumerate()
-            .filter(|(_, line)| line.contains(old))
-            .map(|(i, _)| i + 1)
-            .collect();
-        return (lines, text.find(old));
+    if old.is_empty() {
+        return ((1..=text.split('\n').count()).collect(), Some(0));
     }
-    let mut lines = Vec::new();
-    let mut first = None;
-    let mut from = 0;
+    let (mut lines, mut line, mut seen, mut from) = (Vec::new(), 1, 0, 0);
     while let Some(i) = text.get(from..).and_then(|rest| rest.find(old)) {
         let at = from + i;
-        first.get_or_insert(at);
-        let line = text.get(..at).map_or(0, |head| head.matches('\n').count()) + 1;
+        line += text
+            .get(seen..at)
+            .map_or(0, |gap| gap.matches('\n').count());
+        seen = at;
         if lines.last() != Some(&line) {
             lines.push(line);
         }
-        from = at + old.len().max(1);
+        from = at + old.len();
     }
-    (lines, first)
+    (lines, text.find(old))
 }
 
 /// The reference backend's `str_replace` result: the edited line with two lines of context on
@@ -150,56 +127,27 @@ fn match_lines(text: &str, old: &str) -> (Vec<usize>, Option<usize>) {
 fn edit_snippet(text: &str, line: usize) -> String {
     let lines: Vec<&str> = text.split('\n').collect();
     let changed = line.saturating_sub(1);
-    let start = changed.saturating_sub(2);
-    let end = (changed + 3).min(lines.len());
-    let snippet: Vec<String> = lines
-        .iter()
-        .enumerate()
-        .take(end)
-        .skip(start)
-        .map(|(i, l)| numbered_line(i + 1, l))
-        .collect();
     format!(
         "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{}",
-        snippet.join("\n")
+        numbered(&lines, changed.saturating_sub(2), changed + 3)
     )
 }
 
-/// The memory a file name suggests: `feedback_testing-policy.md` → (`testing policy`,
-/// feedback); other names are `project` memories.
+/// The memory a file name suggests: `feedback_testing_policy.md` → (`testing policy`,
+/// feedback); other names are `project` memories named after the file.
 fn derived_fields(rel: &str) -> MemoryFields {
     let file = rel.rsplit('/').next().unwrap_or(rel);
     let stem = file.strip_suffix(".md").unwrap_or(file);
-    let mut memory_type = MemoryType::Project;
-    let mut rest = stem;
-    for t in [
-        MemoryType::User,
-        MemoryType::Feedback,
-        MemoryType::Project,
-        MemoryType::Reference,
-    ] {
-        let prefixed = stem
-            .strip_prefix(t.as_str())
-            .and_then(|r| r.strip_prefix('_').or_else(|| r.strip_prefix('-')));
-        if let Some(r) = prefixed.filter(|r| !r.is_empty()) {
-            memory_type = t;
-            rest = r;
-            break;
-        }
-    }
-    let spaced: String = rest
-        .chars()
-        .map(|c| if c == '_' || c == '-' { ' ' } else { c })
-        .collect();
-    let name = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
-    let name = if name.is_empty() {
-        stem.to_owned()
-    } else {
-        name
+    let (memory_type, name) = match stem.split_once(['_', '-']) {
+        Some((t, rest)) if !rest.is_empty() => match MemoryType::parse(t) {
+            Some(t) => (t, rest),
+            None => (MemoryType::Project, stem),
+        },
+        _ => (MemoryType::Project, stem),
     };
     MemoryFields {
         description: Some(format!("Notes in {rel}, written through the memory tool")),
-        name: Some(name),
+        name: Some(name.replace(['_', '-'], " ").trim().to_owned()),
         memory_type: Some(memory_type),
     }
 }
@@ -431,66 +379,68 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
     /// `node_modules` left out, each with its size (`55B`, `4K`) and the path as given plus its
     /// relative path.
     async fn list(&self, path: &str, rel: &str, size: f64) -> Result<String> {
-        let mut lines = vec![
-            format!(
-                "Here're the files and directories up to 2 levels deep in {path}, excluding hidden items and node_modules:"
-            ),
-            format!("{}\t{path}", sdk_size(size)),
-        ];
-        // (directory relative to the memory directory, relative to the listed one, depth,
-        // its sorted entries, the next entry to show)
-        let mut stack = vec![(
-            rel.to_owned(),
-            String::new(),
-            1usize,
-            self.sorted_entries(rel).await,
-            0usize,
-        )];
-        while let Some(top) = stack.last_mut() {
-            let Some((name, kind)) = top.3.get(top.4).cloned() else {
-                stack.pop();
+        let mut out = format!(
+            "Here're the files and directories up to 2 levels deep in {path}, excluding hidden items and node_modules:\n{}\t{path}",
+            sdk_size(size)
+        );
+        for (name, kind) in self.sorted_entries(rel).await {
+            let Some(child) = self.list_entry(&mut out, path, rel, "", &name, kind).await else {
                 continue;
             };
-            top.4 += 1;
-            let (dir_rel, shown_rel, depth) = (top.0.clone(), top.1.clone(), top.2);
-            if name.starts_with('.') || name == "node_modules" || is_reserved_name(&name) {
-                continue;
-            }
-            let child = if dir_rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{dir_rel}/{name}")
-            };
-            let shown = if shown_rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{shown_rel}/{name}")
-            };
-            let child_abs = format!("{}{child}", self.store.dir());
-            // A link is listed only when it resolves inside the directory.
-            if kind == EntryKind::Symlink
-                && !matches!(
-                    self.store.contained_real_path(&child_abs).await,
-                    Ok(Some(_))
-                )
-            {
-                continue;
-            }
-            match self.store.fs().stat(&child_abs).await {
-                Ok(st) if st.kind == EntryKind::Dir => {
-                    lines.push(format!("{}\t{path}/{shown}/", sdk_size(st.size)));
-                    if depth < 2 {
-                        let entries = self.sorted_entries(&child).await;
-                        stack.push((child, shown, depth + 1, entries, 0));
-                    }
-                }
-                Ok(st) if st.kind == EntryKind::File => {
-                    lines.push(format!("{}\t{path}/{shown}", sdk_size(st.size)));
-                }
-                _ => {}
+            let shown = child.get(rel.len()..).unwrap_or("").trim_start_matches('/');
+            for (inner, inner_kind) in self.sorted_entries(&child).await {
+                self.list_entry(&mut out, path, &child, shown, &inner, inner_kind)
+                    .await;
             }
         }
-        Ok(lines.join("\n"))
+        Ok(out)
+    }
+
+    /// One entry of a listing: its line (size, then the path as given and the path below it),
+    /// unless it is hidden, `node_modules`, a file of the library's or a link leading out. The
+    /// entry's path relative to the memory directory when it is a directory.
+    async fn list_entry(
+        &self,
+        out: &mut String,
+        path: &str,
+        dir_rel: &str,
+        shown_dir: &str,
+        name: &str,
+        kind: EntryKind,
+    ) -> Option<String> {
+        if name.starts_with('.') || name == "node_modules" || is_reserved_name(name) {
+            return None;
+        }
+        let join = |dir: &str| {
+            if dir.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{dir}/{name}")
+            }
+        };
+        let child = join(dir_rel);
+        let child_abs = format!("{}{child}", self.store.dir());
+        // A link is listed only when it resolves inside the directory.
+        if kind == EntryKind::Symlink
+            && !matches!(
+                self.store.contained_real_path(&child_abs).await,
+                Ok(Some(_))
+            )
+        {
+            return None;
+        }
+        let st = self.store.fs().stat(&child_abs).await.ok()?;
+        let dir = st.kind == EntryKind::Dir;
+        if dir || st.kind == EntryKind::File {
+            let slash = if dir { "/" } else { "" };
+            let _ = write!(
+                out,
+                "\n{}\t{path}/{}{slash}",
+                sdk_size(st.size),
+                join(shown_dir)
+            );
+        }
+        dir.then_some(child)
     }
 
     /// A file an edit needs: its stat must say it is a file.

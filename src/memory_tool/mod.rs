@@ -234,7 +234,10 @@ pub async fn handle_memory_command<F: FileSystem, C: Clock, T: Telemetry>(
 /// let create = MemoryToolCommand::Create { path: "/memories/a.md".into(), file_text: "hi\n".into() };
 /// block_on(MemoryTool::new(&store).run(create)).unwrap();
 /// use memdir::FileSystem;
-/// assert_eq!(block_on(store.fs().read_file("/m/a.md")).unwrap(), "hi\n");
+/// // A memory written without frontmatter gets one, and an index line.
+/// let text = block_on(store.fs().read_file("/m/a.md")).unwrap();
+/// assert!(text.starts_with("---\nname: a\n") && text.ends_with("---\n\nhi\n"));
+/// assert!(block_on(store.fs().read_file("/m/MEMORY.md")).unwrap().contains("](a.md)"));
 /// ```
 pub struct MemoryTool<'a, F: FileSystem, C: Clock, T: Telemetry> {
     store: &'a Store<F, C, T>,

@@ -1,12 +1,13 @@
 //! The canonical git root: all worktrees of a repository share one memory dir.
 
-use super::posix::{basename, dirname, join_all, normalize, resolve};
+use super::style::PathStyle;
 use crate::host::{EntryKind, FileSystem};
 use crate::jsstr::js_trim;
 
 /// The nearest directory at or above `start` holding a `.git` entry that is a directory or a
 /// file (the filesystem root included). `start` should be absolute; a relative one is taken
-/// from `/`. Host errors count as "no `.git` here". Unlike the reference the result is not NFC
+/// from `/`. Host errors count as "no `.git` here". A Windows path (`C:\\repo\\src`,
+/// `\\\\server\\share\\repo`) is walked with the Windows rules, up to its drive or share root. Unlike the reference the result is not NFC
 /// normalised (no tables in this crate); it is the path as the host spells it.
 ///
 /// ```
@@ -18,12 +19,13 @@ use crate::jsstr::js_trim;
 /// assert_eq!(block_on(find_git_root(&fs, "/elsewhere")), None);
 /// ```
 pub async fn find_git_root<F: FileSystem>(fs: &F, start: &str) -> Option<String> {
-    let mut current = resolve("/", start);
+    let style = PathStyle::of_dir(start);
+    let mut current = style.resolve(&style.sep().to_string(), start);
     loop {
-        if has_git_entry(fs, &current).await {
+        if has_git_entry(fs, style, &current).await {
             return Some(current);
         }
-        let parent = dirname(&current);
+        let parent = style.dirname(&current);
         if parent == current {
             return None;
         }
@@ -31,9 +33,9 @@ pub async fn find_git_root<F: FileSystem>(fs: &F, start: &str) -> Option<String>
     }
 }
 
-async fn has_git_entry<F: FileSystem>(fs: &F, dir: &str) -> bool {
+async fn has_git_entry<F: FileSystem>(fs: &F, style: PathStyle, dir: &str) -> bool {
     matches!(
-        fs.stat(&join_all(&[dir, ".git"])).await,
+        fs.stat(&style.join(&[dir, ".git"])).await,
         Ok(stat) if matches!(stat.kind, EntryKind::Dir | EntryKind::File)
     )
 }
@@ -64,6 +66,9 @@ pub async fn find_canonical_git_root<F: FileSystem>(fs: &F, start: &str) -> Opti
 
 /// The main repository root for the worktree at `root`, or `None` to keep `root`.
 async fn main_worktree_root<F: FileSystem>(fs: &F, root: &str) -> Option<String> {
+    let style = PathStyle::of_dir(root);
+    let join_all = |segments: &[&str]| style.join(segments);
+    let resolve = |base: &str, rel: &str| style.resolve(base, rel);
     let dot_git = fs.read_file(&join_all(&[root, ".git"])).await.ok()?;
     let pointer = js_trim(&dot_git).strip_prefix("gitdir:")?;
     let worktree_git_dir = resolve(root, js_trim(pointer));
@@ -72,29 +77,32 @@ async fn main_worktree_root<F: FileSystem>(fs: &F, root: &str) -> Option<String>
         .await
         .ok()?;
     let common_dir = resolve(&worktree_git_dir, js_trim(&commondir));
-    if dirname(&worktree_git_dir) != join_all(&[&common_dir, "worktrees"]) {
+    if !style.same(
+        &style.dirname(&worktree_git_dir),
+        &join_all(&[&common_dir, "worktrees"]),
+    ) {
         return None;
     }
     let backlink = fs
         .read_file(&join_all(&[&worktree_git_dir, "gitdir"]))
         .await
         .ok()?;
-    let backlink = real_path(fs, &resolve(&worktree_git_dir, js_trim(&backlink))).await?;
-    let root_real = real_path(fs, root).await?;
-    if backlink != join_all(&[&root_real, ".git"]) {
+    let backlink = real_path(fs, style, &resolve(&worktree_git_dir, js_trim(&backlink))).await?;
+    let root_real = real_path(fs, style, root).await?;
+    if !style.same(&backlink, &join_all(&[&root_real, ".git"])) {
         return None;
     }
-    if basename(&common_dir) != ".git" {
+    if !style.same(&style.basename(&common_dir), ".git") {
         return Some(common_dir);
     }
-    Some(dirname(&common_dir))
+    Some(style.dirname(&common_dir))
 }
 
 /// The host's `realpath` when it has one (its failure is an error), else the lexical form.
-async fn real_path<F: FileSystem>(fs: &F, path: &str) -> Option<String> {
+async fn real_path<F: FileSystem>(fs: &F, style: PathStyle, path: &str) -> Option<String> {
     if fs.capabilities().realpath {
-        fs.realpath(path).await.ok().map(|p| normalize(&p))
+        fs.realpath(path).await.ok().map(|p| style.normalize(&p))
     } else {
-        Some(normalize(path))
+        Some(style.normalize(path))
     }
 }

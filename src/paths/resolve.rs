@@ -4,9 +4,9 @@
 use super::enable::{
     EnvMap, Settings, ENV_CONFIG_DIR, ENV_MEMORY_PATH_OVERRIDE, ENV_REMOTE_MEMORY_DIR,
 };
-use super::posix::{join_all, normalize};
 use super::slug::sanitize_path;
-use super::validate::{check_memory_dir, validate_memory_path};
+use super::style::PathStyle;
+use super::validate::{check_memory_dir, validate_memory_path_in};
 use crate::error::{Code, Error, Result};
 use crate::types::ENTRYPOINT_NAME;
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,7 @@ pub const AUTO_MEM_DIRNAME: &str = "memory";
 pub const DAILY_LOG_PATTERN: &str = "logs/YYYY/MM/YYYY-MM-DD.md";
 
 /// Everything path resolution depends on, supplied by the host. From JS:
-/// `{ env, settings, home, projectRoot, cwd, gitRoot }`, every key optional.
+/// `{ env, settings, home, projectRoot, cwd, gitRoot, platform }`, every key optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PathContext {
@@ -35,9 +35,34 @@ pub struct PathContext {
     /// [`find_canonical_git_root`](super::find_canonical_git_root)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub git_root: Option<String>,
+    /// The host's platform as Node names it (`process.platform`): `"win32"` resolves, validates
+    /// and forms paths with the Windows rules (drives, UNC roots, both separators, results with
+    /// `\`); anything else with the POSIX ones; empty: see [`PathContext::style`].
+    pub platform: String,
 }
 
 impl PathContext {
+    /// The path grammar of [`PathContext::platform`].
+    ///
+    /// ```
+    /// use memdir::paths::{PathContext, PathStyle};
+    /// let ctx = PathContext { platform: "win32".into(), ..PathContext::default() };
+    /// assert_eq!(ctx.style(), PathStyle::Win32);
+    /// ```
+    ///
+    /// With no platform given, a home or project root that starts with a drive (`C:\`) or a
+    /// UNC share (`\\server\share`) means Windows: such a path cannot be a POSIX one.
+    pub fn style(&self) -> PathStyle {
+        if self.platform.is_empty()
+            && [&self.home, &self.project_root]
+                .iter()
+                .any(|p| PathStyle::is_windows_rooted(p))
+        {
+            return PathStyle::Win32;
+        }
+        PathStyle::of_platform(&self.platform)
+    }
+
     fn env(&self, name: &str) -> Option<&str> {
         self.env.get(name).map(String::as_str)
     }
@@ -56,31 +81,33 @@ impl PathContext {
     }
 }
 
-/// The config home: `CLAUDE_CONFIG_DIR` when set (even empty, as JS `??`), else `home/.claude`.
+/// The config home: `CLAUDE_CONFIG_DIR` when set (even empty, as JS `??`), else `home/.claude`
+/// (joined with the rules of `style`).
 ///
 /// ```
-/// use memdir::paths::{config_home_dir, EnvMap};
-/// assert_eq!(config_home_dir(&EnvMap::new(), "/home/u"), "/home/u/.claude");
+/// use memdir::paths::{config_home_dir, EnvMap, PathStyle};
+/// assert_eq!(config_home_dir(&EnvMap::new(), "/home/u", PathStyle::Posix), "/home/u/.claude");
+/// assert_eq!(config_home_dir(&EnvMap::new(), "C:\\Users\\u", PathStyle::Win32), "C:\\Users\\u\\.claude");
 /// ```
-pub fn config_home_dir(env: &EnvMap, home: &str) -> String {
+pub fn config_home_dir(env: &EnvMap, home: &str, style: PathStyle) -> String {
     match env.get(ENV_CONFIG_DIR) {
         Some(dir) => dir.clone(),
-        None => join_all(&[home, ".claude"]),
+        None => style.join(&[home, ".claude"]),
     }
 }
 
 /// The memory base: `CLAUDE_CODE_REMOTE_MEMORY_DIR` when non-empty, else [`config_home_dir`].
 ///
 /// ```
-/// use memdir::paths::{memory_base_dir, EnvMap};
+/// use memdir::paths::{memory_base_dir, EnvMap, PathStyle};
 /// let mut env = EnvMap::new();
 /// env.insert("CLAUDE_CODE_REMOTE_MEMORY_DIR".into(), "/remote".into());
-/// assert_eq!(memory_base_dir(&env, "/home/u"), "/remote");
+/// assert_eq!(memory_base_dir(&env, "/home/u", PathStyle::Posix), "/remote");
 /// ```
-pub fn memory_base_dir(env: &EnvMap, home: &str) -> String {
+pub fn memory_base_dir(env: &EnvMap, home: &str, style: PathStyle) -> String {
     match env.get(ENV_REMOTE_MEMORY_DIR) {
         Some(dir) if !dir.is_empty() => dir.clone(),
-        _ => config_home_dir(env, home),
+        _ => config_home_dir(env, home, style),
     }
 }
 
@@ -94,8 +121,20 @@ pub fn memory_base_dir(env: &EnvMap, home: &str) -> String {
 /// assert_eq!(memory_path_override(&env).as_deref(), Some("/mnt/mem/"));
 /// ```
 pub fn memory_path_override(env: &EnvMap) -> Option<String> {
+    memory_path_override_in(env, PathStyle::Posix)
+}
+
+/// [`memory_path_override`] with the path rules of `style`.
+///
+/// ```
+/// use memdir::paths::{memory_path_override_in, EnvMap, PathStyle};
+/// let mut env = EnvMap::new();
+/// env.insert("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE".into(), "D:/mem".into());
+/// assert_eq!(memory_path_override_in(&env, PathStyle::Win32).as_deref(), Some("D:\\mem\\"));
+/// ```
+pub fn memory_path_override_in(env: &EnvMap, style: PathStyle) -> Option<String> {
     env.get(ENV_MEMORY_PATH_OVERRIDE)
-        .and_then(|raw| validate_memory_path(raw, false, ""))
+        .and_then(|raw| validate_memory_path_in(style, raw, false, ""))
 }
 
 /// The auto-memory directory, ending with exactly one `/`:
@@ -104,7 +143,11 @@ pub fn memory_path_override(env: &EnvMap) -> Option<String> {
 ///    validated with `~` expansion;
 /// 3. else `<memory base>/projects/<sanitize_path(git root or project root)>/memory/`.
 ///
-/// The reference NFC-normalises the result; see [`validate_memory_path`] for why this does not.
+/// With `platform: "win32"` every step follows the Windows rules, so the result is what the
+/// reference gives on Windows (`C:\\Users\\u\\.claude\\projects\\C--Users-u-app\\memory\\`).
+///
+/// The reference NFC-normalises the result; see [`super::validate_memory_path`] for why this
+/// does not.
 ///
 /// ```
 /// use memdir::paths::{resolve_memory_dir, PathContext};
@@ -125,19 +168,20 @@ pub fn memory_path_override(env: &EnvMap) -> Option<String> {
 /// `CLAUDE_CONFIG_DIR`). The reference returns such a relative path; a writer would then
 /// write relative to its working directory.
 pub fn resolve_memory_dir(ctx: &PathContext) -> Result<String> {
-    if let Some(dir) = memory_path_override(&ctx.env) {
+    let style = ctx.style();
+    if let Some(dir) = memory_path_override_in(&ctx.env, style) {
         return Ok(dir);
     }
     if let Some(dir) = ctx
         .settings
         .auto_memory_directory()
-        .and_then(|raw| validate_memory_path(raw, true, &ctx.home))
+        .and_then(|raw| validate_memory_path_in(style, raw, true, &ctx.home))
     {
         return Ok(dir);
     }
-    let base = memory_base_dir(&ctx.env, &ctx.home);
+    let base = memory_base_dir(&ctx.env, &ctx.home, style);
     let slug = sanitize_path(ctx.project_base());
-    let dir = with_trailing_slash(join_all(&[&base, "projects", &slug, AUTO_MEM_DIRNAME]));
+    let dir = style.with_trailing_sep(&style.join(&[&base, "projects", &slug, AUTO_MEM_DIRNAME]));
     check_memory_dir(&dir).map_err(|_| {
         Error::new(
             Code::InvalidInput,
@@ -150,20 +194,13 @@ pub fn resolve_memory_dir(ctx: &PathContext) -> Result<String> {
     Ok(dir)
 }
 
-fn with_trailing_slash(mut path: String) -> String {
-    if !path.ends_with('/') {
-        path.push('/');
-    }
-    path
-}
-
 /// `MEMORY.md` inside a memory directory.
 ///
 /// ```
 /// assert_eq!(memdir::paths::entrypoint_path("/m/"), "/m/MEMORY.md");
 /// ```
 pub fn entrypoint_path(memory_dir: &str) -> String {
-    join_all(&[memory_dir, ENTRYPOINT_NAME])
+    PathStyle::of_dir(memory_dir).join(&[memory_dir, ENTRYPOINT_NAME])
 }
 
 /// The reference's `isAutoMemPath`: `normalize(path)` starts with the memory directory (which ends
@@ -177,7 +214,9 @@ pub fn entrypoint_path(memory_dir: &str) -> String {
 /// assert!(!is_auto_mem_path("/m-evil/a.md", "/m/"));
 /// ```
 pub fn is_auto_mem_path(path: &str, memory_dir: &str) -> bool {
-    normalize(path).starts_with(memory_dir)
+    PathStyle::of_dir(memory_dir)
+        .normalize(path)
+        .starts_with(memory_dir)
 }
 
 /// The daily log for a local date: `<dir>/logs/YYYY/MM/YYYY-MM-DD.md` (month and day zero-padded
@@ -192,7 +231,7 @@ pub fn is_auto_mem_path(path: &str, memory_dir: &str) -> bool {
 pub fn daily_log_path(memory_dir: &str, year: i32, month: u32, day: u32) -> String {
     let month = format!("{month:02}");
     let file = format!("{year}-{month}-{day:02}.md");
-    join_all(&[memory_dir, "logs", &year.to_string(), &month, &file])
+    PathStyle::of_dir(memory_dir).join(&[memory_dir, "logs", &year.to_string(), &month, &file])
 }
 
 /// The team memory directory: `<dir>team/`.
@@ -201,7 +240,8 @@ pub fn daily_log_path(memory_dir: &str, year: i32, month: u32, day: u32) -> Stri
 /// assert_eq!(memdir::paths::team_dir("/m/"), "/m/team/");
 /// ```
 pub fn team_dir(memory_dir: &str) -> String {
-    with_trailing_slash(join_all(&[memory_dir, "team"]))
+    let style = PathStyle::of_dir(memory_dir);
+    style.with_trailing_sep(&style.join(&[memory_dir, "team"]))
 }
 
 /// Where an agent's memory lives.
@@ -240,10 +280,14 @@ pub fn agent_dir_name(agent_type: &str) -> String {
 /// ```
 pub fn agent_memory_dir(ctx: &PathContext, agent_type: &str, scope: AgentMemoryScope) -> String {
     let name = agent_dir_name(agent_type);
+    let style = ctx.style();
+    let join_all = |segments: &[&str]| style.join(segments);
     let path = match scope {
-        AgentMemoryScope::User => {
-            join_all(&[&memory_base_dir(&ctx.env, &ctx.home), "agent-memory", &name])
-        }
+        AgentMemoryScope::User => join_all(&[
+            &memory_base_dir(&ctx.env, &ctx.home, style),
+            "agent-memory",
+            &name,
+        ]),
         AgentMemoryScope::Project => join_all(&[ctx.cwd(), ".claude", "agent-memory", &name]),
         AgentMemoryScope::Local => match ctx.env(ENV_REMOTE_MEMORY_DIR) {
             Some(remote) if !remote.is_empty() => join_all(&[
@@ -256,7 +300,7 @@ pub fn agent_memory_dir(ctx: &PathContext, agent_type: &str, scope: AgentMemoryS
             _ => join_all(&[ctx.cwd(), ".claude", "agent-memory-local", &name]),
         },
     };
-    with_trailing_slash(path)
+    style.with_trailing_sep(&path)
 }
 
 /// The reference's `isAgentMemoryPath`: `normalize(path)` lies under one of the three agent
@@ -269,8 +313,10 @@ pub fn agent_memory_dir(ctx: &PathContext, agent_type: &str, scope: AgentMemoryS
 /// assert!(!is_agent_memory_path(&ctx, "/p/.claude/agent-memory-evil/a.md"));
 /// ```
 pub fn is_agent_memory_path(ctx: &PathContext, path: &str) -> bool {
-    let path = normalize(path);
-    let user = join_all(&[&memory_base_dir(&ctx.env, &ctx.home), "agent-memory"]);
+    let style = ctx.style();
+    let join_all = |segments: &[&str]| style.join(segments);
+    let path = style.normalize(path);
+    let user = join_all(&[&memory_base_dir(&ctx.env, &ctx.home, style), "agent-memory"]);
     let project = join_all(&[ctx.cwd(), ".claude", "agent-memory"]);
     let local = match ctx.env(ENV_REMOTE_MEMORY_DIR) {
         Some(remote) if !remote.is_empty() => join_all(&[
@@ -283,5 +329,5 @@ pub fn is_agent_memory_path(ctx: &PathContext, path: &str) -> bool {
     };
     [user, project, local]
         .into_iter()
-        .any(|root| path.starts_with(&with_trailing_slash(root)))
+        .any(|root| path.starts_with(&style.with_trailing_sep(&root)))
 }

@@ -1,6 +1,7 @@
-//! `validateMemoryPath`, POSIX rules.
+//! `validateMemoryPath`, with the path rules of the host's platform (POSIX or Windows).
 
-use super::posix::{is_absolute, join_all, normalize};
+use super::style::PathStyle;
+use super::win32::win32_root;
 use crate::error::{Code, Error, Result};
 use crate::jsstr::utf16_len;
 
@@ -29,6 +30,28 @@ use crate::jsstr::utf16_len;
 /// assert_eq!(validate_memory_path("/a", false, "/home/u"), None);
 /// ```
 pub fn validate_memory_path(raw: &str, expand_tilde: bool, home: &str) -> Option<String> {
+    validate_memory_path_in(PathStyle::Posix, raw, expand_tilde, home)
+}
+
+/// [`validate_memory_path`] with the path rules of `style`. On Windows, as the reference there:
+/// `C:\Users\u\mem` and `C:/Users/u/mem` become `C:\Users\u\mem\`; `~\mem` expands against
+/// `home`; a bare drive (`C:`, `C:\`), a drive-relative `C:mem`, and UNC paths (`\\server\share`,
+/// `//server/share`) are rejected (the reference refuses a memory directory on a network share).
+///
+/// ```
+/// use memdir::paths::{validate_memory_path_in, PathStyle};
+/// let w = PathStyle::Win32;
+/// assert_eq!(validate_memory_path_in(w, "C:/Users/u/mem//", false, "").as_deref(), Some("C:\\Users\\u\\mem\\"));
+/// assert_eq!(validate_memory_path_in(w, "~\\mem", true, "C:\\Users\\u").as_deref(), Some("C:\\Users\\u\\mem\\"));
+/// assert_eq!(validate_memory_path_in(w, "\\\\server\\share\\mem", false, ""), None);
+/// assert_eq!(validate_memory_path_in(w, "C:\\", false, ""), None);
+/// ```
+pub fn validate_memory_path_in(
+    style: PathStyle,
+    raw: &str,
+    expand_tilde: bool,
+    home: &str,
+) -> Option<String> {
     if raw.is_empty() {
         return None;
     }
@@ -36,15 +59,15 @@ pub fn validate_memory_path(raw: &str, expand_tilde: bool, home: &str) -> Option
     if expand_tilde && (raw.starts_with("~/") || raw.starts_with("~\\")) {
         // Both prefixes are two ASCII bytes.
         let rest = raw.get(2..).unwrap_or("");
-        let rest_normalized = normalize(if rest.is_empty() { "." } else { rest });
+        let rest_normalized = style.normalize(if rest.is_empty() { "." } else { rest });
         if rest_normalized == "." || rest_normalized == ".." {
             return None;
         }
-        candidate = join_all(&[home, rest]);
+        candidate = style.join(&[home, rest]);
     }
-    let normalized = normalize(&candidate);
+    let normalized = style.normalize(&candidate);
     let normalized = normalized.trim_end_matches(['/', '\\']);
-    let rejected = !is_absolute(normalized)
+    let rejected = !style.is_absolute(normalized)
         || utf16_len(normalized) < 3
         || is_drive_letter(normalized)
         || normalized.starts_with("\\\\")
@@ -53,11 +76,12 @@ pub fn validate_memory_path(raw: &str, expand_tilde: bool, home: &str) -> Option
     if rejected {
         return None;
     }
-    Some(format!("{normalized}/"))
+    Some(format!("{normalized}{}", style.sep()))
 }
 
-/// Check the directory a store or memdir is opened on: non-empty, no NUL, absolute (`/…`, or a
-/// drive letter followed by a separator), and not a filesystem root. Every file the library
+/// Check the directory a store or memdir is opened on: non-empty, no NUL, absolute (`/…`; on
+/// Windows a drive and a separator, a UNC share `\\\\server\\share\\…`, or a rooted `\\…`),
+/// and not a filesystem root (`/`, `C:\\`, `\\\\server\\share\\`). Every file the library
 /// writes goes under it, so an empty or relative directory (which the host would resolve
 /// against its working directory, or as the root) is refused with `INVALID_INPUT`.
 ///
@@ -83,17 +107,13 @@ pub fn check_memory_dir(dir: &str) -> Result<()> {
     if dir.contains('\0') {
         return fail("contains a NUL byte");
     }
-    let drive = matches!(
-        dir.as_bytes(),
-        [letter, b':', b'/' | b'\\', ..] if letter.is_ascii_alphabetic()
-    );
-    if !is_absolute(dir) && !drive {
+    let style = PathStyle::of_dir(dir);
+    if !style.is_absolute(dir) {
         return fail("is relative; pass an absolute path");
     }
-    let rest = if drive {
-        dir.get(2..).unwrap_or("")
-    } else {
-        dir
+    let rest = match style {
+        PathStyle::Win32 => dir.get(win32_root(dir).len()..).unwrap_or(""),
+        PathStyle::Posix => dir,
     };
     if rest.trim_matches(['/', '\\']).is_empty() {
         return fail("is a filesystem root");
@@ -121,10 +141,30 @@ mod tests {
 
     #[test]
     fn memory_dirs() {
-        for ok in ["/m/", "/m", "D:\\mem\\", "/a b/"] {
+        for ok in [
+            "/m/",
+            "/m",
+            "D:\\mem\\",
+            "/a b/",
+            "\\\\srv\\share\\mem\\",
+            "c:/m/",
+        ] {
             assert!(check_memory_dir(ok).is_ok(), "{ok:?}");
         }
-        for bad in ["", "/", "//", "C:/", "C:", "x", "./m/", " /m", "/m\0/"] {
+        for bad in [
+            "",
+            "/",
+            "//",
+            "C:/",
+            "C:",
+            "x",
+            "./m/",
+            " /m",
+            "/m\0/",
+            "C:m\\",
+            "\\\\srv\\share\\",
+            "D:\\\\",
+        ] {
             let err = check_memory_dir(bad).unwrap_err();
             assert_eq!(err.code, Code::InvalidInput, "{bad:?}");
         }

@@ -44,6 +44,7 @@ pub const SECTION_IDS: &[&str] = &[
     "what-to-log",
     "daily-log-index",
     "searching-past-context",
+    "index-compaction",
 ];
 
 /// The override keys that are not in [`SECTION_IDS`] (for a host to report typos).
@@ -116,6 +117,30 @@ impl<'a> Assembler<'a> {
                     memory_dir,
                     options.transcripts_dir.as_deref(),
                 )
+            });
+        }
+    }
+
+    /// The compaction reminder, when the index is near its caps and the prompt keeps an index.
+    fn compaction(&mut self, options: &PromptOptions, keeps_index: bool) {
+        let near = options
+            .index_usage
+            .as_ref()
+            .filter(|u| keeps_index && u.is_near_limit());
+        if let Some(usage) = near {
+            if self
+                .overrides
+                .get("index-compaction")
+                .is_some_and(String::is_empty)
+            {
+                return;
+            }
+            // After the closing blank lines of individual mode, one blank line is enough.
+            if self.lines.len() >= 2 && self.lines.iter().rev().take(2).all(String::is_empty) {
+                self.lines.pop();
+            }
+            self.section_then_blank("index-compaction", || {
+                super::compaction::compaction_reminder(usage)
             });
         }
     }
@@ -209,10 +234,20 @@ pub fn build_memory_prompt(options: &PromptOptions) -> String {
     match options.mode {
         PromptMode::Individual => {
             let extra = extra_lines(&options.extra_guidelines).collect();
-            individual(options, options.skip_index, extra).finish()
+            let mut out = individual(options, options.skip_index, extra);
+            out.compaction(options, !options.skip_index);
+            out.finish()
         }
-        PromptMode::Combined => combined(options).finish(),
-        PromptMode::DailyLog => daily_log(options).finish(),
+        PromptMode::Combined => {
+            let mut out = combined(options);
+            out.compaction(options, !options.skip_index);
+            out.finish()
+        }
+        PromptMode::DailyLog => {
+            let mut out = daily_log(options);
+            out.compaction(options, !options.skip_index);
+            out.finish()
+        }
         PromptMode::Agent => {
             let scope_note = options.agent_scope.map(|s| agent_scope_note(s).to_owned());
             let extra = scope_note
@@ -220,6 +255,7 @@ pub fn build_memory_prompt(options: &PromptOptions) -> String {
                 .chain(extra_lines(&options.extra_guidelines))
                 .collect();
             let mut out = individual(options, false, extra);
+            out.compaction(options, true);
             out.extend(agent_index_tail(options.agent_index.as_deref()));
             out.finish()
         }

@@ -4,7 +4,7 @@
 use super::build::build_memory_prompt;
 use super::options::{default_team_dir, with_trailing_slash, PromptMode, AUTO_MEMORY_DISPLAY_NAME};
 use super::PromptConfig;
-use crate::entrypoint::truncate_entrypoint;
+use crate::entrypoint::{load_index_for_model, truncate_entrypoint};
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
 use crate::jsstr::js_trim;
 use crate::store::{Store, WriteMode};
@@ -69,6 +69,21 @@ pub async fn load_prompt<F: FileSystem, C: Clock, T: Telemetry>(
         }
     }
     let mut options = config.options(dir);
+    // How full the private index is, for the compaction reminder (what the model loads).
+    let index_path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
+    let keeps_index = mode == PromptMode::Agent || !options.skip_index;
+    if keeps_index {
+        if let Ok(raw) = store.read_contained(&index_path).await {
+            let caps = &store.config().index_caps;
+            let loaded = load_index_for_model(&raw, caps);
+            options.index_usage = Some(super::IndexUsage {
+                line_count: loaded.line_count,
+                unit_count: loaded.byte_count,
+                max_lines: caps.max_lines,
+                max_units: caps.max_units,
+            });
+        }
+    }
     match mode {
         PromptMode::Agent => {
             let path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));

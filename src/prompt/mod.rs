@@ -18,6 +18,7 @@
 
 mod agent;
 mod build;
+mod compaction;
 mod consolidate;
 mod daily_log;
 mod extract;
@@ -31,6 +32,7 @@ mod types_section;
 
 pub use agent::{agent_index_tail, agent_scope_note, EMPTY_INDEX_NOTICE};
 pub use build::{build_memory_prompt, unknown_section_ids, SECTION_IDS};
+pub use compaction::{compaction_reminder, IndexUsage, NEAR_LIMIT_PERCENT};
 pub use consolidate::build_consolidation_prompt;
 pub use daily_log::{
     daily_log_index, daily_log_intro, daily_log_path, what_to_log, DAILY_LOG_PATTERN,
@@ -118,6 +120,7 @@ impl PromptConfig {
             transcripts_dir: self.transcripts_dir.clone(),
             tool_names: self.tool_names.clone(),
             section_overrides: self.section_overrides.clone(),
+            index_usage: None,
         }
     }
 }

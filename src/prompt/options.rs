@@ -129,6 +129,10 @@ pub struct PromptOptions {
     /// the section together with the blank line that follows it.
     #[serde(default)]
     pub section_overrides: StrMap,
+    /// How full `MEMORY.md` is; near its caps the prompt gains the `index-compaction` reminder
+    /// (not with `skip_index`, outside agent mode). `Memdir.loadPrompt` measures it.
+    #[serde(default)]
+    pub index_usage: Option<super::IndexUsage>,
 }
 
 /// Title of the main agent's memory prompt (reference `AUTO_MEM_DISPLAY_NAME`).

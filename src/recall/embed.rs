@@ -7,7 +7,8 @@
 
 use super::index::ScoredMemory;
 use super::semantic::{
-    embed_text, validate_vectors, EmbedFault, Sidecar, SidecarEntry, EMBED_BATCH, SIDECAR_NAME,
+    cosine, embed_text, query_segments, validate_vectors, EmbedFault, Sidecar, SidecarEntry,
+    EMBED_BATCH, SIDECAR_NAME,
 };
 use crate::error::HostError;
 use crate::host::{Clock, Embedder, FileSystem, Telemetry};
@@ -25,8 +26,9 @@ pub enum EmbedFailure {
 
 /// The cosine between `query` and each of `memories` (in order). Embeds what the sidecar lacks
 /// (reading those memories' heads again: the index keeps only a hash of their text), in
-/// batches of [`EMBED_BATCH`], then the query alone; rewrites the sidecar when it changed. A
-/// memory that can no longer be read gets cosine 0.
+/// batches of [`EMBED_BATCH`], then the query (with its [`query_segments`], in one call: a
+/// memory's cosine is its best to the whole query or a segment); rewrites the sidecar when it
+/// changed. A memory that can no longer be read gets cosine 0.
 pub(crate) async fn cosines<F: FileSystem, C: Clock, T: Telemetry, E: Embedder>(
     store: &Store<F, C, T>,
     embedder: &E,
@@ -98,27 +100,31 @@ pub(crate) async fn cosines<F: FileSystem, C: Clock, T: Telemetry, E: Embedder>(
             }
         }
     }
-    let query_vector = embedder
-        .embed(&[query.to_owned()])
-        .await
-        .map_err(EmbedFailure::Host)?;
-    let query_vector = validate_vectors(query_vector, 1, dims)
-        .map_err(EmbedFailure::Invalid)?
-        .pop()
-        .ok_or(EmbedFailure::Invalid(EmbedFault::Count {
-            expected: 1,
+    let mut texts = vec![query.to_owned()];
+    texts.extend(query_segments(query));
+    let answer = embedder.embed(&texts).await.map_err(EmbedFailure::Host)?;
+    let query_vectors =
+        validate_vectors(answer, texts.len(), dims).map_err(EmbedFailure::Invalid)?;
+    let Some(whole) = query_vectors.first() else {
+        return Err(EmbedFailure::Invalid(EmbedFault::Count {
+            expected: texts.len(),
             got: 0,
-        }))?;
+        }));
+    };
     if changed {
-        fresh.dims = query_vector.len();
+        fresh.dims = whole.len();
         // A cache: a failed rewrite is retried by the next recall.
         let _ = store.write_atomic(&path, &fresh.encode()).await;
     }
     Ok(vectors
         .iter()
         .map(|v| {
-            v.as_deref()
-                .map_or(0.0, |v| super::semantic::cosine(v, &query_vector))
+            v.as_deref().map_or(0.0, |v| {
+                query_vectors
+                    .iter()
+                    .map(|q| cosine(v, q))
+                    .fold(f32::NEG_INFINITY, f32::max)
+            })
         })
         .collect())
 }

@@ -2,17 +2,20 @@
 //! query, and [`surface_memories`], reading the chosen ones for the model.
 //!
 //! Sequence: bring the whole-directory index up to date ([`Recaller::candidates`]); drop
-//! memories already surfaced this session; ask the host's LLM (raced against the configured
-//! timeout and the caller's abort), pre-filtering with the ranker when there are more candidates
-//! than the selector budget; or answer with the ranker when no LLM is configured. A failing, hanging or babbling LLM never makes recall fail: the answer is the
-//! ranker's (when `fallback_to_lexical`) or nothing. An abort always yields nothing.
+//! memories already surfaced this session; ask the host's LLM, pre-filtering with the ranker
+//! (fused with the embedder's cosine when there is one) when there are more candidates than
+//! the selector budget; or answer with the ranker (fused likewise) when no LLM is configured.
+//! One deadline (the recall timeout) and the caller's abort bound the whole. A failing, hanging
+//! or babbling LLM never makes recall fail: the answer is the ranker's (when
+//! `fallback_to_lexical`) or nothing. An abort always yields nothing.
 
 use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
+use super::index::ScoredMemory;
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
 use super::ranker::Field;
 use super::selector::{build_selector_request, try_parse_selector_reply};
-use super::semantic::{fuse, Fused};
+use super::semantic::{fuse, fused_order, Fused, FusionParams};
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
 use crate::future::join_all;
@@ -136,6 +139,10 @@ pub enum AnsweredBy {
     /// The host's LLM, over the candidates the ranker pre-filtered to the selector budget.
     #[serde(rename = "llm+prefilter")]
     LlmPrefilter,
+    /// The host's LLM, over the candidates pre-filtered to the selector budget by the fused
+    /// lexical and embedding scores (an embedder is configured too).
+    #[serde(rename = "llm+semantic-prefilter")]
+    LlmSemanticPrefilter,
     /// Lexical and embedding scores fused (no LLM, an embedder configured); at least one
     /// chosen memory also matched lexically, or nothing passed the cut-off.
     #[serde(rename = "lexical+semantic")]
@@ -146,12 +153,14 @@ pub enum AnsweredBy {
 }
 
 impl AnsweredBy {
-    /// `llm`, `lexical`, `llm+prefilter`, `lexical+semantic` or `semantic`.
+    /// `llm`, `lexical`, `llm+prefilter`, `llm+semantic-prefilter`, `lexical+semantic` or
+    /// `semantic`.
     pub fn as_str(self) -> &'static str {
         match self {
             AnsweredBy::Llm => "llm",
             AnsweredBy::Lexical => "lexical",
             AnsweredBy::LlmPrefilter => "llm+prefilter",
+            AnsweredBy::LlmSemanticPrefilter => "llm+semantic-prefilter",
             AnsweredBy::LexicalSemantic => "lexical+semantic",
             AnsweredBy::Semantic => "semantic",
         }
@@ -263,7 +272,9 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
 impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a, F, C, T, L, E> {
     /// The same recall with a host embedder: without an LLM, the answer fuses the ranker's
     /// score with cosine (see [`crate::recall::semantic`]); a failing embedder falls back to
-    /// the ranker, reported in [`Recall::outcome`].
+    /// the ranker, reported in [`Recall::outcome`]. With an LLM, the fused scores pick its
+    /// manifest when the directory exceeds the selector budget (`llm+semantic-prefilter`) and
+    /// answer when the LLM fails (`lexical+semantic` or `semantic`, with the LLM's outcome).
     pub fn with_embedder<E2: Embedder>(
         self,
         embedder: Option<&'a E2>,
@@ -529,14 +540,15 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                         RecallOutcome::Ok,
                         index.borrow_mut().rank(query, options.limit, &surfaced),
                     ),
-                    (Some(llm), _) => {
+                    (Some(llm), embedder) => {
                         let at = Stage {
                             query,
                             options,
                             surfaced: &surfaced,
                             deadline,
                         };
-                        self.select_with_llm(llm, index, count, &at).await
+                        self.select_with_llm(llm, embedder, index, count, &at, &mut fused)
+                            .await
                     }
                 }
             };
@@ -573,12 +585,62 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     }
 
     /// Fused lexical and cosine scores (the kept ones into `fused`, in the order chosen); the
-    /// ranker alone when the embedder fails, lies or is too slow (within the recall timeout
+    /// ranker alone when the embedder fails, lies or is too slow (within the recall's deadline
     /// and the caller's abort).
     async fn semantic(
         &self,
         embedder: &E,
         index: &RefCell<RecallIndex>,
+        at: &Stage<'_>,
+        fused: &mut Vec<Fused>,
+    ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
+        match self.signals(embedder, index, at).await {
+            Ok(signals) => {
+                let (by, chosen) = signals.answer(&self.config.fusion, at.options.limit, fused);
+                (by, RecallOutcome::Ok, chosen)
+            }
+            Err(RecallOutcome::Aborted) => {
+                (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
+            }
+            Err(outcome) => {
+                let chosen = index
+                    .borrow_mut()
+                    .rank(at.query, at.options.limit, at.surfaced);
+                (AnsweredBy::Lexical, outcome, chosen)
+            }
+        }
+    }
+
+    /// Every candidate's lexical score and cosine, or the outcome that says why the embedder
+    /// gave none (within the recall's deadline and the caller's abort).
+    async fn signals(
+        &self,
+        embedder: &E,
+        index: &RefCell<RecallIndex>,
+        at: &Stage<'_>,
+    ) -> Result<Signals, RecallOutcome> {
+        let memories = index.borrow().scored(at.query, at.surfaced);
+        let call = cosines(self.store, embedder, &memories, at.query);
+        match at.bounded(self.store, call).await {
+            Ok(Ok(cosines)) => Ok(Signals { memories, cosines }),
+            Ok(Err(EmbedFailure::Host(_))) => Err(RecallOutcome::Error),
+            Ok(Err(EmbedFailure::Invalid(_))) => Err(RecallOutcome::InvalidReply),
+            Err(Cut::TimedOut) => Err(RecallOutcome::Timeout),
+            Err(Cut::Aborted) => Err(RecallOutcome::Aborted),
+        }
+    }
+
+    /// The LLM's selection over a manifest of at most `selector_budget` memories: every
+    /// candidate (newest first) when they fit, else the best of the whole directory by the fused
+    /// scores (with an embedder that answers within half of the time left) or by the ranker. When the LLM fails and
+    /// `fallback_to_lexical` is on, the fused ranker answers (with an embedder; its kept scores
+    /// into `fused`), else the lexical one.
+    async fn select_with_llm(
+        &self,
+        llm: &L,
+        embedder: Option<&E>,
+        index: &RefCell<RecallIndex>,
+        count: usize,
         at: &Stage<'_>,
         fused: &mut Vec<Fused>,
     ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
@@ -588,56 +650,37 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             surfaced,
             ..
         } = *at;
-        let memories = index.borrow().scored(query, surfaced);
-        let cos = cosines(self.store, embedder, &memories, query);
-        let outcome = match at.bounded(self.store, cos).await {
-            Ok(Ok(cos)) => {
-                let scores: Vec<(f32, f32)> = memories
-                    .iter()
-                    .zip(&cos)
-                    .map(|(m, &c)| (m.lexical, c))
-                    .collect();
-                let kept = fuse(&scores, &self.config.fusion, options.limit);
-                let by = if !kept.is_empty() && kept.iter().all(|f| f.lexical <= 0.0) {
-                    AnsweredBy::Semantic
-                } else {
-                    AnsweredBy::LexicalSemantic
-                };
-                let chosen = kept
-                    .iter()
-                    .filter_map(|f| memories.get(f.index).map(|m| m.header.clone()))
-                    .collect();
-                *fused = kept;
-                return (by, RecallOutcome::Ok, chosen);
-            }
-            Ok(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
-            Ok(Err(EmbedFailure::Invalid(_))) => RecallOutcome::InvalidReply,
-            Err(Cut::TimedOut) => RecallOutcome::Timeout,
-            Err(Cut::Aborted) => return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new()),
-        };
-        let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
-        (AnsweredBy::Lexical, outcome, chosen)
-    }
-
-    async fn select_with_llm(
-        &self,
-        llm: &L,
-        index: &RefCell<RecallIndex>,
-        count: usize,
-        at: &Stage<'_>,
-    ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
-        let Stage {
-            query,
-            options,
-            surfaced,
-            ..
-        } = *at;
         let budget = self.config.selector_budget.max(1);
-        let (by, shown) = if count > budget {
-            let shown = index.borrow_mut().prefilter(query, budget, surfaced);
-            (AnsweredBy::LlmPrefilter, shown)
-        } else {
+        let mut signals = None;
+        let (by, shown) = if count <= budget {
             (AnsweredBy::Llm, index.borrow().newest(surfaced, budget))
+        } else {
+            if let Some(embedder) = embedder {
+                // At most half of what is left: a hanging embedder must leave the LLM time.
+                let now = self.store.clock().now_ms();
+                let half = Stage {
+                    deadline: now + (at.deadline - now).max(0.0) / 2.0,
+                    ..*at
+                };
+                match self.signals(embedder, index, &half).await {
+                    Ok(s) => signals = Some(s),
+                    Err(RecallOutcome::Aborted) => {
+                        return (AnsweredBy::Llm, RecallOutcome::Aborted, Vec::new())
+                    }
+                    // The embedder failed: the ranker pre-filters, the LLM still selects.
+                    Err(_) => {}
+                }
+            }
+            match &signals {
+                Some(s) => (
+                    AnsweredBy::LlmSemanticPrefilter,
+                    s.best(self.config.fusion.lexical_weight, budget),
+                ),
+                None => (
+                    AnsweredBy::LlmPrefilter,
+                    index.borrow_mut().prefilter(query, budget, surfaced),
+                ),
+            }
         };
         let manifest = crate::manifest::format_manifest(&shown);
         let request = build_selector_request(query, &manifest, &options.recent_tools);
@@ -659,12 +702,78 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             Err(Cut::TimedOut) => RecallOutcome::Timeout,
             Err(Cut::Aborted) => return (by, RecallOutcome::Aborted, Vec::new()),
         };
-        if self.config.fallback_to_lexical {
-            let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
-            (AnsweredBy::Lexical, outcome, chosen)
-        } else {
-            (by, outcome, Vec::new())
+        if !self.config.fallback_to_lexical {
+            return (by, outcome, Vec::new());
         }
+        // The fallback: the fused ranker when the embedder answers (now, if it was not asked
+        // yet, within what is left of the deadline), else the lexical one.
+        if signals.is_none() {
+            if let Some(embedder) = embedder {
+                match self.signals(embedder, index, at).await {
+                    Ok(s) => signals = Some(s),
+                    Err(RecallOutcome::Aborted) => {
+                        return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        match signals {
+            Some(s) => {
+                let (by, chosen) = s.answer(&self.config.fusion, options.limit, fused);
+                (by, outcome, chosen)
+            }
+            None => {
+                let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
+                (AnsweredBy::Lexical, outcome, chosen)
+            }
+        }
+    }
+}
+
+/// Every candidate (newest first) with its lexical score, and its cosine to the query.
+struct Signals {
+    memories: Vec<ScoredMemory>,
+    cosines: Vec<f32>,
+}
+
+impl Signals {
+    fn pairs(&self) -> Vec<(f32, f32)> {
+        self.memories
+            .iter()
+            .zip(&self.cosines)
+            .map(|(m, &c)| (m.lexical, c))
+            .collect()
+    }
+
+    /// The fused answer (the kept scores into `fused`): `semantic` when every chosen memory
+    /// matched on its embedding alone, else `lexical+semantic`.
+    fn answer(
+        &self,
+        params: &FusionParams,
+        limit: usize,
+        fused: &mut Vec<Fused>,
+    ) -> (AnsweredBy, Vec<MemoryHeader>) {
+        let kept = fuse(&self.pairs(), params, limit);
+        let by = if !kept.is_empty() && kept.iter().all(|f| f.lexical <= 0.0) {
+            AnsweredBy::Semantic
+        } else {
+            AnsweredBy::LexicalSemantic
+        };
+        let chosen = kept
+            .iter()
+            .filter_map(|f| self.memories.get(f.index).map(|m| m.header.clone()))
+            .collect();
+        *fused = kept;
+        (by, chosen)
+    }
+
+    /// The `budget` best memories by fused score, no cut-off (an LLM's manifest).
+    fn best(&self, lexical_weight: f32, budget: usize) -> Vec<MemoryHeader> {
+        fused_order(&self.pairs(), lexical_weight, budget)
+            .into_iter()
+            .filter_map(|i| self.memories.get(i).map(|m| m.header.clone()))
+            .collect()
     }
 }
 

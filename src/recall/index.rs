@@ -160,7 +160,7 @@ impl RecallIndex {
     /// (replacing the one with the same filename). Tokenises `header.body_head`, then drops it.
     pub fn upsert(&mut self, mut header: MemoryHeader, size: f64, order: u32) {
         self.ranker.upsert((&header).into());
-        let embed_hash = super::semantic::fnv128(&super::semantic::embed_text(&header));
+        let embed_hash = fnv1a_128(super::semantic::embed_text(&header).as_bytes());
         header.body_head = String::new();
         let entry = Entry {
             size,
@@ -368,6 +368,30 @@ impl RecallIndex {
             .filter_map(|f| self.entry(f).map(|e| e.header.clone()))
             .collect()
     }
+}
+
+/// FNV-1a, 128-bit, as [`super::semantic::fnv128`] computes it, in 64-bit halves: the prime is
+/// 2^88 + 0x13b, so a product is a shift and a multiplication by a 9-bit number. (A `u128`
+/// product is a call to a 128-bit multiplication routine in wasm, which made this hash a tenth
+/// of indexing a directory.)
+fn fnv1a_128(bytes: &[u8]) -> u128 {
+    const LOW: u64 = 0x13b;
+    let (mut hi, mut lo): (u64, u64) = (0x6c62_272e_07bb_0142, 0x62b8_2175_6295_c58d);
+    for &b in bytes {
+        lo ^= u64::from(b);
+        // lo × 0x13b as 128 bits: two 32-bit halves times a 9-bit number.
+        let a = (lo & 0xffff_ffff) * LOW;
+        let c = (lo >> 32) * LOW;
+        let low = a.wrapping_add(c << 32);
+        let carry = u64::from(low < a);
+        hi = hi
+            .wrapping_mul(LOW)
+            .wrapping_add(c >> 32)
+            .wrapping_add(carry)
+            .wrapping_add(lo << 24);
+        lo = low;
+    }
+    (u128::from(hi) << 64) | u128::from(lo)
 }
 
 fn is_in(sorted: &[&str], path: &str) -> bool {
@@ -634,6 +658,25 @@ mod tests {
             name: None,
             body_head: String::new(),
         }
+    }
+
+    #[test]
+    fn the_split_hash_is_fnv1a_128() {
+        let mut rng = crate::test_rng::XorShift(0x1234_5678_9abc_def1);
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new(), b"a".to_vec(), vec![0xff; 64]];
+        for n in 0..300 {
+            texts.push((0..n).map(|_| rng.next() as u8).collect());
+        }
+        for t in &texts {
+            let text = String::from_utf8_lossy(t);
+            assert_eq!(
+                fnv1a_128(text.as_bytes()),
+                crate::recall::semantic::fnv128(&text),
+                "{t:?}"
+            );
+        }
+        // The published FNV-1a 128 of "a".
+        assert_eq!(fnv1a_128(b"a"), 0xd228cb696f1a8caf78912b704e4a8964);
     }
 
     #[test]

@@ -11,7 +11,10 @@
 //! terms and an index updated step by step ranks exactly like one built in one go.
 //! [`rank_memories`] builds and queries at once.
 
-use super::tokenize::{for_each_term, for_each_term_raw, is_stop_word, packed, stem_in_place};
+use super::tokenize::{
+    for_each_identifier_keyed, for_each_term_raw, identifier_terms, is_stop_word, packed,
+    stem_in_place, Scratch,
+};
 use crate::types::MemoryHeader;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -89,6 +92,171 @@ impl TermIds {
             Some(key) => self.short.insert(key, id),
             None => self.long.insert(term.into(), id),
         };
+    }
+}
+
+/// Most identifiers [`IdentCache`] keeps, and most term ids it holds for them: past either, an
+/// identifier is tokenised each time it is met (a directory of unique tokens cannot grow it
+/// without bound).
+const IDENT_CACHE_ENTRIES: usize = 1 << 18;
+const IDENT_CACHE_IDS: usize = 1 << 20;
+
+/// Identifier → the ids of the terms it gives. An identifier's terms are a function of its
+/// text alone (see [`super::tokenize::for_each_identifier`]), and a term's id never changes, so
+/// indexing a word met before is one look-up instead of lower-casing, the stop-word test,
+/// stemming and a look-up per term: the bulk of building the index (most of a memory's words
+/// are words other memories used).
+#[derive(Clone, Debug)]
+struct IdentCache {
+    /// Identifiers of at most 8 bytes, packed → their span: `(start, len)` in `ids`.
+    short: ShortTable,
+    /// Longer identifiers → position in `long_spans`.
+    long: WordMap<Box<str>>,
+    long_spans: Vec<(u32, u32)>,
+    ids: Vec<u32>,
+    /// Most entries and ids kept ([`IDENT_CACHE_ENTRIES`], [`IDENT_CACHE_IDS`]; lower in tests).
+    max_entries: usize,
+    max_ids: usize,
+}
+
+impl Default for IdentCache {
+    fn default() -> Self {
+        IdentCache {
+            short: ShortTable::default(),
+            long: WordMap::default(),
+            long_spans: Vec::new(),
+            ids: Vec::new(),
+            max_entries: IDENT_CACHE_ENTRIES,
+            max_ids: IDENT_CACHE_IDS,
+        }
+    }
+}
+
+impl IdentCache {
+    /// The span of `ident`'s term ids, if kept; `key` is its [`packed`] value (`0`: longer
+    /// than 8 bytes).
+    #[inline]
+    fn get(&self, ident: &str, key: u64) -> Option<(u32, u32)> {
+        match key {
+            0 => {
+                let at = *self.long.get(ident)?;
+                self.long_spans.get(at as usize).copied()
+            }
+            key => self.short.get(key),
+        }
+    }
+
+    /// How many identifiers are kept.
+    fn entries(&self) -> usize {
+        self.short.len + self.long_spans.len()
+    }
+
+    fn insert(&mut self, ident: &str, span: (u32, u32)) {
+        match packed(ident) {
+            Some(key) => self.short.insert(key, span),
+            None => {
+                self.long.insert(ident.into(), self.long_spans.len() as u32);
+                self.long_spans.push(span);
+            }
+        }
+    }
+}
+
+/// A map from non-zero `u64` keys to spans: open addressing, linear probing, a multiplicative
+/// hash, at most half full. The identifier cache's look-up is the one step of indexing done for
+/// every word, and this is a few instructions where the standard map (its hashing, its
+/// probing groups) is several times as many.
+#[derive(Clone, Debug, Default)]
+struct ShortTable {
+    /// `0`: empty (no word packs to 0).
+    keys: Vec<u64>,
+    vals: Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl ShortTable {
+    /// The slot `key` hashes to, in a table of `keys.len()` (a power of two) slots.
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        let bits = self.keys.len().trailing_zeros();
+        match bits {
+            0 => 0,
+            _ => (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize,
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<(u32, u32)> {
+        let mask = self.keys.len().wrapping_sub(1);
+        let mut slot = self.home(key);
+        loop {
+            match self.keys.get(slot) {
+                Some(&k) if k == key => return self.vals.get(slot).copied(),
+                Some(&0) | None => return None,
+                Some(_) => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    /// Set `key` (non-zero) to `val`.
+    fn insert(&mut self, key: u64, val: (u32, u32)) {
+        if key == 0 {
+            return;
+        }
+        if (self.len + 1) * 2 > self.keys.len() {
+            let old_keys = std::mem::take(&mut self.keys);
+            let old_vals = std::mem::take(&mut self.vals);
+            let size = (old_keys.len() * 2).max(1024);
+            self.keys = vec![0; size];
+            self.vals = vec![(0, 0); size];
+            self.len = 0;
+            for (k, v) in old_keys.into_iter().zip(old_vals) {
+                if k != 0 {
+                    self.insert(k, v);
+                }
+            }
+        }
+        let mask = self.keys.len().wrapping_sub(1);
+        let mut slot = self.home(key);
+        while let Some(k) = self.keys.get_mut(slot) {
+            if *k == 0 || *k == key {
+                if *k == 0 {
+                    self.len += 1;
+                }
+                *k = key;
+                if let Some(v) = self.vals.get_mut(slot) {
+                    *v = val;
+                }
+                return;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+}
+
+/// The term dictionary of a [`RankerIndex`], borrowed field by field while a document is
+/// indexed (the identifier cache and the scratch are borrowed beside it).
+struct Vocab<'a> {
+    terms: &'a mut TermIds,
+    term_text: &'a mut Vec<Box<str>>,
+    postings: &'a mut Vec<Vec<Posting>>,
+    marks: &'a mut Vec<(u32, u32)>,
+}
+
+impl Vocab<'_> {
+    /// The id of `term`, a new one if it is new.
+    fn id(&mut self, term: &str) -> u32 {
+        match self.terms.get(term) {
+            Some(id) => id,
+            None => {
+                let id = self.term_text.len() as u32;
+                self.terms.insert(term, id);
+                self.term_text.push(term.into());
+                self.postings.push(Vec::new());
+                self.marks.push((0, 0));
+                id
+            }
+        }
     }
 }
 
@@ -372,6 +540,11 @@ pub struct RankerIndex {
     /// document's counts for it are (scratch of [`RankerIndex::fill`]).
     marks: Vec<(u32, u32)>,
     generation: u32,
+    idents: IdentCache,
+    /// Scratch of the tokeniser, for identifiers not in `idents`.
+    scratch: Scratch,
+    /// Scratch of [`RankerIndex::upsert`]: the document's terms and their counts per field.
+    counts: Vec<(u32, [u16; FIELDS])>,
 }
 
 /// Most query words read as typos in one query (each costs a few hundred look-ups).
@@ -415,6 +588,9 @@ impl RankerIndex {
             postings: Vec::new(),
             marks: Vec::new(),
             generation: 0,
+            idents: IdentCache::default(),
+            scratch: Scratch::default(),
+            counts: Vec::new(),
         }
     }
 
@@ -451,7 +627,9 @@ impl RankerIndex {
                 (self.docs.len() - 1) as u32
             }
         };
-        self.fill(slot, doc, &mut Vec::new());
+        let mut counts = std::mem::take(&mut self.counts);
+        self.fill(slot, doc, &mut counts);
+        self.counts = counts;
     }
 
     /// Remove the memory with this filename; false if the index has none.
@@ -493,37 +671,58 @@ impl RankerIndex {
         let generation = self.generation;
         let mut len = [0u32; FIELDS];
         let texts = [doc.filename, doc.name, doc.description, doc.body];
+        let idents = &mut self.idents;
+        let vocab = &mut Vocab {
+            terms: &mut self.terms,
+            term_text: &mut self.term_text,
+            postings: &mut self.postings,
+            marks: &mut self.marks,
+        };
+        let scratch = &mut self.scratch;
         for (field, text) in texts.iter().enumerate() {
-            for_each_term(text, |term| {
-                let id = match self.terms.get(term) {
-                    Some(id) => id,
+            let mut field_len = 0u32;
+            for_each_identifier_keyed(text, |ident, key| {
+                let ((start, n), kept) = match idents.get(ident, key) {
+                    Some(span) => (span, true),
                     None => {
-                        let id = self.term_text.len() as u32;
-                        self.terms.insert(term, id);
-                        self.term_text.push(term.into());
-                        self.postings.push(Vec::new());
-                        self.marks.push((0, 0));
-                        id
+                        let start = idents.ids.len();
+                        identifier_terms(ident, scratch, &mut |term: &str, _: &str| {
+                            idents.ids.push(vocab.id(term));
+                        });
+                        let span = (start as u32, (idents.ids.len() - start) as u32);
+                        let keep = idents.entries() < idents.max_entries
+                            && idents.ids.len() <= idents.max_ids;
+                        if keep {
+                            idents.insert(ident, span);
+                        }
+                        (span, keep)
                     }
                 };
-                // The term's mark says whether this document has it already, and where its
-                // counts are.
-                if let Some(mark) = self.marks.get_mut(id as usize) {
-                    if mark.0 != generation {
-                        *mark = (generation, counts.len() as u32);
-                        counts.push((id, [0; FIELDS]));
-                    }
-                    if let Some(n) = counts
-                        .get_mut(mark.1 as usize)
-                        .and_then(|c| c.1.get_mut(field))
-                    {
-                        *n = n.saturating_add(1);
+                let (start, n) = (start as usize, n as usize);
+                for &id in idents.ids.get(start..start + n).unwrap_or_default() {
+                    // The term's mark says whether this document has it already, and where its
+                    // counts are.
+                    if let Some(mark) = vocab.marks.get_mut(id as usize) {
+                        if mark.0 != generation {
+                            *mark = (generation, counts.len() as u32);
+                            counts.push((id, [0; FIELDS]));
+                        }
+                        if let Some(n) = counts
+                            .get_mut(mark.1 as usize)
+                            .and_then(|c| c.1.get_mut(field))
+                        {
+                            *n = n.saturating_add(1);
+                        }
                     }
                 }
-                if let Some(l) = len.get_mut(field) {
-                    *l += 1;
+                field_len += n as u32;
+                if !kept {
+                    idents.ids.truncate(start);
                 }
             });
+            if let Some(l) = len.get_mut(field) {
+                *l = field_len;
+            }
         }
         for &(id, tf) in counts.iter() {
             if let Some(list) = self.postings.get_mut(id as usize) {
@@ -1126,6 +1325,164 @@ mod tests {
             out.push(format!("{q}|prefilter|{names:?}"));
         }
         out
+    }
+
+    /// The terms in order of first use; per document, its counts per term and field; its
+    /// field lengths.
+    type Indexed = (
+        Vec<String>,
+        Vec<Vec<(String, [u16; FIELDS])>>,
+        Vec<[u32; FIELDS]>,
+    );
+
+    /// What indexing `docs` must give, computed from the tokeniser directly (as the index did
+    /// before it kept terms per identifier): each document's counts per term and field, its
+    /// field lengths, and the terms in order of first use.
+    fn indexed_by_the_tokeniser(docs: &[[String; 4]]) -> Indexed {
+        let mut first_use: Vec<String> = Vec::new();
+        let mut per_doc = Vec::new();
+        let mut lens = Vec::new();
+        for doc in docs {
+            let mut counts: Vec<(String, [u16; FIELDS])> = Vec::new();
+            let mut len = [0u32; FIELDS];
+            for (field, text) in doc.iter().enumerate() {
+                super::super::tokenize::for_each_term(text, |t| {
+                    if !first_use.iter().any(|u| u == t) {
+                        first_use.push(t.to_owned());
+                    }
+                    match counts.iter_mut().find(|(u, _)| u == t) {
+                        Some((_, tf)) => tf[field] = tf[field].saturating_add(1),
+                        None => {
+                            let mut tf = [0; FIELDS];
+                            tf[field] = 1;
+                            counts.push((t.to_owned(), tf));
+                        }
+                    }
+                    len[field] += 1;
+                });
+            }
+            per_doc.push(counts);
+            lens.push(len);
+        }
+        (first_use, per_doc, lens)
+    }
+
+    /// The same read back from an index built from `docs` (slot `i` is document `i`).
+    fn indexed(index: &RankerIndex, docs: usize) -> Indexed {
+        let terms: Vec<String> = index.term_text.iter().map(|t| t.to_string()).collect();
+        let per_doc = (0..docs as u32)
+            .map(|slot| {
+                let doc = index.docs[slot as usize].as_ref().unwrap();
+                doc.terms
+                    .iter()
+                    .map(|&id| {
+                        let p = index.postings[id as usize]
+                            .iter()
+                            .find(|p| p.slot == slot)
+                            .unwrap();
+                        (terms[id as usize].clone(), p.tf)
+                    })
+                    .collect()
+            })
+            .collect();
+        (terms, per_doc, index.lens[..docs].to_vec())
+    }
+
+    #[test]
+    fn identifier_cache_indexes_exactly_like_the_tokeniser() {
+        // Fixture memories (whole files as bodies), then random texts over a small vocabulary
+        // with case, joiners and non-ASCII, so identifiers repeat in every spelling.
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recall_eval");
+        let mut docs: Vec<[String; 4]> = Vec::new();
+        let mut projects: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        crate::sort::sort(&mut projects);
+        for project in projects {
+            let mut files: Vec<_> = std::fs::read_dir(&project)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            crate::sort::sort(&mut files);
+            for file in files {
+                let text = std::fs::read_to_string(&file).unwrap();
+                // Unique keys: `upsert` replaces a memory of the same name.
+                let name = file
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                let first = text.lines().nth(1).unwrap_or_default().to_owned();
+                let second = text.lines().nth(2).unwrap_or_default().to_owned();
+                docs.push([name, first, second, text]);
+            }
+        }
+        assert!(docs.len() > 150);
+        let pieces = [
+            "Deploy",
+            "deploy",
+            "deploys",
+            "the",
+            "snake_case",
+            "camelCase",
+            "HTTPServer",
+            "v1.2.3",
+            "src/a/b.ts",
+            "__x__",
+            "É",
+            "été",
+            "ΟΔΟΣ",
+            "İstanbul",
+            "E0502",
+            "a",
+            "--no-verify",
+            " ",
+            " ",
+            ". ",
+            "\n",
+        ];
+        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+        for i in 0..400 {
+            let mut text = |n: u64| -> String {
+                let mut s = String::new();
+                for _ in 0..(rng.next() % n) {
+                    s.push_str(pieces[(rng.next() % pieces.len() as u64) as usize]);
+                }
+                s
+            };
+            docs.push([format!("r_{i}.md"), text(4), text(12), text(60)]);
+        }
+        let want = indexed_by_the_tokeniser(&docs);
+        let headers: Vec<MemoryHeader> = docs
+            .iter()
+            .map(|[f, n, d, b]| MemoryHeader {
+                filename: f.clone(),
+                file_path: format!("/m/{f}"),
+                mtime_ms: 0.0,
+                description: Some(d.clone()),
+                memory_type: None,
+                name: Some(n.clone()),
+                body_head: b.clone(),
+            })
+            .collect();
+        let index = RankerIndex::build(&headers);
+        assert!(index.idents.entries() > 100);
+        assert_eq!(indexed(&index, docs.len()), want);
+        // A full cache indexes the rest one identifier at a time, and still the same.
+        for (entries, ids) in [(0, 0), (5, 1 << 20), (1 << 18, 7)] {
+            let mut index = RankerIndex::new(RankerParams::default());
+            index.idents.max_entries = entries;
+            index.idents.max_ids = ids;
+            for h in &headers {
+                index.upsert(h.into());
+            }
+            assert!(index.idents.entries() <= entries);
+            assert!(index.idents.ids.len() <= ids.max(8));
+            assert_eq!(indexed(&index, docs.len()), want, "{entries} {ids}");
+        }
     }
 
     #[test]

@@ -87,7 +87,12 @@ pub fn surface_text(path: &str, text: &str, mtime_ms: f64, now_ms: f64) -> Surfa
         path: path.to_owned(),
         content,
         mtime_ms,
-        header: crate::age::memory_header(path, mtime_ms, now_ms),
+        // A `modified` key (reference 2.1.214) dates the memory better than the mtime.
+        header: crate::age::memory_header(
+            path,
+            crate::frontmatter::age_time_ms(text, mtime_ms),
+            now_ms,
+        ),
         limit,
     }
 }

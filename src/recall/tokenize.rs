@@ -62,10 +62,14 @@ const STOP_KEYS: [u64; STOP_WORDS.len()] = {
 #[inline]
 pub(crate) fn packed(word: &str) -> Option<u64> {
     let bytes = word.as_bytes();
-    if bytes.is_empty() || bytes.len() > 8 {
+    let len = bytes.len();
+    if len == 0 || len > 8 {
         return None;
     }
-    Some(bytes.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b)))
+    // Right-aligned in 8 bytes, read big-endian: the fold of `pack`, without a loop.
+    let mut buf = [0u8; 8];
+    buf.get_mut(8 - len..)?.copy_from_slice(bytes);
+    Some(u64::from_be_bytes(buf))
 }
 
 /// Slots of the stop-word hash table: a power of two, under half full.
@@ -180,15 +184,34 @@ fn undouble(stem: &mut String) {
     }
 }
 
-/// Characters that join the parts of one identifier: `snake_case`, `kebab-case`, dotted names,
-/// paths, `std::io`, `user@host`.
-fn is_joiner(c: char) -> bool {
-    matches!(c, '_' | '-' | '.' | '/' | '\\' | ':' | '@')
-}
+/// How [`for_each_identifier`] sees a byte: outside identifiers, an ASCII alphanumeric, a
+/// joiner (the characters that join the parts of one identifier: `snake_case`, `kebab-case`,
+/// dotted names, paths, `std::io`, `user@host`), or part of a non-ASCII character (decoded).
+const OUTSIDE: u8 = 0;
+const ALNUM: u8 = 1;
+const JOINER: u8 = 2;
+const NON_ASCII: u8 = 3;
 
-/// Reusable buffers of [`for_each_term`].
-#[derive(Default)]
-struct Scratch {
+/// [`OUTSIDE`], [`ALNUM`], [`JOINER`] or [`NON_ASCII`] by byte.
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [NON_ASCII; 256];
+    let mut b = 0u8;
+    while b < 128 {
+        table[b as usize] = if b.is_ascii_alphanumeric() {
+            ALNUM
+        } else if matches!(b, b'_' | b'-' | b'.' | b'/' | b'\\' | b':' | b'@') {
+            JOINER
+        } else {
+            OUTSIDE
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Reusable buffers of [`identifier_terms`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
     /// `(start, end)` byte ranges of the current identifier's parts.
     parts: Vec<(usize, usize)>,
     word: String,
@@ -203,7 +226,9 @@ struct Scratch {
 /// `foo.bar.baz`, `v1.2.3`) gives the whole identifier lower-cased with `_` and `-` removed (so
 /// `snake_case`, `snakeCase` and `snake-case` meet), for a path also its last segment, and then
 /// each part as a word. Single characters are skipped; letters and digits are never split apart
-/// (`TS2345`, `oauth2`, `base64` stay whole).
+/// (`TS2345`, `oauth2`, `base64` stay whole). (The ranker indexes through
+/// [`for_each_identifier`] and [`identifier_terms`]; this is their composition.)
+#[cfg(test)]
 pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
     for_each_term_raw(text, |term, _| f(term));
 }
@@ -212,40 +237,99 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
 /// the term itself).
 pub(crate) fn for_each_term_raw(text: &str, mut f: impl FnMut(&str, &str)) {
     let mut scratch = Scratch::default();
-    let mut start: Option<usize> = None;
+    for_each_identifier_keyed(text, |ident, _| {
+        identifier_terms(ident, &mut scratch, &mut f)
+    });
+}
+
+/// Call `f` with every identifier of `text` (see [`for_each_term`]), in order, trimmed of
+/// joiners, never empty. Its terms are [`identifier_terms`]'s: a function of the identifier's
+/// text alone, which is what lets the ranker keep them per identifier.
+#[cfg(test)]
+pub(crate) fn for_each_identifier(text: &str, mut f: impl FnMut(&str)) {
+    for_each_identifier_keyed(text, |ident, _| f(ident));
+}
+
+/// [`for_each_identifier`], also giving each identifier's [`packed`] value (`0` for one longer
+/// than 8 bytes): the word is packed as it is scanned, so the ranker's look-up needs no second
+/// pass over it.
+pub(crate) fn for_each_identifier_keyed(text: &str, mut f: impl FnMut(&str, u64)) {
     let bytes = text.as_bytes();
+    let class_at = |pos: usize| -> Option<u8> {
+        bytes
+            .get(pos)
+            .map(|&b| BYTE_CLASS.get(usize::from(b)).copied().unwrap_or(NON_ASCII))
+    };
+    // The current run of identifier characters, trimmed of joiners as it goes: where its first
+    // alphanumeric starts and where its last one ends (`None`: none yet).
+    let mut first: Option<usize> = None;
+    let mut last_end = 0;
     let mut pos = 0;
-    while let Some(&b) = bytes.get(pos) {
-        // ASCII is classified byte by byte; other characters are decoded.
-        let (inside, width) = if b.is_ascii() {
-            (b.is_ascii_alphanumeric() || is_joiner(char::from(b)), 1)
-        } else {
-            match text.get(pos..).and_then(|rest| rest.chars().next()) {
-                Some(c) => (c.is_alphanumeric(), c.len_utf8()),
-                None => break,
+    while let Some(class) = class_at(pos) {
+        match class {
+            ALNUM => {
+                let start = pos;
+                // The rest of an ASCII word, packed as it goes, in a tight loop.
+                let mut key = 0u64;
+                while let Some(&b) = bytes.get(pos) {
+                    if BYTE_CLASS.get(usize::from(b)) != Some(&ALNUM) {
+                        break;
+                    }
+                    key = (key << 8) | u64::from(b);
+                    pos += 1;
+                }
+                last_end = pos;
+                match first {
+                    // A whole identifier of one ASCII word: its key is known.
+                    None if class_at(pos).is_none_or(|c| c == OUTSIDE) => {
+                        let ident = text.get(start..pos).unwrap_or_default();
+                        f(ident, if pos - start <= 8 { key } else { 0 });
+                        if pos < bytes.len() {
+                            pos += 1; // the byte outside
+                        }
+                    }
+                    None => first = Some(start),
+                    Some(_) => {}
+                }
             }
-        };
-        match (inside, start) {
-            (true, None) => start = Some(pos),
-            (false, Some(s)) => {
-                identifier(text.get(s..pos).unwrap_or_default(), &mut scratch, &mut f);
-                start = None;
+            JOINER => pos += 1,
+            OUTSIDE => {
+                if let Some(s) = first.take() {
+                    emit_identifier(text, s, last_end, &mut f);
+                }
+                pos += 1;
             }
-            _ => {}
+            _ => {
+                let Some(c) = text.get(pos..).and_then(|rest| rest.chars().next()) else {
+                    break;
+                };
+                let width = c.len_utf8();
+                if c.is_alphanumeric() {
+                    if first.is_none() {
+                        first = Some(pos);
+                    }
+                    last_end = pos + width;
+                } else if let Some(s) = first.take() {
+                    emit_identifier(text, s, last_end, &mut f);
+                }
+                pos += width;
+            }
         }
-        pos += width;
     }
-    if let Some(s) = start {
-        identifier(text.get(s..).unwrap_or_default(), &mut scratch, &mut f);
+    if let Some(s) = first {
+        emit_identifier(text, s, last_end, &mut f);
     }
 }
 
-/// Emit the terms of one identifier (see [`for_each_term`]).
-fn identifier(raw: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str, &str)) {
-    let ident = raw.trim_matches(is_joiner);
-    if ident.is_empty() {
-        return;
-    }
+/// `text[start..end]` and its key, to `f`.
+fn emit_identifier(text: &str, start: usize, end: usize, f: &mut impl FnMut(&str, u64)) {
+    let ident = text.get(start..end).unwrap_or_default();
+    f(ident, packed(ident).unwrap_or(0));
+}
+
+/// Emit the terms of one identifier (trimmed, as [`for_each_identifier`] gives it; see
+/// [`for_each_term`]), each with its word before stemming.
+pub(crate) fn identifier_terms(ident: &str, scratch: &mut Scratch, f: &mut impl FnMut(&str, &str)) {
     // The common case: one lower-case ASCII word.
     if ident
         .bytes()
@@ -345,6 +429,10 @@ pub(crate) fn terms(text: &str) -> Vec<String> {
     for_each_term(text, |t| out.push(t.to_owned()));
     out
 }
+
+#[cfg(test)]
+#[path = "tokenize_equiv.rs"]
+mod equiv;
 
 #[cfg(test)]
 mod tests {

@@ -14,6 +14,7 @@
 use super::Store;
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
+use crate::paths::PathStyle;
 
 /// Telemetry event: reads that were refused or skipped because they lead outside the memory
 /// directory (`operation`: `scan`, `list`, `read`; `count`). A scan that cannot resolve the
@@ -42,14 +43,10 @@ pub(crate) enum ReadTarget {
     Missing,
 }
 
-/// True when `path` is `root` or below it (`root` without a trailing `/`; `""` is `/`).
-fn within(root: &str, path: &str) -> bool {
-    let root = root.trim_end_matches('/');
-    root.is_empty()
-        || path == root
-        || path
-            .strip_prefix(root)
-            .is_some_and(|rest| rest.starts_with('/'))
+/// True when `path` is `root` or below it (`""` is `/`), by the path rules of `style`
+/// (Windows: either separator, ASCII case ignored, as NTFS compares names).
+fn within(style: PathStyle, root: &str, path: &str) -> bool {
+    style.contains(root, path)
 }
 
 /// The error for a read that would leave the memory directory.
@@ -67,22 +64,23 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if !self.fs.capabilities().realpath {
             return Ok(ReadRoot::Lexical);
         }
-        let trimmed = match self.dir.trim_end_matches('/') {
-            "" => "/",
-            trimmed => trimmed,
-        };
-        match self.fs.realpath(trimmed).await {
-            Ok(real) => Ok(ReadRoot::Real(real.trim_end_matches('/').to_owned())),
+        let style = PathStyle::of_dir(&self.dir);
+        let trimmed = style.trim_trailing_sep(&self.dir);
+        match self.fs.realpath(&trimmed).await {
+            Ok(real) => Ok(ReadRoot::Real(
+                real.trim_end_matches(|c| style.is_sep(c)).to_owned(),
+            )),
             Err(e) if e.is_not_found() || e.has_code("ENOTDIR") => Ok(ReadRoot::Absent),
-            Err(e) => Err(Error::host(Code::PathUnverifiable, trimmed, e)),
+            Err(e) => Err(Error::host(Code::PathUnverifiable, &trimmed, e)),
         }
     }
 
     /// Where a read of `path` goes, given the operation's [`ReadRoot`]. A symlink loop is
     /// `PATH_SYMLINK_LOOP`; another host error from `realpath` is `PATH_UNVERIFIABLE`.
     pub(crate) async fn resolve_read(&self, root: &ReadRoot, path: &str) -> Result<ReadTarget> {
-        let lexical = crate::paths::normalize(path);
-        if !lexical.starts_with('/') || !within(&self.dir, &lexical) {
+        let style = PathStyle::of_dir(&self.dir);
+        let lexical = style.normalize(path);
+        if !style.is_absolute(&lexical) || !within(style, &self.dir, &lexical) {
             return Ok(ReadTarget::Outside);
         }
         let real_root = match root {
@@ -91,7 +89,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             ReadRoot::Real(real_root) => real_root,
         };
         match self.fs.realpath(&lexical).await {
-            Ok(real) if within(real_root, &real) => Ok(ReadTarget::Inside(real)),
+            Ok(real) if within(style, real_root, &real) => Ok(ReadTarget::Inside(real)),
             Ok(_) => Ok(ReadTarget::Outside),
             Err(e) if e.is_not_found() || e.has_code("ENOTDIR") => Ok(ReadTarget::Missing),
             Err(e) if e.has_code("ELOOP") => Err(Error::host(Code::PathSymlinkLoop, path, e)),
@@ -183,10 +181,16 @@ mod tests {
 
     #[test]
     fn within_is_by_segment() {
-        assert!(within("/m", "/m"));
-        assert!(within("/m/", "/m/x"));
-        assert!(!within("/m", "/mx"));
-        assert!(!within("/m", "/"));
-        assert!(within("", "/anything"));
+        let p = PathStyle::Posix;
+        assert!(within(p, "/m", "/m"));
+        assert!(within(p, "/m/", "/m/x"));
+        assert!(!within(p, "/m", "/mx"));
+        assert!(!within(p, "/m", "/"));
+        assert!(within(p, "", "/anything"));
+        assert!(!within(p, "/m", "/M/x"));
+        let w = PathStyle::Win32;
+        assert!(within(w, "C:\\m\\", "c:/M/x"));
+        assert!(!within(w, "C:\\m", "C:\\mx"));
+        assert!(within(w, "C:\\", "C:\\anything"));
     }
 }

@@ -6,7 +6,7 @@ use super::save::{check_scoped_file, PlannedWrite};
 use super::types::{DeletedMemory, MemoryChanges, Proposal, SaveOutcome};
 use super::Store;
 use crate::error::{Code, Error, Result};
-use crate::frontmatter::{format_memory_file, parse_frontmatter, MemoryFields};
+use crate::frontmatter::{format_memory_file_modified, parse_frontmatter, MemoryFields};
 use crate::host::{Clock, FileSystem, Telemetry};
 use crate::index_entry::{parse_index_entry, remove_index_entry};
 
@@ -117,7 +117,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             scope,
             rel: rel.to_owned(),
             path,
-            text: format_memory_file(&fields, body),
+            text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), body),
             index: None,
             previous: None,
         };

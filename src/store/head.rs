@@ -10,6 +10,15 @@
 /// ```
 pub fn first_lines(text: &str, max_lines: usize) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if max_lines == 0 {
+        return String::new();
+    }
+    // Without a `\r`, the lines joined again are the text up to the last `\n` they need: one
+    // copy (a memory's head, read again for the index, is most of the file).
+    let end = lines_prefix_len(text.as_bytes(), max_lines).unwrap_or(text.len());
+    if let Some(prefix) = text.get(..end).filter(|p| !p.as_bytes().contains(&b'\r')) {
+        return prefix.to_owned();
+    }
     let mut out = String::new();
     for (i, line) in text.split('\n').take(max_lines).enumerate() {
         if i > 0 {
@@ -29,15 +38,42 @@ pub fn first_lines(text: &str, max_lines: usize) -> String {
 /// assert_eq!(lines_prefix_len(b"a\nb", 2), None);
 /// ```
 pub fn lines_prefix_len(bytes: &[u8], max_lines: usize) -> Option<usize> {
-    if max_lines == 0 {
+    let mut left = max_lines;
+    if left == 0 {
         return Some(0);
     }
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'\n')
-        .nth(max_lines - 1)
-        .map(|(i, _)| i)
+    if left > bytes.len() {
+        return None; // not that many bytes, let alone newlines
+    }
+    // Eight bytes at a time: a word with no `\n` is skipped whole (the classic test for a zero
+    // byte, on the word xor-ed with `\n` in every byte).
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let x = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or([b'\n'; 8])) ^ (ONES * 10);
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            for (i, &b) in word.iter().enumerate() {
+                if b == b'\n' {
+                    left -= 1;
+                    if left == 0 {
+                        return Some(at + i);
+                    }
+                }
+            }
+        }
+        at += 8;
+    }
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if b == b'\n' {
+            left -= 1;
+            if left == 0 {
+                return Some(at + i);
+            }
+        }
+    }
+    None
 }
 
 /// The first `max_lines` lines of a byte head that may end anywhere (even inside a UTF-8
@@ -65,6 +101,43 @@ mod tests {
         assert_eq!(head.split('\n').count(), 30);
         assert!(head.ends_with("line29"));
         assert_eq!(first_lines_of_bytes(text.as_bytes(), 30), head);
+    }
+
+    /// The line-by-line definition the fast path must agree with.
+    fn first_lines_by_line(text: &str, max_lines: usize) -> String {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let lines: Vec<&str> = text
+            .split('\n')
+            .take(max_lines)
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .collect();
+        lines.join("\n")
+    }
+
+    #[test]
+    fn first_lines_matches_its_definition() {
+        let pieces = ["a", "\n", "\r", "\r\n", "\u{feff}", "é", "", "xyz"];
+        let mut rng = crate::test_rng::XorShift(0x5eed_1234_abcd_0001);
+        for _ in 0..20_000 {
+            let text: String = (0..rng.next() % 40)
+                .map(|_| pieces[(rng.next() % pieces.len() as u64) as usize])
+                .collect();
+            for max in [0, 1, 2, 3, 30, usize::MAX] {
+                assert_eq!(
+                    first_lines(&text, max),
+                    first_lines_by_line(&text, max),
+                    "{text:?} {max}"
+                );
+                assert_eq!(
+                    lines_prefix_len(text.as_bytes(), max),
+                    text.match_indices('\n')
+                        .nth(max.wrapping_sub(1))
+                        .map(|(i, _)| i)
+                        .or((max == 0).then_some(0)),
+                    "{text:?} {max}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::contain::{read_escape, ReadRoot, ReadTarget};
 use super::types::{IndexView, IndexWarning, Scope};
 use super::Store;
 use super::TEAM_DIR;
-use crate::entrypoint::truncate_entrypoint;
+use crate::entrypoint::{load_index_for_model, truncate_entrypoint};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
 use crate::types::ENTRYPOINT_NAME;
@@ -161,10 +161,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         })
     }
 
-    /// Measure a new index text against the caps; when it is over, emit
-    /// `memdir_index_over_cap` (before anything is written) and return the warning.
+    /// Measure a new index text against the caps, counting only what the model loads
+    /// (frontmatter and block HTML comments left out, as the reference counts since 2.1.211);
+    /// when it is over, emit `memdir_index_over_cap` (before anything is written) and return the
+    /// warning.
     pub(crate) fn measure_index(&self, scope: Scope, text: &str) -> Option<IndexWarning> {
-        let t = truncate_entrypoint(text, &self.config.index_caps);
+        let t = load_index_for_model(text, &self.config.index_caps);
         if !t.was_line_truncated && !t.was_byte_truncated {
             return None;
         }
@@ -188,5 +190,33 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             was_line_truncated: t.was_line_truncated,
             was_byte_truncated: t.was_byte_truncated,
         })
+    }
+
+    /// The refusal of a write that leaves the index (measured in `warning`, replacing `old`)
+    /// over its caps,
+    /// unless the store is set to warn ([`super::IndexOverCap::Warn`]) or the write does not
+    /// make the loaded index any longer (so an index that is already over its caps can still
+    /// be shortened entry by entry).
+    pub(crate) fn over_cap_refusal(&self, old: &str, warning: &IndexWarning) -> Option<Error> {
+        if self.config.index_over_cap == super::IndexOverCap::Warn {
+            return None;
+        }
+        let before = load_index_for_model(old, &self.config.index_caps);
+        if warning.line_count <= before.line_count && warning.byte_count <= before.byte_count {
+            return None;
+        }
+        let caps = &self.config.index_caps;
+        Some(Error::new(
+            Code::IndexOverCap,
+            format!(
+                "MEMORY.md would be {} lines and {} (limits: {} lines, {}): the model would \
+                 not see its end. Nothing was written. Shorten index entries or consolidate \
+                 memories first (or set store.indexOverCap to \"warn\").",
+                warning.line_count,
+                crate::format_file_size(warning.byte_count as f64),
+                caps.max_lines,
+                crate::format_file_size(caps.max_units as f64),
+            ),
+        ))
     }
 }

@@ -130,7 +130,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             }
         }
         self.lock_state.last_sweep_ms.set(Some(now));
-        let mut dirs = vec![(self.dir.trim_end_matches('/').to_owned(), 0usize)];
+        let root = crate::paths::PathStyle::of_dir(&self.dir).trim_trailing_sep(&self.dir);
+        let mut dirs = vec![(root, 0usize)];
         let (mut seen, mut removed) = (0usize, 0u32);
         while let Some((dir, depth)) = dirs.pop() {
             let Ok(entries) = self.bounded(self.fs.read_dir(&dir)).await else {

@@ -85,6 +85,10 @@ pub struct StoreConfig {
     /// How long one host filesystem call of a write (and of the lock) may take before the
     /// write fails with `TIMEOUT` and gives the lock back; 0 waits forever. Default 10 s.
     pub host_call_timeout_ms: u32,
+    /// What a save or update does when it would leave `MEMORY.md` over its caps (measured on
+    /// the content the model loads): refuse it with `INDEX_OVER_CAP` (the default, as the
+    /// reference does since 2.1.210) or write it and report an `index_warning`.
+    pub index_over_cap: IndexOverCap,
     /// Refuse secrets in private memory (memory files, `MEMORY.md`, the daily log) as well as
     /// in team memory, which is always checked. On by default; `false` lets them through.
     pub guard_private_secrets: bool,
@@ -98,8 +102,25 @@ impl Default for StoreConfig {
             lock_stale_ms: DEFAULT_LOCK_STALE_MS,
             host_call_timeout_ms: DEFAULT_HOST_CALL_TIMEOUT_MS,
             guard_private_secrets: true,
+            index_over_cap: IndexOverCap::Error,
         }
     }
+}
+
+/// What a write does when it would leave `MEMORY.md` over its caps ([`StoreConfig::index_over_cap`]).
+///
+/// ```
+/// use memdir::store::{IndexOverCap, StoreConfig};
+/// assert_eq!(StoreConfig::default().index_over_cap, IndexOverCap::Error);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexOverCap {
+    /// Refuse the write with `INDEX_OVER_CAP`; nothing is written.
+    #[default]
+    Error,
+    /// Write the index whole and report an `index_warning`.
+    Warn,
 }
 
 /// One memory directory over a host filesystem, clock and telemetry sink: every read and write

@@ -9,7 +9,7 @@ use super::types::{Proposal, SaveInput, SaveOutcome, SavedMemory, Scope};
 use super::Store;
 use super::TEAM_DIR;
 use crate::error::{Code, Error, Result};
-use crate::frontmatter::{format_memory_file, MemoryFields};
+use crate::frontmatter::{format_memory_file_modified, MemoryFields};
 use crate::host::{Clock, FileSystem, Telemetry};
 use crate::index_entry::{format_index_entry, upsert_index_entry, IndexEntry};
 use crate::types::MemoryType;
@@ -80,8 +80,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Saving over an existing file — the derived `<type>_<slug>.md` or a given `file` — fails
     /// with `ALREADY_EXISTS` (nothing written) unless `replace` is set, which overwrites that
     /// same memory and its index entry in place (`created: false`). A host that saves the same
-    /// memory on every start passes `replace: true`. When the new index is over its caps it is
-    /// still written whole, and the outcome carries `index_warning`.
+    /// memory on every start passes `replace: true`. When the new index would be over its caps
+    /// (counting what the model loads) and longer than before, the save is refused with
+    /// `INDEX_OVER_CAP` and nothing is written; with [`super::IndexOverCap::Warn`] it is written
+    /// whole and the outcome carries `index_warning`.
     ///
     /// ```
     /// use memdir::store::{SaveInput, SaveOutcome, Store, StoreConfig, WriteMode};
@@ -145,7 +147,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         };
         let plan = PlannedWrite {
             scope: input.scope,
-            text: format_memory_file(&fields, &input.body),
+            text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), &input.body),
             index: None,
             previous: None,
             rel,
@@ -183,6 +185,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             let old = self.read_index_for_write(plan.scope).await?;
             let new = upsert_index_entry(&old, &entry);
             index_warning = self.measure_index(plan.scope, &new);
+            if let Some(refusal) = index_warning
+                .as_ref()
+                .and_then(|w| self.over_cap_refusal(&old, w))
+            {
+                return Err(refusal);
+            }
             plan.index = Some(new);
         }
         // A write that leaves the index alone has nothing to keep in step: no journal.

@@ -5,7 +5,7 @@ use super::deadline::fs_error;
 use super::{Store, WriteMode};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
-use crate::paths::to_base36;
+use crate::paths::{to_base36, PathStyle};
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
@@ -13,22 +13,16 @@ use std::hash::BuildHasher;
 /// (`MEMORY.md.tmp-<id>`).
 pub(crate) const TEMP_MARK: &str = ".tmp-";
 
-/// The parent directory of an absolute path (`/a/b.md` → `/a`).
-pub(crate) fn parent_dir(path: &str) -> &str {
-    match path.rfind('/') {
-        Some(0) | None => "/",
-        Some(i) => path.get(..i).unwrap_or("/"),
-    }
+/// The parent directory of an absolute path (`/a/b.md` → `/a`; on Windows either separator,
+/// `C:\m\team/a.md` → `C:\m\team`).
+pub(crate) fn parent_dir(path: &str) -> String {
+    PathStyle::of_dir(path).parent(path)
 }
 
-/// True when `path` is `root` or below it (both without a trailing `/`).
+/// True when `path` is `root` or below it, by the path rules of `root` (Windows: either
+/// separator, ASCII case ignored).
 fn is_within(root: &str, path: &str) -> bool {
-    let root = root.trim_end_matches('/');
-    path == root
-        || root.is_empty()
-        || path
-            .strip_prefix(root)
-            .is_some_and(|rest| rest.starts_with('/'))
+    PathStyle::of_dir(root).contains(root, path)
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
@@ -83,7 +77,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Create the parent directory of `path`.
     pub(crate) async fn ensure_parent(&self, path: &str) -> Result<()> {
-        self.mkdir_all(parent_dir(path)).await
+        self.mkdir_all(&parent_dir(path)).await
     }
 
     /// Create `dir` and its parents. `mkdir` is meant to be recursive; for hosts whose `mkdir`
@@ -94,9 +88,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             Err(e) if !e.is_not_found() => return Err(fs_error("mkdir", dir, e)),
             Err(_) => {}
         }
-        let mut prefix = String::new();
-        for segment in dir.split('/').filter(|s| !s.is_empty()) {
-            prefix.push('/');
+        let style = PathStyle::of_dir(dir);
+        let root = style.root(dir);
+        let mut prefix = root.trim_end_matches(|c| style.is_sep(c)).to_owned();
+        let rest = dir.get(root.len()..).unwrap_or("");
+        for segment in rest.split(|c| style.is_sep(c)).filter(|s| !s.is_empty()) {
+            prefix.push(style.sep());
             prefix.push_str(segment);
             // Ancestors may exist or be unreadable; only the final result counts.
             let _ = self.bounded(self.fs.mkdir(&prefix)).await;
@@ -141,16 +138,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if !caps.realpath {
             return Ok(());
         }
-        let root_trimmed = root.trim_end_matches('/');
+        let root_trimmed = PathStyle::of_dir(root).trim_trailing_sep(root);
         let real_root = self
-            .bounded(self.fs.realpath(root_trimmed))
+            .bounded(self.fs.realpath(&root_trimmed))
             .await
-            .map_err(|e| Error::host(Code::PathUnverifiable, root_trimmed, e))?;
+            .map_err(|e| Error::host(Code::PathUnverifiable, &root_trimmed, e))?;
         let parent = parent_dir(path);
         let real_parent = self
-            .bounded(self.fs.realpath(parent))
+            .bounded(self.fs.realpath(&parent))
             .await
-            .map_err(|e| Error::host(Code::PathUnverifiable, parent, e))?;
+            .map_err(|e| Error::host(Code::PathUnverifiable, &parent, e))?;
         if !is_within(&real_root, &real_parent) {
             return Err(escape(path));
         }

@@ -17,13 +17,30 @@ pub fn to_js(error: Error) -> JsValue {
     js.set_name("MemdirError");
     let value: JsValue = js.into();
     set(&value, "code", &JsValue::from_str(error.code.as_str()));
-    if let Some(status) = error.status {
-        set(&value, "status", &JsValue::from(status));
+    let cause = error.cause.as_ref().and_then(payload);
+    // An HTTP status travels to the error itself, also when it came with the host's error (an
+    // `anthropicLlm` 401 is a `HOST_LLM` whose cause is the adapter's `HTTP` error).
+    let status = error
+        .status
+        .map(JsValue::from)
+        .or_else(|| cause.as_ref().and_then(http_status));
+    if let Some(status) = status {
+        set(&value, "status", &status);
     }
-    if let Some(cause) = error.cause.as_ref().and_then(payload) {
+    if let Some(cause) = cause {
         set(&value, "cause", &cause);
     }
     value
+}
+
+/// The `status` of a thrown JS value, when it is an HTTP status (a whole number 100–599).
+fn http_status(value: &JsValue) -> Option<JsValue> {
+    if !value.is_object() {
+        return None;
+    }
+    let status = Reflect::get(value, &JsValue::from_str("status")).ok()?;
+    let n = status.as_f64()?;
+    (n.fract() == 0.0 && (100.0..600.0).contains(&n)).then_some(status)
 }
 
 /// The original JS value behind a host error, if it came from JS.

@@ -33,9 +33,10 @@ export function statFields(stat, out) {
     return undefined;
   }
 }
-export function statBatch(fs, joined) {
+export function statBatch(fs, joined, lengths) {
   try {
-    const paths = joined.split("\0");
+    const paths = new Array(lengths.length);
+    for (let i = 0, at = 0; i < lengths.length; at += lengths[i], i++) paths[i] = joined.slice(at, at + lengths[i]);
     const out = new Float64Array(paths.length * 3);
     const put = (i, stat) => {
       try {
@@ -96,11 +97,12 @@ extern "C" {
     /// A Promise or any object with a `then` method.
     #[wasm_bindgen(js_name = isThenable)]
     fn is_thenable(value: &JsValue) -> bool;
-    /// `fs.stat` of each NUL-separated path, as `[kind, size, mtimeMs]` triples in one
-    /// `Float64Array` (kind 1 file, 2 dir, 3 symlink, 0 failed or invalid): the array itself
-    /// when every answer was synchronous, else one promise of it for the whole batch.
+    /// `fs.stat` of each path (`joined` cut at the UTF-16 `lengths`), as `[kind, size,
+    /// mtimeMs]` triples in one `Float64Array` (kind 1 file, 2 dir, 3 symlink, 0 failed or
+    /// invalid): the array itself when every answer was synchronous, else one promise of it
+    /// for the whole batch.
     #[wasm_bindgen(js_name = statBatch)]
-    fn stat_batch(fs: &JsValue, joined: &str) -> JsValue;
+    fn stat_batch(fs: &JsValue, joined: &str, lengths: &[u32]) -> JsValue;
 }
 
 /// The kinds a host may name (`directory` is accepted for `dir`).
@@ -310,13 +312,11 @@ impl FileSystem for JsFs {
     }
 
     async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
-        if paths.iter().any(|p| p.contains('\0')) {
-            let stats = paths
-                .iter()
-                .map(|path| async move { self.stat(path).await.ok() });
-            return crate::future::join_all(stats.collect()).await;
-        }
-        let answer = settle(stat_batch(&self.obj, &paths.join("\0"))).await;
+        let lengths: Vec<u32> = paths
+            .iter()
+            .map(|p| u32::try_from(p.encode_utf16().count()).unwrap_or(u32::MAX))
+            .collect();
+        let answer = settle(stat_batch(&self.obj, &paths.concat(), &lengths)).await;
         let values = answer
             .ok()
             .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())

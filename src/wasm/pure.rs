@@ -9,38 +9,8 @@ use wasm_bindgen::prelude::*;
 
 /// The wasm half of `truncateEntrypoint` (pkg/lib/api.js): the JS half trims the index and
 /// counts its lines and units, then hands over only the first `maxUnits + 1` units of the
-/// trimmed text, since nothing past them can be kept (see `entrypoint::truncate_counted`).
-///
-/// ```js
-/// const trimmed = text.trim();
-/// __truncateEntrypointCounted(trimmed.slice(0, 25001), trimmed.split("\n").length, trimmed.length);
-/// ```
-#[wasm_bindgen(js_name = __truncateEntrypointCounted, skip_typescript)]
-pub fn truncate_entrypoint_counted(
-    prefix: JsValue,
-    line_count: f64,
-    unit_count: f64,
-    options: Option<JsValue>,
-) -> Result<JsValue, JsValue> {
-    let options: crate::TruncateOptions = from_js(options.unwrap_or(JsValue::UNDEFINED))?;
-    let count = |n: f64| {
-        if n.is_finite() && n >= 0.0 {
-            n as usize
-        } else {
-            0
-        }
-    };
-    let prefix = text_arg(prefix, "text", "truncateEntrypoint")?;
-    let counted = crate::entrypoint::truncate_counted(
-        &prefix.text,
-        count(line_count),
-        count(unit_count),
-        &options,
-    );
-    super::convert::to_js_carried(&counted, prefix.carried)
-}
-
-/// [`truncate_entrypoint_counted`] answering with offsets (`entrypoint::EntrypointCut`):
+/// trimmed text, since nothing past them can be kept (see `entrypoint::truncate_counted_cut`).
+/// The answer is offsets (`entrypoint::EntrypointCut`):
 /// `{ keepUnits, suffix, lineCount, byteCount, wasLineTruncated, wasByteTruncated }`, the
 /// content being `trimmed.slice(0, keepUnits) + suffix`, so the index does not come back.
 ///
@@ -70,6 +40,23 @@ pub fn truncate_entrypoint_cut(
         count(unit_count),
         &options,
     ))
+}
+
+/// Whether an index of this many lines and UTF-16 units (trimmed) is loaded whole under the
+/// default caps (`entrypoint::within_caps`): `truncateEntrypoint` then returns the trimmed text
+/// without handing it over.
+///
+/// ```js
+/// __entrypointWithinCaps(12, 900); // true
+/// ```
+#[wasm_bindgen(js_name = __entrypointWithinCaps, skip_typescript)]
+pub fn entrypoint_within_caps(line_count: f64, unit_count: f64) -> bool {
+    // Counts from JS `String` lengths: finite, whole, far below 2^53.
+    crate::entrypoint::within_caps(
+        line_count as usize,
+        unit_count as usize,
+        &crate::TruncateOptions::default(),
+    )
 }
 
 /// Human-readable size as the reference prints it (`1023 bytes`, `1KB`, `24.4KB`, `1MB`).
@@ -115,6 +102,55 @@ pub fn format_manifest(
 ) -> Result<JsValue, JsValue> {
     let headers: Vec<MemoryHeader> = list_from_js(headers)?;
     super::error::throw(crate::manifest::format_manifest_checked(&headers)).map(JsValue::from)
+}
+
+/// The wasm half of `formatManifest` (pkg/lib/api.js) for headers JS has checked are plain
+/// (string `filename`, number `mtimeMs`, string or absent `type` and `description`, no NUL):
+/// `fields` holds `filename\0type\0description\0` per header (absent as empty), `times` the
+/// `mtimeMs` values, so 200 headers cross in two values instead of a property read per field.
+/// `undefined` when anything needs [`format_manifest`]'s checks (an unknown type, a string past
+/// the input caps, a count that does not match, a time no JS `Date` can hold), which the JS
+/// half then calls for the exact error.
+///
+/// ```js
+/// __formatManifestPacked("user_role.md\0user\0Senior Go dev\0", new Float64Array([1700000000123.9]));
+/// ```
+#[wasm_bindgen(js_name = __formatManifestPacked, skip_typescript)]
+pub fn format_manifest_packed(fields: &str, times: &[f64]) -> Option<String> {
+    use crate::types::{MemoryType, MAX_CALL_UNITS, MAX_INPUT_ITEMS, MAX_INPUT_UNITS};
+    // UTF-8 bytes bound UTF-16 units from above: within the caps in bytes, within them in units.
+    if fields.len() > MAX_CALL_UNITS || times.len() > MAX_INPUT_ITEMS {
+        return None;
+    }
+    let mut parts = fields.split('\0');
+    let mut headers = Vec::with_capacity(times.len());
+    for &mtime_ms in times {
+        let (filename, memory_type, description) = (parts.next()?, parts.next()?, parts.next()?);
+        if [filename, memory_type, description]
+            .iter()
+            .any(|s| s.len() > MAX_INPUT_UNITS)
+        {
+            return None;
+        }
+        headers.push(MemoryHeader {
+            filename: filename.to_owned(),
+            file_path: String::new(),
+            mtime_ms,
+            description: (!description.is_empty()).then(|| description.to_owned()),
+            memory_type: match memory_type {
+                "" => None,
+                given => Some(MemoryType::parse(given)?),
+            },
+            name: None,
+            body_head: String::new(),
+        });
+    }
+    // Exactly the headers' fields, then the empty piece after the last NUL.
+    // An invalid time makes `None` too: the field-by-field call then throws its exact error.
+    if parts.next() != Some("") || parts.next().is_some() {
+        return None;
+    }
+    crate::manifest::format_manifest_checked(&headers).ok()
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
@@ -245,23 +281,30 @@ pub fn build_memory_prompt(
     Ok(JsValue::from(crate::prompt::build_memory_prompt(&options)))
 }
 
-/// Validate a memory-directory setting as the reference does (POSIX): the normalised path with
-/// exactly one trailing `/`, or `null` when it is unsafe (relative, too short, NUL …). `~/` is
-/// expanded against `home` only with `expandTilde` (settings values, not the env override).
+/// Validate a memory-directory setting as the reference does: the normalised path with exactly
+/// one trailing separator, or `null` when it is unsafe (relative, too short, NUL …). `~/` is
+/// expanded against `home` only with `expandTilde` (settings values, not the env override). With
+/// `platform: "win32"` the Windows rules apply (drive letters, both separators, `\` in the
+/// result; UNC shares refused as by the reference).
 ///
 /// ```js
 /// validateMemoryPath("~/mem", { expandTilde: true, home: "/home/u" }); // "/home/u/mem/"
 /// validateMemoryPath("/a"); // null
+/// validateMemoryPath("C:/Users/u/mem", { platform: "win32" }); // "C:\\Users\\u\\mem\\"
 /// ```
 #[wasm_bindgen(js_name = validateMemoryPath, unchecked_return_type = "string | null")]
 pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_param_type = "string")] raw: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
+    #[wasm_bindgen(
+        unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string; platform?: string }"
+    )]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let raw = text_arg(raw, "path", "validateMemoryPath")?.text;
     let options: ValidateOptions = from_js(options)?;
-    let valid = crate::paths::validate_memory_path(&raw, options.expand_tilde, &options.home);
+    let style = crate::paths::PathStyle::of_platform(&options.platform);
+    let valid =
+        crate::paths::validate_memory_path_in(style, &raw, options.expand_tilde, &options.home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
 }
 
@@ -285,10 +328,36 @@ pub fn is_auto_memory_enabled(
     ))
 }
 
+/// The host filesystem of a context object (`context.fs`), if any, and the context with its
+/// platform taken from `fs.platform` when the context names none (`nodeFs()` carries
+/// `process.platform`).
+fn context_with_fs(
+    context: &JsValue,
+) -> Result<(Option<super::host::JsFs>, crate::paths::PathContext), JsValue> {
+    let fs_value = js_sys::Reflect::get(context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
+    let mut ctx: crate::paths::PathContext = from_js(context.clone())?;
+    if fs_value.is_undefined() || fs_value.is_null() {
+        return Ok((None, ctx));
+    }
+    if ctx.platform.is_empty() {
+        if let Some(platform) = js_sys::Reflect::get(&fs_value, &"platform".into())
+            .ok()
+            .and_then(|p| p.as_string())
+        {
+            ctx.platform = platform;
+        }
+    }
+    let fs = super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?;
+    Ok((Some(fs), ctx))
+}
+
 /// Resolve a project's memory directory as the reference does: the env override, then the
 /// settings chain, else `<config home>/projects/<slug of the canonical git root>/memory/`. With
-/// `fs`, the git root is found through it (all worktrees of a repository share one directory);
-/// otherwise pass `gitRoot` or the project root is used.
+/// `fs`, the git root is found through it (all worktrees of a repository share one directory)
+/// and, when `settings` is not given, the settings files are read through it as `loadSettings`
+/// does (so `memdir path` and this agree); otherwise pass `gitRoot` or the project root is used.
+/// `platform: "win32"` (or an `fs` whose `platform` is `"win32"`, as `nodeFs()` on Windows)
+/// gives Windows paths: `C:\Users\u\.claude\projects\C--Users-u-app\memory\`.
 ///
 /// ```js
 /// import { nodeFs } from "memdir/node";
@@ -298,21 +367,48 @@ pub fn is_auto_memory_enabled(
 pub fn resolve_memory_dir(
     #[wasm_bindgen(unchecked_param_type = "PathContext & { fs?: MemoryFs }")] context: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
-    let fs_value = js_sys::Reflect::get(&context, &"fs".into()).unwrap_or(JsValue::UNDEFINED);
-    let fs = if fs_value.is_undefined() || fs_value.is_null() {
-        None
-    } else {
-        Some(super::host::JsFs::new(fs_value).map_err(fields::invalid_input)?)
-    };
-    let mut ctx: crate::paths::PathContext = from_js(context)?;
+    let settings_given = js_sys::Reflect::get(&context, &"settings".into())
+        .map(|s| !s.is_undefined() && !s.is_null())
+        .unwrap_or(false);
+    let (fs, mut ctx) = context_with_fs(&context)?;
     Ok(super::promise(async move {
-        if let (Some(fs), None) = (&fs, &ctx.git_root) {
-            if !ctx.project_root.is_empty() {
+        if let Some(fs) = &fs {
+            if !settings_given {
+                ctx.settings = crate::paths::load_settings(fs, &ctx).await.settings;
+            }
+            if ctx.git_root.is_none() && !ctx.project_root.is_empty() {
                 ctx.git_root = crate::paths::find_canonical_git_root(fs, &ctx.project_root).await;
             }
         }
         let dir = crate::paths::resolve_memory_dir(&ctx).map_err(super::error::to_js)?;
         Ok(JsValue::from_str(&dir))
+    }))
+}
+
+/// Read the settings files the reference reads, through `fs`: managed policy, user
+/// (`<config home>/settings.json`), project (`.claude/settings.json`) and local
+/// (`.claude/settings.local.json`). Resolves to `{ settings, files }`: `settings` ready for
+/// `resolveMemoryDir` and `isAutoMemoryEnabled` (only policy, local and user may choose the
+/// directory; the committed project file may only turn memory off), `files` what was found
+/// (`{ source, path, loaded, error? }`). A file that is missing, unreadable or not JSON
+/// contributes nothing; never rejects for those.
+///
+/// ```js
+/// const { settings, files } = await loadSettings({ fs: nodeFs(), projectRoot: process.cwd(), home: os.homedir(), env: process.env });
+/// isAutoMemoryEnabled({ env: process.env, settings });
+/// ```
+#[wasm_bindgen(js_name = loadSettings, unchecked_return_type = "Promise<LoadedSettings>")]
+pub fn load_settings(
+    #[wasm_bindgen(unchecked_param_type = "PathContext & { fs: MemoryFs }")] context: JsValue,
+) -> Result<js_sys::Promise, JsValue> {
+    let (fs, ctx) = context_with_fs(&context)?;
+    let fs = fs.ok_or_else(|| {
+        fields::invalid_input(
+            "loadSettings needs `fs`, the filesystem to read the settings from".to_owned(),
+        )
+    })?;
+    Ok(super::promise(async move {
+        to_js(&crate::paths::load_settings(&fs, &ctx).await)
     }))
 }
 

@@ -105,6 +105,8 @@ export interface MemoryFs {
     onChange: (path?: string) => void,
     onLost: () => void,
   ): MaybePromise<{ close(): void } | (() => void)>;
+  /** The path rules of its paths, as `process.platform` (`"win32"`: Windows). `resolveMemoryDir` and `loadSettings` use it when the context names no `platform`. */
+  platform?: string;
 }
 
 /** What the library asks of the host's model. */
@@ -156,11 +158,14 @@ export interface MemdirOptions {
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /**
    * Index caps, lock tuning, and the secret guard: team writes are always scanned, and so are
-   * private memory and the daily log unless `guardPrivateSecrets` is `false` (default `true`). `hostCallTimeoutMs`
+   * private memory and the daily log unless `guardPrivateSecrets` is `false` (default `true`).
+   * `indexOverCap`: a save or update that would leave MEMORY.md over its caps (what the model
+   * loads) is refused with `INDEX_OVER_CAP` (`"error"`, default) or written with an
+   * `indexWarning` (`"warn"`). `hostCallTimeoutMs`
    * (default 10000; 0 waits forever) bounds each filesystem call of a write: a call that does
    * not answer fails the write with `TIMEOUT` and the lock is given back.
    */
-  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number; hostCallTimeoutMs?: number; guardPrivateSecrets?: boolean };
+  store?: { maxLines?: number; maxUnits?: number; lockTimeoutMs?: number; lockStaleMs?: number; hostCallTimeoutMs?: number; guardPrivateSecrets?: boolean; indexOverCap?: "error" | "warn" };
 }
 
 /** Tool names the prompt mentions; rename them to match the host's tools. */
@@ -169,7 +174,8 @@ export interface ToolNames { write?: string; edit?: string; read?: string; grep?
 /** Section ids accepted by `sectionOverrides`. */
 export type PromptSectionId =
   | "intro" | "memory-scope" | "types" | "what-not-to-save" | "how-to-save" | "when-to-access"
-  | "trusting-recall" | "persistence" | "what-to-log" | "daily-log-index" | "searching-past-context";
+  | "trusting-recall" | "persistence" | "what-to-log" | "daily-log-index" | "searching-past-context"
+  | "index-compaction";
 
 /** How the memory prompt is built by `Memdir.loadPrompt`. */
 export interface PromptConfig {
@@ -202,6 +208,9 @@ export interface PromptOptions {
   transcriptsDir?: string;
   toolNames?: ToolNames;
   sectionOverrides?: Partial<Record<PromptSectionId, string>>;
+  /** How full MEMORY.md is (what the model loads); at 80 % of either cap the prompt reminds the
+   * model to compact it (section `index-compaction`). `maxLines`/`maxUnits` default to 200 / 25000. */
+  indexUsage?: { lineCount: number; unitCount: number; maxLines?: number; maxUnits?: number };
 }
 
 /** One settings source's memory keys. */
@@ -224,7 +233,22 @@ export interface PathContext {
   projectRoot?: string;
   cwd?: string;
   gitRoot?: string;
+  /** `process.platform`: `"win32"` follows the Windows path rules (drives, `\\`), anything else POSIX. */
+  platform?: string;
 }
+
+/** One settings file `loadSettings` looked at. */
+export interface SettingsFile {
+  source: "policy" | "user" | "project" | "local";
+  path: string;
+  /** Found and read as a JSON object. */
+  loaded: boolean;
+  /** Why a file that is there was not used. */
+  error?: string;
+}
+
+/** What `loadSettings` read: the layers for `resolveMemoryDir`, and every file looked at. */
+export interface LoadedSettings { settings: MemorySettings; files: SettingsFile[] }
 
 /** Options of `findRelevant`. */
 export interface FindOptions {
@@ -265,7 +289,7 @@ export interface LexicalWhy {
 /** What `findRelevant` found and how. */
 export interface Recall {
   memories: RecalledMemory[];
-  answeredBy: "llm" | "lexical" | "llm+prefilter" | "lexical+semantic" | "semantic";
+  answeredBy: "llm" | "lexical" | "llm+prefilter" | "llm+semantic-prefilter" | "lexical+semantic" | "semantic";
   outcome: "ok" | "error" | "timeout" | "aborted" | "invalid_reply";
 }
 

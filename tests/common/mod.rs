@@ -17,6 +17,7 @@ pub mod fs;
 pub mod llm;
 pub mod std_fs;
 pub mod telemetry;
+pub mod win_fs;
 
 pub use fs::{Op, Tap, Watch};
 pub use llm::{Script, ScriptedLlm};

@@ -274,6 +274,11 @@ test("memoryTools: schemas and execute, with input checked before anything runs"
     assert.deepEqual(memoryTools(memdir, { readOnly: true }).map((t) => t.name), ["recall", "list", "read", "lint"]);
     const read = tools.find((t) => t.name === "read");
     await assert.rejects(read.execute({ file: "../outside.md" }), (e) => isMemdirError(e) && e.code.startsWith("PATH_"));
+    // confirm mode: a write is a proposal for the host, and the model is told so.
+    const confirm = memoryTools(new Memdir({ fs: nodeFs(), dir: base + "/confirm/", writeMode: "confirm" }));
+    const proposed = await confirm.find((t) => t.name === "save").execute({ name: "Role", description: "Go developer", type: "user", body: "b" });
+    assert.match(proposed, /^The save of Role was proposed to the user and awaits approval/);
+    assert.deepEqual(await readdir(join(base, "confirm")).catch(() => []), []);
   } finally {
     await rm(base, { recursive: true, force: true });
   }
@@ -324,4 +329,28 @@ test("the README's integration examples run (tests/examples/mcp-*, anthropic-*, 
       }
     });
   }
+});
+
+test("the browser entry's static import graph reaches no SDK and not the MCP server", async () => {
+  // What a bundler pulls from `import … from "memdir"` in a browser build: every module reached
+  // through static imports and re-exports from index.js.
+  const root = join(process.cwd(), "node_modules", "memdir");
+  const seen = new Set();
+  const bare = new Set();
+  const queue = [join(root, "index.js")];
+  while (queue.length) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = await readFile(file, "utf8");
+    for (const m of source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm)) {
+      const spec = m[1] ?? m[2];
+      if (spec.startsWith(".")) queue.push(join(file, "..", spec));
+      else bare.add(spec);
+    }
+  }
+  const files = [...seen].map((f) => f.slice(root.length + 1));
+  assert.ok(files.includes("lib/tools.js"), files.join(", "));
+  assert.ok(!files.some((f) => f.startsWith("lib/mcp/")), files.join(", "));
+  assert.deepEqual([...bare], []);
 });

@@ -5,17 +5,16 @@
 // commit (`../` paths, a symlink, a 50 MB blob, thousands of files) is refused entry by entry.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { createServer } from "node:http";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, readdir, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Memdir } from "memdir";
 import { nodeFs } from "memdir/node";
+import { BACKEND, git, startGitServer } from "./git-server.mjs";
 
-const BACKEND = ["/usr/local/libexec/git-core/git-http-backend", "/usr/lib/git-core/git-http-backend"].find(existsSync);
 let isomorphicGit = true;
 try {
   await import("isomorphic-git");
@@ -26,79 +25,19 @@ const skip = !BACKEND ? "no git-http-backend on this machine" : !isomorphicGit ?
 
 let root;
 let server;
-let base;
 
-/** Run system git on the server's side. */
-function git(args, options = {}) {
-  return execFileSync("git", args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, ...options });
-}
-
-/** A new bare repository served at `<base>/<name>.git`. */
-function bareRepo(name) {
-  const path = join(root, "srv", `${name}.git`);
-  git(["init", "-q", "--bare", "-b", "main", path]);
-  git(["-C", path, "config", "http.receivepack", "true"]);
-  return { path, url: `${base}/${name}.git` };
-}
-
-/** `git http-backend` as a CGI: the request's body in, its header block and body out. */
-function cgi(req, res) {
-  const url = new URL(req.url, "http://127.0.0.1");
-  const env = {
-    PATH: process.env.PATH,
-    GIT_PROJECT_ROOT: join(root, "srv"),
-    GIT_HTTP_EXPORT_ALL: "1",
-    PATH_INFO: decodeURIComponent(url.pathname),
-    QUERY_STRING: url.search.slice(1),
-    REQUEST_METHOD: req.method,
-    CONTENT_TYPE: req.headers["content-type"] ?? "",
-    REMOTE_ADDR: "127.0.0.1",
-    GIT_PROTOCOL: req.headers["git-protocol"] ?? "",
-    HTTP_CONTENT_ENCODING: req.headers["content-encoding"] ?? "",
-  };
-  if (req.headers["content-length"]) env.CONTENT_LENGTH = req.headers["content-length"];
-  const child = spawn(BACKEND, [], { env });
-  req.pipe(child.stdin);
-  let head = Buffer.alloc(0);
-  let started = false;
-  child.stdout.on("data", (chunk) => {
-    if (started) return void res.write(chunk);
-    head = Buffer.concat([head, chunk]);
-    let end = head.indexOf("\r\n\r\n");
-    let sep = 4;
-    if (end === -1) {
-      end = head.indexOf("\n\n");
-      sep = 2;
-    }
-    if (end === -1) return;
-    started = true;
-    let status = 200;
-    for (const line of head.subarray(0, end).toString("latin1").split(/\r?\n/)) {
-      const at = line.indexOf(":");
-      if (at === -1) continue;
-      const [name, value] = [line.slice(0, at).trim(), line.slice(at + 1).trim()];
-      if (name.toLowerCase() === "status") status = Number.parseInt(value, 10);
-      else res.setHeader(name, value);
-    }
-    res.writeHead(status);
-    res.write(head.subarray(end + sep));
-  });
-  child.stdout.on("end", () => res.end());
-  child.on("error", () => res.destroy());
-  child.stderr.on("data", (chunk) => process.env.MEMDIR_GIT_DEBUG && process.stderr.write(chunk));
-}
+/** A new bare repository served by the test server. */
+const bareRepo = (name) => server.bareRepo(name);
 
 before(async () => {
   if (skip) return;
   root = await mkdtemp(join(tmpdir(), "memdir-git-"));
   await mkdir(join(root, "srv"));
-  server = createServer(cgi);
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
+  server = await startGitServer(join(root, "srv"));
 });
 
 after(async () => {
-  if (server) await new Promise((resolve) => server.close(resolve));
+  if (server) await server.close();
   if (root) await rm(root, { recursive: true, force: true });
 });
 
@@ -180,7 +119,8 @@ test("two teammates save at once, both pull, and both end with every memory", { 
 test("a secret in a file's text or name never reaches the remote", { skip }, async () => {
   const remote = bareRepo("secrets");
   const dir = await memoryDir("carol");
-  const carol = new Memdir({ fs: nodeFs(), dir });
+  const events = [];
+  const carol = new Memdir({ fs: nodeFs(), dir, telemetry: (name, fields) => events.push([name, fields]) });
   const sync = carol.teamSync({ git: { url: remote.url } });
   const inText = `ghp_${"S3cr3t".repeat(6)}`;
   const inName = `ghp_${"N4m3d".repeat(7)}z`;
@@ -203,6 +143,14 @@ test("a secret in a file's text or name never reaches the remote", { skip }, asy
   assert.ok(!history.includes(inName), "the secret name is not in the remote");
   const files = git(["--git-dir", remote.path, "ls-tree", "-r", "--name-only", "main"]).trim().split("\n").sort();
   assert.deepEqual(files, ["MEMORY.md", "clean.md"], "no temp file, editor leftover or secret file");
+
+  // Telemetry as with the protocol sync: outcomes only, never the secret or its file's name.
+  const push = events.find(([name]) => name === "team_sync_push")?.[1];
+  assert.equal(push?.success, true);
+  assert.equal(push?.files_uploaded, 2);
+  assert.equal(events.find(([name]) => name === "team_secret_skipped")?.[1].file_count, 2);
+  const said = JSON.stringify(events);
+  assert.ok(!said.includes(inText) && !said.includes(inName) && !said.includes("token.md"));
 });
 
 /** Write a commit onto `main` of the bare repository with system git, from a tree built by hand. */
@@ -243,7 +191,8 @@ test("a hostile remote commit is refused entry by entry without writing outside 
   const remote = bareRepo("hostile");
   const { hostile, cleanUp } = hostileCommit(remote);
   const dir = await memoryDir("dave");
-  const dave = new Memdir({ fs: nodeFs(), dir });
+  // The pulled team index is far past its caps: saving on top of it warns instead of refusing.
+  const dave = new Memdir({ fs: nodeFs(), dir, store: { indexOverCap: "warn" } });
   const sync = dave.teamSync({ git: { url: remote.url } });
   const pulled = await sync.pull();
   const reason = (key) => pulled.skipped.find((s) => s.key === key)?.reason;
@@ -260,7 +209,8 @@ test("a hostile remote commit is refused entry by entry without writing outside 
 
   // Nothing can be pushed on top of a tree git itself refuses (`..`): a clear error, and the
   // remote is left as it was.
-  await dave.save(note("Mine", "added on top", { file: "mine.md" }));
+  // Written directly: the pulled index (2,000 lines) is over the cap a save checks.
+  await writeFile(join(dir, "team/mine.md"), "---\nname: Mine\ndescription: added on top\ntype: project\n---\nmine\n");
   await assert.rejects(sync.push(), (e) => e.code === "HTTP" && /path git refuses/.test(String(e.cause?.message ?? e.message)));
   assert.equal(git(["--git-dir", remote.path, "rev-parse", "main"]).trim(), hostile);
 
@@ -337,7 +287,7 @@ test("memdir team sync --git and memdir sync --git on the command line", { skip 
   const files = git(["--git-dir", privateRemote.path, "ls-tree", "-r", "--name-only", "memory"]).trim().split("\n").sort();
   assert.deepEqual(files, ["MEMORY.md", "mine.md"]);
   assert.match(git(["--git-dir", remote.path, "log", "-1", "--format=%an", "main"]), /frank/);
-  await assert.rejects(run("team", "sync"), (e) => e.code === 2 && /--git <url>/.test(e.stderr));
+  await assert.rejects(run("team", "sync"), (e) => e.code === 2 && /--git <url>/.test(e.stderr + e.stdout));
 });
 
 test("the main import never loads isomorphic-git: only lib/git-sync.js names it, through import()", async () => {

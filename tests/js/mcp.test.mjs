@@ -6,7 +6,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFile } from "node:child_process";
 import { request } from "node:http";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -124,7 +124,7 @@ async function exercise(c, dir) {
     assert.match(text(result), pattern);
     assert.ok(!text(result).includes(SECRET));
   }
-  assert.equal((await readdir(dir)).includes("escape.md"), false);
+  assert.equal((await readdir(join(dir, ".."))).includes("escape.md"), false);
   const team = await readdir(join(dir, "team")).catch(() => []);
   assert.deepEqual(team.filter((f) => f !== "MEMORY.md"), []);
   assert.equal((await c.listTools()).tools.length, 8);
@@ -197,4 +197,46 @@ test("usage errors exit 2 with a message; --help lists the tools", async () => {
   assert.match(help.stdout, /Tools: recall, save, update, delete, list, read, lint, log/);
   await assert.rejects(run(process.execPath, [bin, "mcp", "--http", "eighty"]), (e) => e.code === 2 && /--http needs a port/.test(e.stderr));
   await assert.rejects(run(process.execPath, [bin, "mcp", "--bogus"]), (e) => e.code === 2);
+});
+
+test("without --dir the server uses the directory `memdir path` resolves", async () => {
+  const home = await tempDir("home");
+  const project = await tempDir("project");
+  const env = { PATH: process.env.PATH, HOME: home };
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, "path", "--project", project], { env });
+    const dir = stdout.trim();
+    assert.ok(dir.startsWith(`${home}/.claude/projects/`), dir);
+    const c = new Client({ name: "memdir-test", version: "1.0.0" });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "--project", project], stderr: "pipe", env }));
+    try {
+      const saved = await c.callTool({ name: "save", arguments: { name: "Role", description: "Senior Go developer", type: "user", body: "New to React.\n" } });
+      assert.match(text(saved), /^Saved user_role\.md/);
+    } finally {
+      await c.close();
+    }
+    assert.ok((await readdir(dir)).includes("user_role.md"));
+  } finally {
+    await rm(home, { recursive: true, force: true });
+    await rm(project, { recursive: true, force: true });
+  }
+});
+
+test("without the MCP SDK, memdir mcp says what to install and exits 3", async () => {
+  // The package alone, where no @modelcontextprotocol/sdk can be resolved.
+  const root = await tempDir("nosdk");
+  try {
+    const pkg = join(root, "node_modules", "memdir");
+    await cp(join(process.cwd(), "node_modules", "memdir"), pkg, { recursive: true, dereference: true });
+    const failed = await promisify(execFile)(process.execPath, [join(pkg, "bin", "memdir.js"), "mcp", "--dir", join(root, "mem")]).then(
+      () => assert.fail("memdir mcp started without the SDK"),
+      (e) => e,
+    );
+    assert.equal(failed.code, 3);
+    assert.match(failed.stderr, /npm install @modelcontextprotocol\/sdk/);
+    // The library itself still imports without it.
+    await promisify(execFile)(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(join(pkg, "index.node.js"))}).then((m) => { if (typeof m.memoryTools !== "function") process.exit(1); })`]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });

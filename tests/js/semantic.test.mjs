@@ -5,6 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { mkdtemp, readFile, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,7 +43,7 @@ function standIn(model = "standin-1") {
 
 const memory = (name, description, body) => `---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n${body}\n`;
 const files = () => ({
-  "/m/car.md": memory("Automobile upkeep", "automobile maintenance every spring", "Book the garage in March."),
+  "/m/car.md": memory("Automobile maintenance", "automobile maintenance every spring", "Book the garage."),
   "/m/deploy.md": memory("Deploy steps", "deploy with the blue green script", "Run scripts/deploy.sh then check grafana."),
   "/m/tests.md": memory("Integration tests", "integration tests hit a real postgres database", "Mocks hid a migration bug."),
 });
@@ -198,5 +201,99 @@ test("the sidecar survives SIGKILL during its rewrite: old or new, never torn", 
     assert.deepEqual(calls, [1]);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("with an LLM too: the fused best make its manifest over the budget, and answer when it fails", async () => {
+  const paraphrase = "when is the vehicle servicing due";
+  // Over a selector budget of 1: the LLM sees the fused best (car.md shares no word with the
+  // query; the ranker alone would show the newest memory).
+  const requests = [];
+  const llm = (request) => (requests.push(request), JSON.stringify({ selected_memories: ["car.md"] }));
+  const fs = memoryFs(files());
+  const over = new Memdir({ fs, dir: DIR, llm, embed: standIn(), recall: { selectorBudget: 1 } });
+  const picked = await over.findRelevant(paraphrase);
+  assert.deepEqual(names(picked), ["car.md"]);
+  assert.equal(picked.answeredBy, "llm+semantic-prefilter");
+  assert.equal(picked.outcome, "ok");
+  const manifest = requests[0].messages[0].content;
+  assert.match(manifest, /car\.md/);
+  assert.doesNotMatch(manifest, /deploy\.md|tests\.md/);
+  // The LLM fails: the fused ranker answers, and the outcome says what the LLM did.
+  for (const selectorBudget of [1, 200]) {
+    const failing = () => {
+      throw new Error("model down");
+    };
+    const memdir = new Memdir({ fs: memoryFs(files()), dir: DIR, llm: failing, embed: standIn(), recall: { selectorBudget } });
+    const recall = await memdir.findRelevant(paraphrase);
+    assert.deepEqual(names(recall), ["car.md"], `budget ${selectorBudget}`);
+    assert.equal(recall.answeredBy, "semantic");
+    assert.equal(recall.outcome, "error");
+    // Without the embedder the fallback is lexical and misses the paraphrase.
+    const plain = await new Memdir({ fs: memoryFs(files()), dir: DIR, llm: failing, recall: { selectorBudget } }).findRelevant(paraphrase);
+    assert.deepEqual([plain.answeredBy, plain.outcome, plain.memories.length], ["lexical", "error", 0]);
+  }
+});
+
+test("a long pasted query is matched line by line too", async () => {
+  const embed = standIn();
+  const memdir = new Memdir({ fs: memoryFs(files()), dir: DIR, embed });
+  const query = "frame alpha beta gamma delta epsilon\nwhen is the vehicle servicing due\nzeta theta kappa lambda omicron sigma";
+  const recall = await memdir.findRelevant(query);
+  assert.deepEqual(names(recall), ["car.md"]);
+  assert.equal(recall.answeredBy, "semantic");
+  // The query and its three lines, in one call.
+  assert.deepEqual(embed.calls.at(-1), [query, ...query.split("\n")]);
+});
+
+test("the CLI with a model key and --embed-url: the embeddings answer when the model fails", async () => {
+  // One loopback OpenAI-compatible server: /embeddings answers with the stand-in's vectors,
+  // /chat/completions is down.
+  const vectors = standIn();
+  const seen = [];
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      seen.push(req.url);
+      if (req.url === "/v1/embeddings") {
+        const { input } = JSON.parse(raw);
+        const data = vectors(input, { signal: new AbortController().signal }).map((v, index) => ({ index, embedding: Array.from(v) }));
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data }));
+      } else {
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "overloaded" } }));
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${server.address().port}/v1`;
+  const root = await mkdtemp(join(tmpdir(), "memdir-cli-llm-embed-"));
+  try {
+    const dir = join(root, "memory");
+    mkdirSync(dir);
+    for (const [path, text] of Object.entries(files())) writeFileSync(join(dir, path.slice(DIR.length)), text);
+    const bin = join(fileURLToPath(new URL(".", import.meta.url)), "node_modules", ".bin", "memdir");
+    const env = { PATH: process.env.PATH, HOME: root, OPENAI_API_KEY: "k-1", OPENAI_BASE_URL: base };
+    const run = (args) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(bin, args, { env });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c) => (stdout += c));
+        child.stderr.on("data", (c) => (stderr += c));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+    const r = await run(["recall", "when is the vehicle servicing due", "--dir", dir, "--json", "--embed-url", base, "--embed-model", "standin"]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual([json.answeredBy, json.outcome], ["semantic", "error"], r.stdout);
+    assert.ok(json.memories[0].path.endsWith("car.md"), r.stdout);
+    assert.ok(seen.includes("/v1/chat/completions") && seen.includes("/v1/embeddings"), seen.join(" "));
+  } finally {
+    server.close();
+    await rm(root, { recursive: true, force: true });
   }
 });

@@ -92,9 +92,9 @@ test("daily log appends under logs/YYYY/MM/", async () => {
   assert.equal(await readFile(path, "utf8"), "- first\n- second\n");
 });
 
-test("a save that pushes MEMORY.md past its caps is reported, nothing is cut", async () => {
+test("a save that pushes MEMORY.md past its caps is reported, nothing is cut (indexOverCap: warn)", async () => {
   const events = [];
-  const m = new Memdir({ fs: memoryFs(), dir: "/m/", store: { maxLines: 3 }, telemetry: (e) => events.push(e) });
+  const m = new Memdir({ fs: memoryFs(), dir: "/m/", store: { maxLines: 3, indexOverCap: "warn" }, telemetry: (e) => events.push(e) });
   let last;
   for (let i = 0; i < 4; i++) last = await m.save({ name: `N${i}`, description: `d${i}`, type: "user", body: "b" });
   assert.ok(last.indexWarning?.wasLineTruncated);

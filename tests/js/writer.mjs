@@ -4,7 +4,7 @@ import { Memdir } from "memdir";
 import { nodeFs } from "memdir/node";
 
 const [dir, prefix, count] = process.argv.slice(2);
-const memdir = new Memdir({ fs: nodeFs(), dir, store: { lockTimeoutMs: 60000, lockStaleMs: 5000 } });
+const memdir = new Memdir({ fs: nodeFs(), dir, store: { lockTimeoutMs: 60000, lockStaleMs: 5000, indexOverCap: "warn" } });
 for (let i = 0; i < Number(count); i++) {
   await memdir.save({
     name: `${prefix} memory ${i}`,

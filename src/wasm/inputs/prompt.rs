@@ -41,7 +41,19 @@ impl FromJs for PromptOptions {
             "transcriptsDir",
             "toolNames",
             "sectionOverrides",
+            "indexUsage",
         ]);
+        let usage = given.object("indexUsage");
+        let caps = crate::TruncateOptions::default();
+        let index_usage =
+            usage
+                .opt_usize("lineCount")
+                .map(|line_count| crate::prompt::IndexUsage {
+                    line_count,
+                    unit_count: usage.opt_usize("unitCount").unwrap_or(0),
+                    max_lines: usage.opt_usize("maxLines").unwrap_or(caps.max_lines),
+                    max_units: usage.opt_usize("maxUnits").unwrap_or(caps.max_units),
+                });
         PromptOptions {
             mode: given.opt_enum("mode").unwrap_or_default(),
             memory_dir: given.string("memoryDir"),
@@ -55,6 +67,7 @@ impl FromJs for PromptOptions {
             transcripts_dir: given.opt_string("transcriptsDir"),
             tool_names: ToolNames::read(&given.object("toolNames")),
             section_overrides: given.string_map("sectionOverrides", false),
+            index_usage,
         }
     }
 }
@@ -133,6 +146,7 @@ impl FromJs for PathContext {
             project_root: given.string_or_empty("projectRoot"),
             cwd: given.string_or_empty("cwd"),
             git_root: given.opt_string("gitRoot"),
+            platform: given.string_or_empty("platform"),
         }
     }
 }

@@ -44,6 +44,9 @@ impl FromJs for MemdirConfig {
         if let Some(b) = given.opt_bool("guardPrivateSecrets") {
             store.guard_private_secrets = b;
         }
+        if let Some(mode) = given.opt_enum("indexOverCap") {
+            store.index_over_cap = mode;
+        }
         config
     }
 }

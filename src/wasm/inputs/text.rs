@@ -62,6 +62,7 @@ impl FromJs for TruncateOptions {
 pub(crate) struct ValidateOptions {
     pub expand_tilde: bool,
     pub home: String,
+    pub platform: String,
 }
 
 impl FromJs for ValidateOptions {
@@ -72,6 +73,7 @@ impl FromJs for ValidateOptions {
         ValidateOptions {
             expand_tilde: o.flag("expandTilde"),
             home: o.string_or_empty("home"),
+            platform: o.string_or_empty("platform"),
         }
     }
 }
