@@ -44,6 +44,10 @@ if [ "${1:-}" != "--dev" ]; then
     --strip-debug --strip-producers \
     pkg/dist/memdir_bg.wasm -o pkg/dist/memdir_bg.wasm
 fi
+# The delivery forms (the inline entry, CommonJS builds, trimmed self-contained declarations):
+# see scripts/matrix/build-forms.mjs; esbuild comes from the matrix's pinned tools (setup.sh).
+[ -d scripts/matrix/node_modules/esbuild ] || (cd scripts/matrix && npm ci --no-audit --no-fund --loglevel=error)
+node scripts/matrix/build-forms.mjs
 cp README.md pkg/README.md
 
 raw=$(stat -c %s pkg/dist/memdir_bg.wasm)

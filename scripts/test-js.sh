@@ -15,6 +15,7 @@ cd "$work/app"
 printf '{ "name": "memdir-consumer", "private": true, "type": "module" }\n' > package.json
 npm install --no-audit --no-fund --loglevel=error "$work/$tarball" >/dev/null
 ln -s "$root/scripts/node_modules/@types" node_modules/@types
+for p in @anthropic-ai @modelcontextprotocol ai zod; do ln -s "$root/scripts/agents/node_modules/$p" "node_modules/$p"; done  # the agent SDKs (mcp/agents tests)
 
 MEMDIR_REPO="$root" node --test --test-reporter=tap ./*.test.mjs
 
@@ -23,4 +24,4 @@ MEMDIR_REPO="$root" node --test --test-reporter=tap ./*.test.mjs
 # Recall quality with the real local model as the embedder (printed, not a pass/fail line: the
 # lexical targets are asserted in tests/recall_eval.rs; the plumbing in semantic.test.mjs).
 echo "== recall evaluation with all-MiniLM-L6-v2 (the packed package, memoryFs)"
-MEMDIR_REPO="$root" node recall-eval.mjs --system lexical,semantic || echo "recall-eval: could not run"
+MEMDIR_REPO="$root" node recall-eval.mjs --report --system lexical,semantic || echo "recall-eval: could not run"

@@ -2,7 +2,7 @@
 # Every test, at every level, behind one command (what CI runs):
 #   set-up → fmt → clippy (native + wasm32) → native cargo tests → release build + size gate →
 #   wasm tests under Node and in headless Chromium → JS tests against the packed tarball →
-#   tsc on the .d.ts → browser tests of the demo app.
+#   tsc on the .d.ts → the toolchain matrix → browser tests of the demo app.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -74,6 +74,10 @@ count_cargo "$logs/wasm-chromium.log"
 
 run js-packed scripts/test-js.sh; count_node "$logs/js-packed.log"
 if grep -q '^tsc: ok' "$logs/js-packed.log"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
+# The toolchain matrix: bundlers, editor-extension templates, test runners, require() and the
+# TypeScript settings, each a fresh project over the packed tarball (scripts/matrix.sh).
+run matrix scripts/matrix.sh; count_node "$logs/matrix.log"
 
 if [ -d tests/browser ]; then
   run browser node --test --test-reporter=tap tests/browser/; count_node "$logs/browser.log"

@@ -114,6 +114,9 @@ codes! {
     PathSymlinkLoop => "PATH_SYMLINK_LOOP", other;
     /// Containment could not be verified (the host's realpath/lstat failed); fail closed.
     PathUnverifiable => "PATH_UNVERIFIABLE", other;
+    /// A string holds an unpaired UTF-16 surrogate where a path, file name or key is formed
+    /// from it (or where it cannot be carried through unambiguously).
+    UnpairedSurrogate => "UNPAIRED_SURROGATE", input;
     /// A capability the call needs is missing from the host object.
     Unsupported => "UNSUPPORTED", other;
     /// The WebAssembly instance trapped (out of memory or a bug) and cannot be used again: the

@@ -30,6 +30,7 @@ pub mod index_entry;
 pub mod json;
 pub mod jsstr;
 pub mod lint;
+pub mod lone_surrogates;
 pub mod manifest;
 pub mod mem_fs;
 pub mod memdir;

@@ -17,7 +17,7 @@ const MAX_JS_TIME_MS: f64 = 8.64e15;
 /// assert_eq!(iso_timestamp(f64::NAN), "Invalid Date");
 /// ```
 pub fn iso_timestamp(ms: f64) -> String {
-    if !ms.is_finite() || ms.abs() > MAX_JS_TIME_MS {
+    if !is_valid_time(ms) {
         return "Invalid Date".to_owned();
     }
     // In range, so the truncated value fits an i64 exactly.
@@ -42,6 +42,19 @@ pub fn iso_timestamp(ms: f64) -> String {
     )
 }
 
+/// Whether a JS `Date` can hold `ms` (finite, within ±8.64e15 ms), i.e. whether
+/// `new Date(ms).toISOString()` answers instead of throwing.
+///
+/// ```
+/// use memdir::manifest::is_valid_time;
+/// assert!(is_valid_time(-8.64e15));
+/// assert!(!is_valid_time(8.64e15 + 1.0));
+/// assert!(!is_valid_time(f64::NAN));
+/// ```
+pub fn is_valid_time(ms: f64) -> bool {
+    ms.is_finite() && ms.abs() <= MAX_JS_TIME_MS
+}
+
 /// Proleptic Gregorian (year, month 1–12, day 1–31) of a day count from 1970-01-01
 /// (H. Hinnant's `civil_from_days`).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
@@ -61,6 +74,9 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 /// One manifest line: `- [<type>] <filename> (<ISO mtime>): <description>`; the `[<type>] ` part
 /// is left out without a type and `: <description>` without a description (an empty description
 /// counts as none, as the reference's truthiness test does). The description is not escaped.
+/// A time no JS `Date` can hold (NaN, beyond ±8.64e15 ms: a host's stat that lies) leaves out
+/// ` (<ISO mtime>)`, where the reference's `toISOString` would throw and lose the whole list;
+/// [`format_manifest_checked`] refuses such a time instead.
 ///
 /// ```
 /// use memdir::{manifest::manifest_line, MemoryHeader, MemoryType};
@@ -83,9 +99,11 @@ pub fn manifest_line(header: &MemoryHeader) -> String {
         line.push_str("] ");
     }
     line.push_str(&header.filename);
-    line.push_str(" (");
-    line.push_str(&iso_timestamp(header.mtime_ms));
-    line.push(')');
+    if is_valid_time(header.mtime_ms) {
+        line.push_str(" (");
+        line.push_str(&iso_timestamp(header.mtime_ms));
+        line.push(')');
+    }
     if let Some(description) = header.description.as_deref().filter(|d| !d.is_empty()) {
         line.push_str(": ");
         line.push_str(description);
@@ -101,6 +119,40 @@ pub fn manifest_line(header: &MemoryHeader) -> String {
 pub fn format_manifest(headers: &[MemoryHeader]) -> String {
     let lines: Vec<String> = headers.iter().map(manifest_line).collect();
     crate::jsstr::join(&lines, "\n")
+}
+
+/// [`format_manifest`] for headers a caller passes in (`formatManifest`): a time no JS `Date`
+/// can hold is refused with `INVALID_INPUT` naming the entry, as the reference throws a
+/// `RangeError` for it, rather than printed as `Invalid Date` or left out.
+///
+/// ```
+/// use memdir::{manifest::format_manifest_checked, MemoryHeader};
+/// let mut h = MemoryHeader {
+///     filename: "a.md".into(),
+///     file_path: "/m/a.md".into(),
+///     mtime_ms: 0.0,
+///     description: None,
+///     memory_type: None,
+///     name: None,
+///     body_head: String::new(),
+/// };
+/// assert_eq!(format_manifest_checked(&[h.clone()]).unwrap(), "- a.md (1970-01-01T00:00:00.000Z)");
+/// h.mtime_ms = f64::NAN;
+/// let err = format_manifest_checked(&[h]).unwrap_err();
+/// assert_eq!(err.code, memdir::Code::InvalidInput);
+/// assert!(err.message.contains("headers[0].mtimeMs"));
+/// ```
+pub fn format_manifest_checked(headers: &[MemoryHeader]) -> crate::error::Result<String> {
+    if let Some(i) = headers.iter().position(|h| !is_valid_time(h.mtime_ms)) {
+        return Err(crate::error::Error::new(
+            crate::error::Code::InvalidInput,
+            format!(
+                "invalid headers[{i}].mtimeMs: not a time a JS Date can hold \
+                 (NaN, infinite, or beyond ±8.64e15 ms)"
+            ),
+        ));
+    }
+    Ok(format_manifest(headers))
 }
 
 #[cfg(test)]
@@ -128,6 +180,19 @@ mod tests {
         );
         assert_eq!(iso_timestamp(951_782_400_000.0), "2000-02-29T00:00:00.000Z");
         assert_eq!(iso_timestamp(8.64e15 + 1.0), "Invalid Date");
+        for bad in [f64::NAN, f64::INFINITY, -8.64e15 - 1.0, 1e300] {
+            let header = MemoryHeader {
+                filename: "a.md".into(),
+                file_path: "/m/a.md".into(),
+                mtime_ms: bad,
+                description: Some("d".into()),
+                memory_type: None,
+                name: None,
+                body_head: String::new(),
+            };
+            assert_eq!(manifest_line(&header), "- a.md: d", "{bad}");
+            assert!(format_manifest_checked(&[header]).is_err());
+        }
         assert_eq!(iso_timestamp(f64::INFINITY), "Invalid Date");
     }
 }

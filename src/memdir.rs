@@ -266,6 +266,11 @@ impl<F: FileSystem, C: Clock, L: Llm, T: Telemetry, E: Embedder> Memdir<F, C, L,
         self.store.scan().await
     }
 
+    /// See [`Store::scan_page`].
+    pub async fn scan_page(&self, limit: usize) -> Result<crate::store::ScanPage> {
+        self.store.scan_page(limit).await
+    }
+
     /// See [`Store::manifest`].
     pub async fn manifest(&self) -> Result<String> {
         self.store.manifest().await

@@ -228,16 +228,19 @@ fn yaml_edge_cases_table() {
 }
 
 #[test]
-fn unrecoverable_yaml_loses_the_whole_frontmatter() {
+fn unrecoverable_lines_are_skipped_and_the_rest_kept() {
+    // The reference loses the whole frontmatter here; we keep `name` and name the odd line.
     for block in [
-        "name: kept?\ndescription: - item",
-        "name: kept?\ndescription2: a: b",
+        "name: kept\ndescription: - item",
+        "name: kept\ndescription2: a: b",
     ] {
         let parsed = parse_frontmatter(&format!("---\n{block}\n---\nbody"));
-        assert!(parsed.frontmatter.is_empty(), "{block:?}");
-        assert_eq!(parsed.header, MemoryFields::default());
+        assert_eq!(parsed.frontmatter.len(), 1, "{block:?}");
+        assert_eq!(parsed.header.name.as_deref(), Some("kept"));
+        assert_eq!(parsed.header.description, None);
         assert_eq!(parsed.body, "body");
-        assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+        assert_eq!(parsed.diagnostics.len(), 2, "{:?}", parsed.diagnostics);
+        assert!(parsed.diagnostics[1].contains("line 2 is not YAML"));
     }
 }
 

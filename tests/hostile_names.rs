@@ -129,8 +129,10 @@ fn private_names_are_scanned_when_the_host_guards_private_memory() {
         Code::SecretDetected
     );
     assert_eq!(snapshot(&m), before);
-    // Without the guard, private memory keeps its documented behaviour (not scanned).
-    let m = memdir();
+    // With the guard turned off (it is on by default), private memory is not scanned.
+    let mut config = MemdirConfig::new("/m/");
+    config.store.guard_private_secrets = false;
+    let m = memdir_with(seeded_fs(), config);
     assert!(block_on(m.save(input(&name, Scope::Private))).is_ok());
 }
 

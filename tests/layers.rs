@@ -26,6 +26,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "index_entry",
             "json",
             "jsstr",
+            "lone_surrogates",
             "manifest",
             "mem_fs",
             "path_key",

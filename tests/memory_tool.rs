@@ -27,6 +27,16 @@ fn memdir(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
     Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
 }
 
+/// [`memdir`] with the private-memory secret guard turned off (`guardPrivateSecrets: false`),
+/// where a test needs a secret in private memory to reach the team guard.
+fn memdir_unguarded(mode: WriteMode) -> Memdir<MemFs, TestClock, NoLlm> {
+    let fs = MemFs::new();
+    let mut c = MemdirConfig::new("/m/");
+    c.write_mode = mode;
+    c.store.guard_private_secrets = false;
+    Memdir::new(fs, TestClock::new(T0), None, NoTelemetry, c)
+}
+
 fn run(m: &Memdir<MemFs, TestClock, NoLlm>, cmd: Cmd) -> memdir::Result<String> {
     block_on(handle_memory_command(m, cmd))
 }
@@ -46,60 +56,141 @@ fn view(path: &str) -> Cmd {
     }
 }
 
+fn index(m: &Memdir<MemFs, TestClock, NoLlm>) -> String {
+    content(m, "/m/MEMORY.md").unwrap_or_default()
+}
+
+fn err_text(m: &Memdir<MemFs, TestClock, NoLlm>, cmd: Cmd) -> (Code, String) {
+    let e = run(m, cmd).unwrap_err();
+    (e.code, e.message.clone())
+}
+
 #[test]
 fn view_lists_directories_and_numbers_lines() {
     let m = memdir(WriteMode::Auto);
+    m.fs()
+        .insert_file("/m/sub/deep/deeper/hidden-by-depth.md", "z");
+    m.fs().insert_file("/m/node_modules/x.js", "z");
+    m.fs().insert_file("/m/.hidden.md", "z");
+    m.fs().insert_file("/m/big.md", "x".repeat(1536));
     let listing = run(&m, view("/memories")).unwrap();
+    // The reference backend's format: header, the directory itself, then two levels in sorted
+    // pre-order; hidden entries and node_modules left out; sizes as `55B`, `1.5K`.
     assert_eq!(
         listing,
-        "/memories, two levels deep (hidden entries left out):\n\
-         29 bytes\t/memories/MEMORY.md\n\
-         69 bytes\t/memories/note.md\n\
-         dir\t/memories/sub/\n\
-         dir\t/memories/sub/deep/\n"
+        "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n\
+         0B\t/memories\n\
+         29B\t/memories/MEMORY.md\n\
+         1.5K\t/memories/big.md\n\
+         69B\t/memories/note.md\n\
+         0B\t/memories/sub/\n\
+         0B\t/memories/sub/deep/"
     );
-    let text = run(
-        &m,
-        Cmd::View {
-            path: "/memories/note.md".into(),
-            view_range: Some([7, -1]),
-        },
-    )
-    .unwrap();
+    let sub = run(&m, view("/memories/sub")).unwrap();
+    assert!(sub.ends_with("0B\t/memories/sub\n0B\t/memories/sub/deep/\n0B\t/memories/sub/deep/deeper/\n1B\t/memories/sub/deep/x.md"), "{sub}");
+    let ranged = |range| Cmd::View {
+        path: "/memories/note.md".into(),
+        view_range: Some(range),
+    };
+    // A final newline shows as an empty last line.
     assert_eq!(
-        text,
-        "Lines 7–8 of /memories/note.md (8 lines):\n     7\tline one\n     8\tline two\n"
+        run(&m, ranged([7, -1])).unwrap(),
+        "Here's the content of /memories/note.md with line numbers:\n     7\tline one\n     8\tline two\n     9\t"
+    );
+    assert!(run(&m, view("/memories/note.md"))
+        .unwrap()
+        .starts_with("Here's the content of /memories/note.md with line numbers:\n     1\t---\n     2\tname: Note\n"));
+    // Ranges are cut, never refused, as the reference backend does.
+    assert_eq!(
+        run(&m, ranged([20, 30])).unwrap(),
+        "Here's the content of /memories/note.md with line numbers:\n"
     );
     assert_eq!(
-        run(&m, view("/memories/none.md")).unwrap_err().code,
-        Code::NotFound
+        run(&m, ranged([0, 1])).unwrap(),
+        "Here's the content of /memories/note.md with line numbers:\n     1\t---"
     );
-    let err = run(
-        &m,
-        Cmd::View {
-            path: "/memories/note.md".into(),
-            view_range: Some([9, 9]),
-        },
-    )
-    .unwrap_err();
-    assert_eq!(err.code, Code::InvalidInput);
+    assert_eq!(
+        err_text(&m, view("/memories/none.md")),
+        (
+            Code::NotFound,
+            "The path /memories/none.md does not exist. Please provide a valid path.".into()
+        )
+    );
+    assert_eq!(
+        err_text(&m, view("/elsewhere")),
+        (
+            Code::PathEscapes,
+            "Path must start with /memories, got: /elsewhere".into()
+        )
+    );
+}
+
+#[test]
+fn the_root_exists_from_the_first_command() {
+    let m = Memdir::new(
+        MemFs::new(),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        MemdirConfig::new("/fresh/mem/"),
+    );
+    assert_eq!(
+        run(&m, view("/memories")).unwrap(),
+        "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n0B\t/memories"
+    );
+    use memdir::FileSystem;
+    assert!(block_on(m.fs().stat("/fresh/mem")).is_ok());
+    // Read-only: nothing is created, the missing root lists as empty.
+    let mut c = MemdirConfig::new("/ro/");
+    c.write_mode = WriteMode::ReadOnly;
+    let ro = Memdir::new(
+        MemFs::new(),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        c,
+    );
+    assert!(run(&ro, view("/memories"))
+        .unwrap()
+        .ends_with("\n0B\t/memories"));
 }
 
 #[test]
 fn create_replace_insert_rename_delete() {
     let m = memdir(WriteMode::Auto);
+    let created =
+        "---\nname: Alpha\ndescription: the alpha notes\ntype: user\n---\n\nalpha\nbeta\n";
     assert_eq!(
         run(
             &m,
             Cmd::Create {
                 path: "/memories/new/a.md".into(),
-                file_text: "alpha\nbeta\n".into()
+                file_text: created.into()
             }
         )
         .unwrap(),
-        "Created /memories/new/a.md."
+        "File created successfully at: /memories/new/a.md"
     );
-    assert_eq!(content(&m, "/m/new/a.md").unwrap(), "alpha\nbeta\n");
+    assert_eq!(content(&m, "/m/new/a.md").unwrap(), created);
+    // The index entry follows the file.
+    assert!(
+        index(&m).contains("- [Alpha](new/a.md) — the alpha notes"),
+        "{}",
+        index(&m)
+    );
+    assert_eq!(
+        err_text(
+            &m,
+            Cmd::Create {
+                path: "/memories/new/a.md".into(),
+                file_text: "again".into()
+            }
+        ),
+        (
+            Code::AlreadyExists,
+            "File /memories/new/a.md already exists".into()
+        )
+    );
     let replace = |old: &str, new: &str| Cmd::StrReplace {
         path: "/memories/new/a.md".into(),
         old_str: old.into(),
@@ -107,39 +198,73 @@ fn create_replace_insert_rename_delete() {
     };
     assert_eq!(
         run(&m, replace("beta", "gamma")).unwrap(),
-        "Edited /memories/new/a.md."
+        "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n     6\t\n     7\talpha\n     8\tgamma\n     9\t"
     );
-    assert_eq!(content(&m, "/m/new/a.md").unwrap(), "alpha\ngamma\n");
-    let err = run(&m, replace("a", "b")).unwrap_err();
-    assert_eq!(err.code, Code::InvalidInput);
-    assert!(err.message.contains("occurs 4 times"), "{}", err.message);
-    assert!(run(&m, replace("zeta", "b"))
-        .unwrap_err()
-        .message
-        .contains("occurs 0 times"));
-    run(
-        &m,
-        Cmd::Insert {
-            path: "/memories/new/a.md".into(),
-            insert_line: 1,
-            insert_text: "between".into(),
-        },
-    )
-    .unwrap();
+    assert!(content(&m, "/m/new/a.md")
+        .unwrap()
+        .ends_with("\n\nalpha\ngamma\n"));
     assert_eq!(
-        content(&m, "/m/new/a.md").unwrap(),
-        "alpha\nbetween\ngamma\n"
+        err_text(&m, replace("a", "b")),
+        (
+            Code::InvalidInput,
+            "No replacement was performed. Multiple occurrences of old_str `a` in lines: 2, 3, 7, 8. Please ensure it is unique".into()
+        )
     );
-    let err = run(
-        &m,
-        Cmd::Insert {
-            path: "/memories/new/a.md".into(),
-            insert_line: 4,
-            insert_text: "x".into(),
-        },
-    )
-    .unwrap_err();
-    assert_eq!(err.code, Code::InvalidInput);
+    assert_eq!(
+        err_text(&m, replace("zeta", "b")),
+        (
+            Code::InvalidInput,
+            "No replacement was performed, old_str `zeta` did not appear verbatim in /memories/new/a.md.".into()
+        )
+    );
+    // A multi-line old_str is matched across lines (the reference backend never finds one).
+    run(&m, replace("alpha\ngamma", "alpha\ndelta")).unwrap();
+    // Renaming the memory through its frontmatter moves the index entry's title.
+    run(&m, replace("name: Alpha", "name: Alpha notes")).unwrap();
+    assert!(index(&m).contains("- [Alpha notes](new/a.md) — the alpha notes"));
+    assert_eq!(
+        run(
+            &m,
+            Cmd::Insert {
+                path: "/memories/new/a.md".into(),
+                insert_line: 7,
+                insert_text: "between\n".into(),
+            },
+        )
+        .unwrap(),
+        "The file /memories/new/a.md has been edited."
+    );
+    assert!(content(&m, "/m/new/a.md")
+        .unwrap()
+        .ends_with("\n\nalpha\nbetween\ndelta\n"));
+    assert_eq!(
+        err_text(
+            &m,
+            Cmd::Insert {
+                path: "/memories/new/a.md".into(),
+                insert_line: 11,
+                insert_text: "x".into(),
+            },
+        ),
+        (
+            Code::InvalidInput,
+            "Invalid `insert_line` parameter: 11. It should be within the range of lines of the file: [0, 10]".into()
+        )
+    );
+    assert_eq!(
+        err_text(
+            &m,
+            Cmd::Insert {
+                path: "/memories/nope.md".into(),
+                insert_line: 0,
+                insert_text: "x".into(),
+            },
+        ),
+        (
+            Code::NotFound,
+            "The path /memories/nope.md does not exist. Please provide a valid path.".into()
+        )
+    );
     assert_eq!(
         run(
             &m,
@@ -149,18 +274,36 @@ fn create_replace_insert_rename_delete() {
             }
         )
         .unwrap(),
-        "Renamed /memories/new/a.md to /memories/b.md."
+        "Successfully renamed /memories/new/a.md to /memories/b.md"
     );
     assert!(content(&m, "/m/new/a.md").is_none());
-    let err = run(
-        &m,
-        Cmd::Rename {
-            old_path: "/memories/b.md".into(),
-            new_path: "/memories/note.md".into(),
-        },
-    )
-    .unwrap_err();
-    assert_eq!(err.code, Code::AlreadyExists);
+    assert!(index(&m).contains("- [Alpha notes](b.md)") && !index(&m).contains("new/a.md"));
+    assert_eq!(
+        err_text(
+            &m,
+            Cmd::Rename {
+                old_path: "/memories/b.md".into(),
+                new_path: "/memories/note.md".into(),
+            }
+        ),
+        (
+            Code::AlreadyExists,
+            "The destination /memories/note.md already exists".into()
+        )
+    );
+    assert_eq!(
+        err_text(
+            &m,
+            Cmd::Rename {
+                old_path: "/memories/gone.md".into(),
+                new_path: "/memories/c.md".into(),
+            }
+        ),
+        (
+            Code::NotFound,
+            "The path /memories/gone.md does not exist".into()
+        )
+    );
     assert_eq!(
         run(
             &m,
@@ -169,8 +312,10 @@ fn create_replace_insert_rename_delete() {
             }
         )
         .unwrap(),
-        "Deleted /memories/b.md."
+        "Successfully deleted /memories/b.md"
     );
+    assert!(!index(&m).contains("b.md"));
+    assert!(index(&m).contains("note.md"));
     assert_eq!(
         run(
             &m,
@@ -179,31 +324,42 @@ fn create_replace_insert_rename_delete() {
             }
         )
         .unwrap(),
-        "Deleted /memories/sub and the 1 files in it."
+        "Successfully deleted /memories/sub"
     );
     assert!(content(&m, "/m/sub/deep/x.md").is_none());
     assert_eq!(
-        run(
+        err_text(
+            &m,
+            Cmd::Delete {
+                path: "/memories/sub/x.md".into()
+            }
+        ),
+        (
+            Code::NotFound,
+            "The path /memories/sub/x.md does not exist".into()
+        )
+    );
+    assert_eq!(
+        err_text(
             &m,
             Cmd::Delete {
                 path: "/memories".into()
             }
+        ),
+        (
+            Code::InvalidInput,
+            "Cannot delete the /memories directory itself".into()
         )
-        .unwrap_err()
-        .code,
-        Code::InvalidInput
     );
     assert_eq!(
-        run(
+        err_text(
             &m,
             Cmd::Create {
                 path: "/memories/".into(),
                 file_text: String::new()
             }
-        )
-        .unwrap_err()
-        .code,
-        Code::InvalidInput
+        ),
+        (Code::AlreadyExists, "File /memories/ already exists".into())
     );
     // The library's own files are neither listed nor reachable.
     assert_eq!(
@@ -213,6 +369,69 @@ fn create_replace_insert_rename_delete() {
         Code::InvalidInput
     );
     assert_eq!(content(&m, "/m/.memdir-undo.json").unwrap(), "{}");
+}
+
+#[test]
+fn files_written_through_the_tool_become_memories() {
+    let m = memdir(WriteMode::Auto);
+    run(
+        &m,
+        Cmd::Create {
+            path: "/memories/feedback_testing-policy.md".into(),
+            file_text: "Integration tests hit a real database.\n".into(),
+        },
+    )
+    .unwrap();
+    let text = content(&m, "/m/feedback_testing-policy.md").unwrap();
+    let parsed = memdir::parse_frontmatter(&text);
+    assert_eq!(parsed.header.name.as_deref(), Some("testing policy"));
+    assert_eq!(
+        parsed.header.memory_type,
+        Some(memdir::MemoryType::Feedback)
+    );
+    assert_eq!(parsed.body, "Integration tests hit a real database.\n");
+    assert!(index(&m).contains("- [testing policy](feedback_testing-policy.md) — "));
+    // Lint finds nothing wrong with what the tool wrote.
+    let findings = block_on(m.lint(&Default::default())).unwrap();
+    let codes: Vec<&str> = findings
+        .findings
+        .iter()
+        .filter(|f| f.file.as_deref() != Some("sub/deep/x.md"))
+        .map(|f| f.code)
+        .collect();
+    assert!(
+        !codes.iter().any(|c| [
+            "UNINDEXED_FILE",
+            "MISSING_NAME",
+            "MISSING_DESCRIPTION",
+            "DANGLING_INDEX_ENTRY"
+        ]
+        .contains(c)),
+        "{codes:?}"
+    );
+    // Non-memory files and the index itself are written as given.
+    run(
+        &m,
+        Cmd::Create {
+            path: "/memories/data.json".into(),
+            file_text: "{}".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(content(&m, "/m/data.json").unwrap(), "{}");
+    // Team files land in the team index.
+    run(
+        &m,
+        Cmd::Create {
+            path: "/memories/team/deploys.md".into(),
+            file_text: "Deploys go out on Tuesdays.\n".into(),
+        },
+    )
+    .unwrap();
+    assert!(content(&m, "/m/team/MEMORY.md")
+        .unwrap()
+        .contains("(deploys.md)"));
+    assert!(!index(&m).contains("deploys.md"));
 }
 
 #[test]
@@ -254,7 +473,7 @@ fn traversal_and_escapes_are_refused() {
 
 #[test]
 fn team_writes_pass_the_secret_guard() {
-    let m = memdir(WriteMode::Auto);
+    let m = memdir_unguarded(WriteMode::Auto);
     let secret = format!("npm_{}", "x".repeat(36));
     let err = run(
         &m,
@@ -348,7 +567,7 @@ fn works_over_a_real_directory() {
         },
     ))
     .unwrap();
-    assert_eq!(tmp.read("a.md"), "hi\n");
+    assert!(tmp.read("a.md").ends_with("---\n\nhi\n"));
     let escape = Cmd::Create {
         path: "/memories/etc-link/x.md".into(),
         file_text: "x".into(),
@@ -365,7 +584,8 @@ fn works_over_a_real_directory() {
         new_path: "/memories/d/b.md".into(),
     };
     block_on(handle_memory_command(&m, renamed)).unwrap();
-    assert_eq!(tmp.read("d/b.md"), "hi\n");
+    assert!(tmp.read("d/b.md").ends_with("---\n\nhi\n"));
+    assert!(tmp.read("MEMORY.md").contains("](d/b.md)"));
     assert!(!tmp.exists("a.md"));
 }
 
@@ -600,9 +820,9 @@ fn confirmed_tool_commands_apply_later() {
     assert!(content(&m, "/m/c.md").is_none());
     assert_eq!(
         block_on(m.apply_memory_command(command)).unwrap(),
-        "Created /memories/c.md."
+        "File created successfully at: /memories/c.md"
     );
-    assert_eq!(content(&m, "/m/c.md").unwrap(), "c");
+    assert!(content(&m, "/m/c.md").unwrap().ends_with("---\n\nc"));
     // Reads still work in confirm and read-only, not in off.
     assert!(run(&m, view("/memories/c.md")).is_ok());
     assert!(run(&memdir(WriteMode::ReadOnly), view("/memories")).is_ok());
@@ -621,27 +841,25 @@ fn confirmed_tool_commands_apply_later() {
 }
 
 #[test]
-fn the_secret_guard_covers_private_tool_writes_when_asked() {
+fn the_secret_guard_covers_private_tool_writes_unless_turned_off() {
     let secret = format!("ghp_{}", "a1B2c3D4".repeat(4) + "e5F6");
     let create = |path: &str| Cmd::Create {
         path: path.into(),
         file_text: format!("token {secret}\n"),
     };
-    let plain = memdir(WriteMode::Auto);
-    block_on(plain.memory_command(create("/memories/private.md"))).unwrap();
-    let err = block_on(plain.memory_command(create("/memories/team/shared.md"))).unwrap_err();
+    let unguarded = memdir_unguarded(WriteMode::Auto);
+    block_on(unguarded.memory_command(create("/memories/private.md"))).unwrap();
+    let err = block_on(unguarded.memory_command(create("/memories/team/shared.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
 
-    let mut config = MemdirConfig::new("/m/");
-    config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(
-        MemFs::new(),
-        TestClock::new(0.0),
-        None::<NoLlm>,
-        NoTelemetry,
-        config,
-    );
+    // The default guards private memory too.
+    let guarded = memdir(WriteMode::Auto);
     let err = block_on(guarded.memory_command(create("/memories/private.md"))).unwrap_err();
     assert_eq!(err.code, Code::SecretDetected);
     assert!(!err.message.contains(&secret));
+    assert!(!guarded
+        .fs()
+        .snapshot()
+        .iter()
+        .any(|(p, _)| p == "/m/private.md"));
 }

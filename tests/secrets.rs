@@ -381,3 +381,517 @@ fn hostile_inputs_stay_linear() {
         started.elapsed()
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Per-rule conformance (issue #18): for each of the 36 rules, the canonical token, a longer
+// tail, the token followed by a space / a newline / a non-ASCII letter, and a near miss. The
+// expected outcomes are the reference regexes' (checked once against them in Node): a rule that
+// requires a delimiter after the token (`` ` ' " ; `` whitespace, `\n`, end) ignores a token
+// glued to more text, a rule without one catches the prefix and leaves the rest in place.
+// ---------------------------------------------------------------------------------------------
+
+/// `n` characters cycling through `alphabet` (fixed, obviously fake tokens).
+fn cyc(alphabet: &str, n: usize) -> String {
+    alphabet.chars().cycle().take(n).collect()
+}
+
+const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const WORD_DASH: &str = "aB3_x-Yz9";
+const BASE64: &str = "Ab9+/zQ";
+
+/// What the reference does with the token followed by one more character of its alphabet.
+#[derive(Clone, Copy, Debug)]
+enum Longer {
+    /// Nothing: the rule needs a delimiter (or a word boundary) where the token ends.
+    Missed,
+    /// The token is replaced and the extra character stays (the rule has no tail).
+    Prefix,
+    /// The whole run is replaced (the rule's last part is open-ended).
+    Whole,
+}
+
+struct RuleCase {
+    id: &'static str,
+    token: String,
+    extra: &'static str,
+    longer: Longer,
+    /// Is the token still caught when a non-ASCII letter follows it?
+    before_non_ascii: bool,
+    near_miss: String,
+}
+
+fn case(
+    id: &'static str,
+    token: String,
+    extra: &'static str,
+    longer: Longer,
+    before_non_ascii: bool,
+    near_miss: String,
+) -> RuleCase {
+    RuleCase {
+        id,
+        token,
+        extra,
+        longer,
+        before_non_ascii,
+        near_miss,
+    }
+}
+
+fn rule_cases() -> Vec<RuleCase> {
+    use Longer::{Missed, Prefix, Whole};
+    let azure = "aZ0_~.-";
+    let pem = |body: usize| {
+        format!(
+            "-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----",
+            cyc(BASE64, body)
+        )
+    };
+    let sentry = |tail: usize| {
+        format!(
+            "sntrys_eyJpYXQiO{}LCJyZWdpb25fdXJs{}==_{}",
+            cyc(BASE64, 20),
+            cyc(BASE64, 20),
+            cyc(BASE64, tail)
+        )
+    };
+    vec![
+        case(
+            "aws-access-token",
+            "AKIAZYXWVUTSRQPONM27".into(),
+            "A",
+            Missed,
+            true,
+            "AKIAZYXWVUTSRQPONM2".into(),
+        ),
+        case(
+            "gcp-api-key",
+            format!("AIza{}", cyc(WORD_DASH, 35)),
+            "x",
+            Missed,
+            false,
+            format!("AIza{}", cyc(WORD_DASH, 34)),
+        ),
+        case(
+            "azure-ad-client-secret",
+            format!("abc1Q~{}", cyc(azure, 34)),
+            "x",
+            Missed,
+            false,
+            format!("abc1Q~{}", cyc(azure, 30)),
+        ),
+        case(
+            "digitalocean-pat",
+            format!("dop_v1_{}", cyc(HEX_LOWER, 64)),
+            "a",
+            Missed,
+            false,
+            format!("dop_v1_{}", cyc(HEX_LOWER, 63)),
+        ),
+        case(
+            "digitalocean-access-token",
+            format!("doo_v1_{}", cyc(HEX_LOWER, 64)),
+            "a",
+            Missed,
+            false,
+            format!("doo_v1_{}", cyc(HEX_LOWER, 63)),
+        ),
+        case(
+            "anthropic-api-key",
+            format!("sk-ant-api03-{}AA", cyc(WORD_DASH, 93)),
+            "A",
+            Missed,
+            false,
+            format!("sk-ant-api03-{}AA", cyc(WORD_DASH, 92)),
+        ),
+        case(
+            "anthropic-admin-api-key",
+            format!("sk-ant-admin01-{}AA", cyc(WORD_DASH, 93)),
+            "A",
+            Missed,
+            false,
+            format!("sk-ant-admin01-{}AA", cyc(WORD_DASH, 92)),
+        ),
+        case(
+            "openai-api-key",
+            format!("sk-proj-{}T3BlbkFJ{}", cyc(WORD_DASH, 74), cyc(ALNUM, 74)),
+            "x",
+            Missed,
+            false,
+            format!("sk-proj-{}T3BlbkFJ{}", cyc(WORD_DASH, 73), cyc(ALNUM, 74)),
+        ),
+        case(
+            "huggingface-access-token",
+            format!("hf_{}", cyc(LOWER, 34)),
+            "x",
+            Missed,
+            false,
+            format!("hf_{}", cyc(LOWER, 33)),
+        ),
+        case(
+            "github-pat",
+            format!("ghp_{}", cyc(ALNUM, 36)),
+            "x",
+            Prefix,
+            true,
+            format!("ghp_{}", cyc(ALNUM, 35)),
+        ),
+        case(
+            "github-fine-grained-pat",
+            format!("github_pat_{}", cyc("aB_9", 82)),
+            "x",
+            Prefix,
+            true,
+            format!("github_pat_{}", cyc("aB_9", 81)),
+        ),
+        case(
+            "github-app-token",
+            format!("ghs_{}", cyc(ALNUM, 36)),
+            "x",
+            Prefix,
+            true,
+            format!("ghs_{}", cyc(ALNUM, 35)),
+        ),
+        case(
+            "github-oauth",
+            format!("gho_{}", cyc(ALNUM, 36)),
+            "x",
+            Prefix,
+            true,
+            format!("gho_{}", cyc(ALNUM, 35)),
+        ),
+        case(
+            "github-refresh-token",
+            format!("ghr_{}", cyc(ALNUM, 36)),
+            "x",
+            Prefix,
+            true,
+            format!("ghr_{}", cyc(ALNUM, 35)),
+        ),
+        case(
+            "gitlab-pat",
+            format!("glpat-{}", cyc(WORD_DASH, 20)),
+            "x",
+            Prefix,
+            true,
+            format!("glpat-{}", cyc(WORD_DASH, 19)),
+        ),
+        case(
+            "gitlab-deploy-token",
+            format!("gldt-{}", cyc(WORD_DASH, 20)),
+            "x",
+            Prefix,
+            true,
+            format!("gldt-{}", cyc(WORD_DASH, 19)),
+        ),
+        case(
+            "slack-bot-token",
+            format!("xoxb-1234567890-1234567890123{}", cyc("aZ9-", 24)),
+            "x",
+            Whole,
+            true,
+            "xoxb-123456789-1234567890abc".into(),
+        ),
+        case(
+            "slack-user-token",
+            format!(
+                "xoxp-1234567890-123456789012-1234567890123-{}",
+                cyc("aZ9-", 34)
+            ),
+            "x",
+            Prefix,
+            true,
+            format!(
+                "xoxp-1234567890-123456789012-1234567890123-{}",
+                cyc("aZ9-", 27)
+            ),
+        ),
+        case(
+            "slack-app-token",
+            format!("xapp-1-A1B2C3D4E5-1234567890-{}", cyc("a0z9", 64)),
+            "x",
+            Whole,
+            true,
+            "xapp-1-A1B2C3D4E5-1234567890-".into(),
+        ),
+        case(
+            "twilio-api-key",
+            format!("SK{}", cyc(HEX_MIXED, 32)),
+            "a",
+            Prefix,
+            true,
+            format!("SK{}", cyc(HEX_MIXED, 31)),
+        ),
+        case(
+            "sendgrid-api-token",
+            format!("SG.{}.{}", cyc(WORD_DASH, 22), cyc("aZ=9", 43)),
+            "x",
+            Missed,
+            false,
+            format!("SG.{}.{}", cyc(WORD_DASH, 22), cyc("aZ=9", 42)),
+        ),
+        case(
+            "npm-access-token",
+            format!("npm_{}", cyc(ALNUM, 36)),
+            "x",
+            Missed,
+            false,
+            format!("npm_{}", cyc(ALNUM, 35)),
+        ),
+        case(
+            "pypi-upload-token",
+            format!("pypi-AgEIcHlwaS5vcmc{}", cyc(WORD_DASH, 1000)),
+            "x",
+            Prefix,
+            true,
+            format!("pypi-AgEIcHlwaS5vcmc{}", cyc(WORD_DASH, 49)),
+        ),
+        case(
+            "databricks-api-token",
+            format!("dapi{}", cyc(HEX_LOWER, 32)),
+            "a",
+            Missed,
+            false,
+            format!("dapi{}", cyc(HEX_LOWER, 31)),
+        ),
+        case(
+            "hashicorp-tf-api-token",
+            format!("{}.atlasv1.{}", cyc(ALNUM, 14), cyc("aZ9-_=", 70)),
+            "x",
+            Prefix,
+            true,
+            format!("{}.atlasv1.{}", cyc(ALNUM, 13), cyc("aZ9-_=", 70)),
+        ),
+        case(
+            "pulumi-api-token",
+            format!("pul-{}", cyc(HEX_LOWER, 40)),
+            "a",
+            Missed,
+            false,
+            format!("pul-{}", cyc(HEX_LOWER, 39)),
+        ),
+        case(
+            "postman-api-token",
+            format!("PMAK-{}-{}", cyc(HEX_MIXED, 24), cyc(HEX_MIXED, 34)),
+            "a",
+            Missed,
+            false,
+            format!("PMAK-{}-{}", cyc(HEX_MIXED, 24), cyc(HEX_MIXED, 33)),
+        ),
+        case(
+            "grafana-api-key",
+            format!("eyJrIjoi{}", cyc(BASE64, 400)),
+            "A",
+            Missed,
+            false,
+            format!("eyJrIjoi{}", cyc(BASE64, 69)),
+        ),
+        case(
+            "grafana-cloud-api-token",
+            format!("glc_{}", cyc(BASE64, 400)),
+            "A",
+            Missed,
+            false,
+            format!("glc_{}", cyc(BASE64, 31)),
+        ),
+        case(
+            "grafana-service-account-token",
+            format!("glsa_{}_{}", cyc(ALNUM, 32), cyc(HEX_MIXED, 8)),
+            "a",
+            Missed,
+            false,
+            format!("glsa_{}_{}", cyc(ALNUM, 32), cyc(HEX_MIXED, 7)),
+        ),
+        case(
+            "sentry-user-token",
+            format!("sntryu_{}", cyc(HEX_LOWER, 64)),
+            "a",
+            Missed,
+            false,
+            format!("sntryu_{}", cyc(HEX_LOWER, 63)),
+        ),
+        case(
+            "sentry-org-token",
+            sentry(43),
+            "xyz",
+            Prefix,
+            true,
+            sentry(42),
+        ),
+        case(
+            "stripe-access-token",
+            format!("sk_live_{}", cyc(ALNUM, 99)),
+            "a",
+            Missed,
+            false,
+            format!("sk_live_{}", cyc(ALNUM, 9)),
+        ),
+        case(
+            "shopify-access-token",
+            format!("shpat_{}", cyc(HEX_MIXED, 32)),
+            "a",
+            Prefix,
+            true,
+            format!("shpat_{}", cyc(HEX_MIXED, 31)),
+        ),
+        case(
+            "shopify-shared-secret",
+            format!("shpss_{}", cyc(HEX_MIXED, 32)),
+            "a",
+            Prefix,
+            true,
+            format!("shpss_{}", cyc(HEX_MIXED, 31)),
+        ),
+        case("private-key", pem(64), "-", Prefix, true, pem(61)),
+    ]
+}
+
+fn only_rule(text: &str) -> Vec<&'static str> {
+    scan_for_secrets(text).iter().map(|f| f.rule_id).collect()
+}
+
+#[test]
+fn the_audit_covers_every_rule_in_order() {
+    let ids: Vec<&str> = rule_cases().iter().map(|c| c.id).collect();
+    assert_eq!(ids, rule_ids());
+}
+
+#[test]
+fn each_rule_catches_its_canonical_token_and_keeps_what_follows() {
+    for c in rule_cases() {
+        let t = &c.token;
+        assert_eq!(only_rule(&format!("key: {t}")), [c.id], "{}", c.id);
+        assert_eq!(
+            redact_secrets(&format!("key: {t}")),
+            "key: [REDACTED]",
+            "{}",
+            c.id
+        );
+        for after in [" ", "\n", "\r\n", "\t", "\u{3000}"] {
+            let text = format!("key: {t}{after}next");
+            assert_eq!(only_rule(&text), [c.id], "{} then {after:?}", c.id);
+            assert_eq!(
+                redact_secrets(&text),
+                format!("key: [REDACTED]{after}next"),
+                "{} then {after:?}",
+                c.id
+            );
+        }
+    }
+}
+
+#[test]
+fn each_rule_treats_a_following_non_ascii_letter_as_the_reference_does() {
+    for c in rule_cases() {
+        for after in ["é", "日本", "😀"] {
+            let text = format!("key: {}{after} x", c.token);
+            if c.before_non_ascii {
+                assert_eq!(only_rule(&text), [c.id], "{} then {after}", c.id);
+                assert_eq!(
+                    redact_secrets(&text),
+                    format!("key: [REDACTED]{after} x"),
+                    "{} then {after}",
+                    c.id
+                );
+            } else {
+                assert_eq!(
+                    only_rule(&text),
+                    Vec::<&str>::new(),
+                    "{} then {after}",
+                    c.id
+                );
+                assert_eq!(redact_secrets(&text), text, "{} then {after}", c.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn each_rule_treats_a_longer_tail_as_the_reference_does() {
+    for c in rule_cases() {
+        let text = format!("key: {}{} end", c.token, c.extra);
+        let (found, redacted) = (only_rule(&text), redact_secrets(&text));
+        match c.longer {
+            Longer::Missed => {
+                assert_eq!(found, Vec::<&str>::new(), "{}", c.id);
+                assert_eq!(redacted, text, "{}", c.id);
+            }
+            Longer::Prefix => {
+                assert_eq!(found, [c.id], "{}", c.id);
+                assert_eq!(
+                    redacted,
+                    format!("key: [REDACTED]{} end", c.extra),
+                    "{}",
+                    c.id
+                );
+            }
+            Longer::Whole => {
+                assert_eq!(found, [c.id], "{}", c.id);
+                assert_eq!(redacted, "key: [REDACTED] end", "{}", c.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn each_rule_ignores_its_near_miss() {
+    for c in rule_cases() {
+        for text in [
+            format!("key: {}", c.near_miss),
+            format!("key: {} next", c.near_miss),
+        ] {
+            assert_eq!(only_rule(&text), Vec::<&str>::new(), "{}: {text}", c.id);
+            assert_eq!(redact_secrets(&text), text, "{}", c.id);
+        }
+    }
+}
+
+#[test]
+fn sentry_org_tokens_use_the_reference_markers_and_any_tail_length() {
+    // The three markers the reference accepts between the two base64 runs; the shorter forms
+    // catch tokens whose next characters differ from `,"region_url":` spelled out further.
+    for marker in ["LCJyZWdpb25fdXJs", "InJlZ2lvbl91cmwi", "cmVnaW9uX3VybCI6"] {
+        for after_marker in ["Q", "Z", "+"] {
+            let token = format!(
+                "sntrys_eyJpYXQiO{}{marker}{after_marker}{}_{}",
+                cyc(BASE64, 12),
+                cyc(BASE64, 12),
+                cyc(BASE64, 43)
+            );
+            assert_eq!(
+                only_rule(&token),
+                ["sentry-org-token"],
+                "{marker}{after_marker}"
+            );
+        }
+    }
+    // Tails of 44, 60 and 200 characters: caught, the first 43 replaced, the rest kept.
+    for tail in [44, 60, 200] {
+        let text = format!("t={}", {
+            let base = format!(
+                "sntrys_eyJpYXQiO{}cmVnaW9uX3VybCI6{}_",
+                cyc(BASE64, 12),
+                cyc(BASE64, 12)
+            );
+            format!("{base}{}", cyc(BASE64, tail))
+        });
+        assert_eq!(only_rule(&text), ["sentry-org-token"], "tail {tail}");
+        let rest = cyc(BASE64, tail).split_off(43);
+        assert_eq!(
+            redact_secrets(&text),
+            format!("t=[REDACTED]{rest}"),
+            "tail {tail}"
+        );
+    }
+    // The character after the token is never part of what is replaced.
+    let token = format!(
+        "sntrys_eyJpYXQiO{}InJlZ2lvbl91cmwi{}_{}",
+        cyc(BASE64, 12),
+        cyc(BASE64, 12),
+        cyc(BASE64, 43)
+    );
+    assert_eq!(redact_secrets(&format!("{token} é")), "[REDACTED] é");
+    assert_eq!(redact_secrets(&format!("{token}é")), "[REDACTED]é");
+    assert_eq!(redact_secrets(&format!("{token}\n")), "[REDACTED]\n");
+    assert_eq!(redact_secrets(&format!("\"{token}\",")), "\"[REDACTED]\",");
+}

@@ -197,47 +197,69 @@ fn round_trip_over_minimal_real_fs() {
 }
 
 #[test]
-fn duplicate_names_get_distinct_files_and_replace_overwrites() {
+fn saving_a_name_that_exists_is_already_exists_and_replace_updates_it() {
     let fs = MemFs::new();
     let m = mem_store(&fs);
     let a = saved(block_on(m.save(input("Deploy", "first", "project", "a"))).unwrap());
-    let b = saved(block_on(m.save(input("Deploy", "second", "project", "b"))).unwrap());
-    let c = saved(block_on(m.save(input("deploy!", "third", "project", "c"))).unwrap());
     assert_eq!(a.file, "project_deploy.md");
-    assert_eq!(b.file, "project_deploy-2.md");
-    assert_eq!(c.file, "project_deploy-3.md");
-    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
-    let files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
-    assert_eq!(
-        files,
-        [
-            "project_deploy.md",
-            "project_deploy-2.md",
-            "project_deploy-3.md"
-        ]
+    assert!(a.created);
+    let before_file = file_text(&fs, "/m/project_deploy.md").unwrap();
+    let before_index = file_text(&fs, "/m/MEMORY.md").unwrap();
+    // The same name again, and another name with the same slug: refused, nothing written.
+    for (name, body) in [("Deploy", "b"), ("deploy!", "c")] {
+        let err = block_on(m.save(input(name, "second", "project", body))).unwrap_err();
+        assert_eq!(err.code, Code::AlreadyExists, "{name}");
+        assert!(err.message.contains("project_deploy.md"), "{}", err.message);
+        assert!(err.message.contains("replace"), "{}", err.message);
+    }
+    assert_eq!(file_text(&fs, "/m/project_deploy.md").unwrap(), before_file);
+    assert_eq!(file_text(&fs, "/m/MEMORY.md").unwrap(), before_index);
+    assert!(
+        file_text(&fs, "/m/project_deploy-2.md").is_none(),
+        "no silent duplicate"
     );
 
+    // replace: the same file and the same index entry, updated in place.
     let mut again = input("Deploy", "replaced", "project", "z");
     again.replace = true;
-    let r = saved(block_on(m.save(again)).unwrap());
+    let r = saved(block_on(m.save(again.clone())).unwrap());
     assert_eq!(r.file, "project_deploy.md");
     assert!(!r.created);
-    let index = file_text(&fs, "/m/MEMORY.md").unwrap();
-    let entries = index_lines(&index);
-    assert_eq!(entries.len(), 3, "{index}");
+    let entries = index_lines(&file_text(&fs, "/m/MEMORY.md").unwrap());
+    assert_eq!(entries.len(), 1);
     assert_eq!(entries[0].hook, "replaced");
+    assert!(file_text(&fs, "/m/project_deploy.md")
+        .unwrap()
+        .contains("\nz"));
+    // Idempotent: a host saving the same memory at every start keeps one file and one line.
+    for _ in 0..3 {
+        saved(block_on(m.save(again.clone())).unwrap());
+    }
+    assert_eq!(
+        index_lines(&file_text(&fs, "/m/MEMORY.md").unwrap()).len(),
+        1
+    );
 
     // A given file that exists is refused unless replace.
-    let mut named = input("Other", "d", "user", "x");
-    named.file = Some("project_deploy-2.md".to_owned());
+    saved(block_on(m.save(input("Other", "d", "user", "second"))).unwrap());
+    let mut named = input("Third", "d", "user", "x");
+    named.file = Some("user_other.md".to_owned());
     let err = block_on(m.save(named.clone())).unwrap_err();
     assert_eq!(err.code, Code::AlreadyExists);
-    assert!(file_text(&fs, "/m/project_deploy-2.md")
+    assert!(file_text(&fs, "/m/user_other.md")
         .unwrap()
         .contains("second"));
     named.replace = true;
     let r = saved(block_on(m.save(named)).unwrap());
-    assert_eq!(r.file, "project_deploy-2.md");
+    assert_eq!(r.file, "user_other.md");
+
+    // Team memory follows the same rule.
+    let mut team = input("Release freeze", "d", "project", "t");
+    team.scope = Scope::Team;
+    saved(block_on(m.save(team.clone())).unwrap());
+    let err = block_on(m.save(team)).unwrap_err();
+    assert_eq!(err.code, Code::AlreadyExists);
+    assert!(err.message.contains("team memory"), "{}", err.message);
 }
 
 #[test]
@@ -481,14 +503,23 @@ fn two_instances_sharing_a_dir_lose_nothing() {
         )));
     }
     let outs = block_on(join_all(futures));
-    assert!(outs.iter().all(Result::is_ok), "{outs:?}");
+    // Each name is saved by both: one save wins, the other is told ALREADY_EXISTS (no silent
+    // `-2` copy, no lost write), and the index holds exactly the winners.
+    let mut winners = Vec::new();
+    for (pair, outs) in outs.chunks(2).enumerate() {
+        let ok: Vec<usize> = (0..2).filter(|&k| outs[k].is_ok()).collect();
+        assert_eq!(ok.len(), 1, "{outs:?}");
+        let loser = &outs[1 - ok[0]];
+        assert_eq!(loser.as_ref().unwrap_err().code, Code::AlreadyExists);
+        winners.push(format!("#{}", pair * 2 + ok[0]));
+    }
     let index = file_text(&fs, "/m/MEMORY.md").unwrap();
     let mut hooks: Vec<String> = index_lines(&index).into_iter().map(|e| e.hook).collect();
     hooks.sort();
-    assert_eq!(hooks, ["#0", "#1", "#2", "#3", "#4", "#5"]);
+    assert_eq!(hooks, winners);
     let mut files: Vec<String> = index_lines(&index).into_iter().map(|e| e.file).collect();
     files.dedup();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 3);
     assert!(file_text(&fs, "/m/.memdir.lock").is_none());
 }
 
@@ -744,7 +775,9 @@ fn scan_selects_sorts_and_caps() {
     fs.insert_file("/m/sub/MEMORY.md", memory("sub index", "user"));
     fs.insert_file("/m/sub/deep/b.md", memory("deep", "project"));
     fs.insert_file("/m/logs/2026/03/2026-03-05.md", "log line\n");
+    fs.insert_file("/m/sub/logs/kept.md", memory("nested logs dir", "user"));
     fs.insert_file("/m/team/t.md", memory("team", "reference"));
+    fs.set_mtime("/m/sub/logs/kept.md", T0 + 50.0);
     fs.set_mtime("/m/a.md", T0 + 500.0);
     fs.set_mtime("/m/.hidden.md", T0 + 100.0);
     fs.set_mtime("/m/sub/deep/b.md", T0 + 300.0);
@@ -754,21 +787,20 @@ fn scan_selects_sorts_and_caps() {
     let headers = block_on(m.scan()).unwrap();
     let names: Vec<&str> = headers.iter().map(|h| h.filename.as_str()).collect();
     // Newest first; the two at T0+300 keep walk order (breadth-first, names sorted by MemFs).
+    // The daily log (top-level `logs/`) is not a memory; a `logs/` deeper down is just a folder.
     assert_eq!(
         names,
         [
             "a.md",
             "team/t.md",
             "sub/deep/b.md",
-            "logs/2026/03/2026-03-05.md",
-            ".hidden.md"
+            ".hidden.md",
+            "sub/logs/kept.md"
         ]
     );
     assert_eq!(headers[0].file_path, "/m/a.md");
     assert_eq!(headers[0].mtime_ms, T0 + 500.0);
-    assert_eq!(headers[3].description, None);
-    assert_eq!(headers[3].memory_type, None);
-    assert_eq!(headers[4].memory_type, Some(MemoryType::Feedback));
+    assert_eq!(headers[3].memory_type, Some(MemoryType::Feedback));
     let manifest = block_on(m.manifest()).unwrap();
     assert_eq!(manifest.split('\n').count(), 5);
     assert!(
@@ -779,6 +811,23 @@ fn scan_selects_sorts_and_caps() {
             .starts_with("- [user] a.md ("),
         "{manifest}"
     );
+
+    // Any case of `logs/` (one folder on a case-insensitive disk); recall's listing agrees.
+    let fs = MemFs::new();
+    fs.insert_file("/m/Logs/2026/03/2026-03-05.md", memory("log", "user"));
+    fs.insert_file("/m/b.md", memory("b", "user"));
+    let m = mem_store(&fs);
+    let names: Vec<String> = block_on(m.scan())
+        .unwrap()
+        .into_iter()
+        .map(|h| h.filename)
+        .collect();
+    assert_eq!(names, ["b.md"]);
+    let listed: Vec<String> = block_on(m.store().list_memory_files())
+        .into_iter()
+        .map(|f| f.rel)
+        .collect();
+    assert_eq!(listed, ["b.md"]);
 
     let fs = MemFs::new();
     for i in 0..205 {
@@ -1098,35 +1147,114 @@ fn the_secret_guard_refuses_team_writes_and_names_rules_not_secrets() {
         "nothing written"
     );
 
-    // Private memory is not checked unless the host asks.
+    // Private memory is checked too by default; the option turns it off.
     let mut private = team.clone();
     private.scope = Scope::Private;
-    block_on(m.save(private.clone())).unwrap();
+    assert_eq!(
+        block_on(m.save(private.clone())).unwrap_err().code,
+        Code::SecretDetected
+    );
     let mut config = MemdirConfig::new(DIR);
-    config.store.guard_private_secrets = true;
-    let guarded = Memdir::new(
+    config.store.guard_private_secrets = false;
+    let unguarded = Memdir::new(
         Tap::new(&fs),
         TestClock::new(T0),
         None::<NoLlm>,
         NoTelemetry,
         config,
     );
-    private.name = "Another".into();
-    assert_eq!(
-        block_on(guarded.save(private)).unwrap_err().code,
-        Code::SecretDetected
-    );
+    block_on(unguarded.save(private)).unwrap();
+}
+
+/// Every private write path refuses a secret by default with `SECRET_DETECTED`, naming the rule
+/// and never the value, and leaves the directory as it was; with the guard off each goes through.
+#[test]
+fn private_memory_refuses_secrets_by_default_on_every_write_path() {
+    let secret = format!("AKIA{}", "QWERTYUIOPASDFGH");
+    let fs = MemFs::new();
+    let m = mem_store(&fs);
+    block_on(m.save(input(
+        "Role",
+        "Senior Go dev",
+        "user",
+        "Prefers terse answers.\n",
+    )))
+    .unwrap();
+    let before = fs.snapshot();
     let date = LocalDate {
         year: 2026,
-        month: 11,
-        day: 29,
+        month: 12,
+        day: 1,
     };
-    assert_eq!(
-        block_on(guarded.append_log(&secret, date))
-            .unwrap_err()
-            .code,
-        Code::SecretDetected
+    let refusals = [
+        // The body, the description (it becomes the index hook), the name (the index title).
+        block_on(m.save(input(
+            "Deploy",
+            "aws",
+            "reference",
+            &format!("key {secret}\n"),
+        ))),
+        block_on(m.save(input(
+            "Deploy",
+            &format!("key {secret}"),
+            "reference",
+            "b\n",
+        ))),
+        block_on(m.save(input(
+            &format!("Deploy {secret}"),
+            "aws",
+            "reference",
+            "b\n",
+        ))),
+        block_on(m.update(
+            "user_role.md",
+            MemoryChanges {
+                body: Some(format!("password is in {secret}\n")),
+                ..MemoryChanges::default()
+            },
+        )),
+    ];
+    for (n, result) in refusals.into_iter().enumerate() {
+        let err = result.unwrap_err();
+        assert_eq!(err.code, Code::SecretDetected, "write {n}: {}", err.message);
+        assert!(err.message.contains("AWS Access Token"), "{}", err.message);
+        assert!(
+            err.message.contains("cannot be written to memory"),
+            "{}",
+            err.message
+        );
+        assert!(
+            !err.message.contains(&secret),
+            "write {n} echoed the secret"
+        );
+        assert!(!format!("{err:?}").contains(&secret));
+    }
+    let err = block_on(m.append_log(&format!("- 14:02 token {secret}"), date)).unwrap_err();
+    assert_eq!(err.code, Code::SecretDetected);
+    assert!(!err.message.contains(&secret));
+    assert_eq!(fs.snapshot(), before, "nothing written");
+
+    // Turned off: the same writes land.
+    let mut config = MemdirConfig::new(DIR);
+    config.store.guard_private_secrets = false;
+    let open = Memdir::new(
+        Tap::new(&fs),
+        TestClock::new(T0),
+        None::<NoLlm>,
+        NoTelemetry,
+        config,
     );
+    let s = saved(
+        block_on(open.save(input(
+            "Deploy",
+            "aws",
+            "reference",
+            &format!("key {secret}\n"),
+        )))
+        .unwrap(),
+    );
+    assert!(file_text(&fs, &s.path).unwrap().contains(&secret));
+    block_on(open.append_log(&format!("token {secret}"), date)).unwrap();
 }
 
 #[test]

@@ -1093,3 +1093,59 @@ fn a_pull_keeps_an_unpushed_local_edit_it_replaces() {
     );
     assert_eq!(read(&fs, "/m/team/n.md").as_deref(), Some("server\n"));
 }
+
+#[test]
+fn the_private_scope_syncs_the_directory_without_its_team_folder_or_other_files() {
+    let (server, state) = mem_server(&[
+        (
+            "a.md",
+            "---\nname: A\ndescription: from the other machine\ntype: user\n---\na\n",
+        ),
+        ("team/x.md", "a team file in a private remote\n"),
+        (".gitattributes", "* text\n"),
+        ("notes.txt", "not a memory\n"),
+    ]);
+    let fs = MemFs::new();
+    let (clock, tel) = (TestClock::new(7.0), Recorder::default());
+    let mut s = mem_sync(&fs, &clock, &tel, &server, "/m/");
+    s.config = SyncConfig::private("https://team.example", "acme/app", "/m/");
+    fs.insert_file("/m/team/t.md", "team memory: never in the private remote\n");
+    fs.insert_file(
+        "/m/b.md",
+        "---\nname: B\ndescription: from this machine\ntype: user\n---\nb\n",
+    );
+    let mut sync_state = SyncState::default();
+    let pulled = block_on(s.pull(&mut sync_state)).unwrap();
+    let mut skipped: Vec<(&str, &SkipReason)> = pulled
+        .skipped
+        .iter()
+        .map(|e| (e.key.as_str(), &e.reason))
+        .collect();
+    skipped.sort_by(|a, b| a.0.cmp(b.0));
+    assert_eq!(
+        skipped,
+        [
+            (".gitattributes", &SkipReason::NotSynced),
+            ("notes.txt", &SkipReason::NotSynced),
+            ("team/x.md", &SkipReason::NotSynced),
+        ]
+    );
+    assert!(read(&fs, "/m/a.md").is_some());
+    assert!(read(&fs, "/m/team/x.md").is_none() && read(&fs, "/m/notes.txt").is_none());
+    // The private index is re-derived from the private files only.
+    let index = read(&fs, "/m/MEMORY.md").unwrap();
+    assert!(
+        index.contains("(a.md)") && index.contains("(b.md)"),
+        "{index}"
+    );
+    assert!(!index.contains("t.md"), "{index}");
+
+    block_on(s.push(&mut sync_state)).unwrap();
+    let remote = state.lock().unwrap().entries.clone();
+    assert!(remote.contains_key("b.md") && remote.contains_key("MEMORY.md"));
+    assert!(
+        !remote.contains_key("team/t.md"),
+        "the team folder is not pushed"
+    );
+    assert!(!remote["MEMORY.md"].contains("t.md"));
+}

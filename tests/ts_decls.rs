@@ -357,6 +357,11 @@ fn every_output_type_matches_its_typescript_declaration() {
         body_head: String::new(),
     };
     check(&d, "MemoryHeader", &header, &[]);
+    let page = memdir::store::ScanPage {
+        headers: vec![header.clone()],
+        total: 3,
+    };
+    check(&d, "ScanPage", &page, &[]);
     let lexical = LexicalWhy {
         score: 0.5,
         terms: vec![TermWhy {

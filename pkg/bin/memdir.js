@@ -20,19 +20,26 @@ Usage: memdir <command> [options]
 Commands:
   path                 print the project's memory directory (as Claude Code resolves it)
   prompt               print the memory system prompt (--mode individual|combined|daily-log|agent)
-  ls                   list memories, newest first
+  ls                   list memories, newest first (the daily log in logs/ is not a memory)
   show <file>          print one memory file
   recall <query>       the memories relevant to a query (built-in ranker, or a model when
                        ANTHROPIC_API_KEY or OPENAI_API_KEY is set; --no-llm to keep to the ranker)
   save                 save a memory: --name --description --type and --body (or the body on stdin)
   lint                 check the directory and its MEMORY.md
-  log <text>           append to today's daily log (text or stdin)
+  log <text>           append to today's daily log (text or stdin); a bullet such as
+                       "- 14:02 user switched to pnpm" is text, not an option
+  mcp                  serve the directory to MCP clients (stdio, or --http PORT); see memdir mcp --help
+  team sync --git <url>  pull then push team/ through a git remote (--branch, default main;
+                       token in MEMDIR_GIT_TOKEN; author MEMDIR_GIT_NAME / MEMDIR_GIT_EMAIL)
+  sync --git <url>     the same for this directory's private memory (team/ left out), through
+                       a private repository; files with secrets are never pushed
 
 Options:
   --dir <path>         the memory directory (default: the project's, see \`memdir path\`)
   --project <path>     the project whose directory to resolve (default: the current directory)
-  --json               machine-readable output on stdout
-  --limit <n>          recall: at most n memories (default 5)
+  --json               machine-readable output on stdout; an error is then
+                       {"error":{"code","message"}} on stdout (same exit status)
+  --limit <n>          recall: at most n memories (default 5); ls: at most n rows (default 200)
   --explain            recall: print each memory's score and why (matched terms by field, cosine)
   --embed-url <url>    recall: fuse in embeddings from an OpenAI-compatible endpoint (its base
                        URL, e.g. http://localhost:11434/v1); the key is MEMDIR_EMBED_KEY or
@@ -42,13 +49,15 @@ Options:
   --skip-index         prompt: leave out the MEMORY.md steps
   --file <name>        save: the file name (default: derived from type and name)
   --scope <scope>      save: private (default) or team
-  --replace            save: overwrite an existing file of that name
+  --replace            save: overwrite the memory when its file exists (without it,
+                       saving a name that exists fails with exit 2, ALREADY_EXISTS)
   -h, --help           this help;  -v, --version  the version
 
 Environment: CLAUDE_CONFIG_DIR, CLAUDE_CODE_REMOTE_MEMORY_DIR, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE
 (where memory lives); ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL,
 MEMDIR_MODEL (recall through a model); MEMDIR_EMBED_URL, MEMDIR_EMBED_MODEL, MEMDIR_EMBED_KEY
-(recall with embeddings, as --embed-url/--embed-model).
+(recall with embeddings, as --embed-url/--embed-model). On a terminal, ls, recall and lint show
+a progress counter on stderr after MEMDIR_PROGRESS_AFTER_MS (default 400); never on a pipe.
 
 Exit status: 0 ok, 1 findings or nothing found, 2 usage error (bad arguments, a refused name or
 content, an existing file without --replace), 3 runtime error.`;
@@ -131,30 +140,41 @@ async function resolveProjectMemory(projectDir, env = process.env, home = homedi
 
 // ---- filesystem with progress --------------------------------------------------------------
 
-/** nodeFs, counting reads; on a TTY, long scans show a counter on stderr. */
+/**
+ * nodeFs, counting the files it looks at; on a TTY, work that lasts longer than a moment shows a
+ * counter on stderr (erased when done). On a pipe or a file, nothing is written.
+ */
 function progressFs() {
   const fs = nodeFs();
   if (!process.stderr.isTTY) return { fs, done() {} };
   const started = Date.now();
-  let files = 0;
+  const after = Number(process.env.MEMDIR_PROGRESS_AFTER_MS ?? 400);
+  let stats = 0;
+  let reads = 0;
   let shownAt = 0;
   let shown = false;
   const tick = () => {
-    files++;
     const now = Date.now();
-    if (now - started > 400 && now - shownAt > 100) {
+    if (now - started >= after && now - shownAt > 100) {
       shownAt = now;
       shown = true;
-      process.stderr.write(`\r\x1b[Kscanning… ${files} files read`);
+      process.stderr.write(`\r\x1b[Kscanning… ${stats} files looked at, ${reads} read`);
     }
   };
-  const counted = (fn) => async (...args) => {
+  const counted = (fn, count) => async (...args) => {
     const result = await fn(...args);
+    count();
     tick();
     return result;
   };
+  const read = () => reads++;
   return {
-    fs: { ...fs, readFile: counted(fs.readFile), readHead: counted(fs.readHead) },
+    fs: {
+      ...fs,
+      stat: counted(fs.stat, () => stats++),
+      readFile: counted(fs.readFile, read),
+      readHead: counted(fs.readHead, read),
+    },
     done() {
       if (shown) process.stderr.write("\r\x1b[K");
     },
@@ -225,6 +245,14 @@ function whyLine(why) {
   return `why: ${parts.join(" · ")}`;
 }
 
+/** `--limit`'s value as a positive integer (`fallback` when absent). */
+function positiveInt(raw, fallback) {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError("--limit must be a positive integer");
+  return n;
+}
+
 function age(mtimeMs) {
   return api.memoryAge(mtimeMs, Date.now());
 }
@@ -252,15 +280,23 @@ const commands = {
   },
 
   async ls({ values, dir }) {
+    const limit = positiveInt(values.limit, 200);
     requireDir(dir);
     const { fs, done } = progressFs();
-    let headers;
+    let page;
     try {
-      headers = await memdirAt(dir, fs, { writeMode: "read-only" }).scan();
+      page = await memdirAt(dir, fs, { writeMode: "read-only" }).scanPage({ limit });
     } finally {
       done();
     }
-    if (values.json) return json(headers);
+    const { headers, total } = page;
+    const more = total - headers.length;
+    const cut = more > 0 ? `… ${more} more; use --limit ${total} to list them all` : "";
+    if (values.json) {
+      json(headers);
+      if (cut) err(cut);
+      return;
+    }
     if (!headers.length) {
       err(`no memories in ${dir}`);
       return;
@@ -269,6 +305,7 @@ const commands = {
     for (const h of headers) {
       out(`${(h.type ?? "-").padEnd(9)} ${h.filename.padEnd(width)}  ${age(h.mtimeMs).padEnd(11)}  ${h.description ?? ""}`);
     }
+    if (cut) err(cut);
   },
 
   async show({ values, positionals, dir }) {
@@ -295,8 +332,7 @@ const commands = {
   async recall({ values, positionals, dir }) {
     const query = positionals.join(" ").trim();
     if (!query) throw new UsageError("recall needs a query");
-    const limit = values.limit === undefined ? 5 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive integer");
+    const limit = positiveInt(values.limit, 5);
     requireDir(dir);
     const model = values["no-llm"] ? null : modelFromEnv(process.env);
     const embedder = embedderFrom(values, process.env);
@@ -342,7 +378,13 @@ const commands = {
     if (values.file) input.file = values.file;
     if (values.scope) input.scope = values.scope;
     if (values.replace) input.replace = true;
-    const outcome = await memdirAt(dir, nodeFs()).save(input);
+    let outcome;
+    try {
+      outcome = await memdirAt(dir, nodeFs()).save(input);
+    } catch (e) {
+      if (e?.code === "ALREADY_EXISTS") e.message = `${e.message} (--replace overwrites it)`;
+      throw e;
+    }
     if (outcome.indexWarning) {
       const w = outcome.indexWarning;
       err(`warning: MEMORY.md is over its caps (${w.lineCount} lines, ${w.byteCount} units); entries past them are not loaded`);
@@ -399,6 +441,48 @@ const OPTIONS = {
   version: { type: "boolean", short: "v" },
 };
 
+// ---- git sync: `memdir team sync --git URL`, `memdir sync --git URL` ------------------------
+
+Object.assign(OPTIONS, { git: { type: "string" }, branch: { type: "string" } });
+Object.assign(commands, {
+  team: ({ values, positionals, dir }) => {
+    if (positionals[0] !== "sync") throw new UsageError("usage: memdir team sync --git <url> [--branch <name>]");
+    return gitSyncCommand(values, dir, "team");
+  },
+  sync: ({ values, positionals, dir }) => {
+    if (positionals.length) throw new UsageError("usage: memdir sync --git <url> [--branch <name>]");
+    return gitSyncCommand(values, dir, "private");
+  },
+});
+
+/** Pull, then push, one scope through a git remote; exit 1 when files were left out. */
+async function gitSyncCommand(values, dir, scope) {
+  if (!values.git) throw new UsageError("--git <url> is needed (the remote repository)");
+  requireDir(dir);
+  const env = process.env;
+  const git = {
+    url: values.git,
+    branch: values.branch ?? "main",
+    ...(env.MEMDIR_GIT_TOKEN ? { auth: { token: env.MEMDIR_GIT_TOKEN } } : {}),
+    author: { name: env.MEMDIR_GIT_NAME ?? "memdir", email: env.MEMDIR_GIT_EMAIL ?? "memdir@localhost" },
+  };
+  const sync = memdirAt(dir, nodeFs()).teamSync({ git, scope });
+  const pull = await sync.pull();
+  const push = await sync.push();
+  const leftOut = push.skippedSecrets.length + pull.skipped.length;
+  if (values.json) json({ scope, pull, push });
+  else {
+    const where = scope === "team" ? "team/" : "private memory";
+    out(`${where}: pulled ${pull.filesWritten} file(s), pushed ${push.filesUploaded}${push.conflict ? ` (after ${push.conflictRetries} conflict retr${push.conflictRetries === 1 ? "y" : "ies"})` : ""}`);
+    for (const s of pull.skipped) err(`not pulled: ${s.key} (${s.reason.kind}${s.reason.code ? ` ${s.reason.code}` : ""})`);
+    if (pull.entriesOverCap) err(`not pulled: ${pull.entriesOverCap} file(s) past the cap`);
+    for (const s of push.skippedSecrets) err(`not pushed (secret: ${s.label}): ${s.path}`);
+    const overwritten = [...new Set([...pull.overwritten, ...push.overwritten])];
+    if (overwritten.length) err(`changed on both sides: ${overwritten.join(", ")}; the replaced versions are kept in ${[...pull.savedCopies, ...push.savedCopies].join(", ")}`);
+  }
+  return leftOut ? EXIT.FINDINGS : EXIT.OK;
+}
+
 async function surface(memdir, memories, fs) {
   const now = Date.now();
   if (typeof memdir.surface === "function") {
@@ -419,13 +503,52 @@ async function surface(memdir, memories, fs) {
   })));
 }
 
+/**
+ * Arguments that are text, not options: a `-` followed by something other than a letter or a
+ * second `-` (`- 14:02 user switched…`, `-5`), or a single-dash argument holding whitespace.
+ * `parseArgs` would read them as unknown short options (or refuse them as an option's value).
+ */
+function isText(arg) {
+  return arg.length > 1 && arg[0] === "-" && arg[1] !== "-" && (!/[A-Za-z]/.test(arg[1]) || /\s/.test(arg));
+}
+
+/** parseArgs, with text arguments (see `isText`) kept as positionals or option values. */
+function parseArgv(argv) {
+  // A placeholder holds each text argument's place: NUL cannot occur in a process argument.
+  const texts = [];
+  const args = argv.map((a) => (isText(a) ? `\0${texts.push(a) - 1}` : a));
+  const restore = (v) => (typeof v === "string" && v.startsWith("\0") ? texts[Number(v.slice(1))] : v);
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  for (const key of Object.keys(values)) values[key] = restore(values[key]);
+  return { values, positionals: positionals.map(restore) };
+}
+
+/** The error code of a failure, for `--json` output. */
+function errorCode(e) {
+  if (e instanceof UsageError) return "USAGE";
+  if (e instanceof NotFound) return "NOT_FOUND";
+  if (api.isMemdirError(e)) return e.code;
+  return typeof e?.code === "string" ? e.code : "RUNTIME";
+}
+
 async function main(argv = process.argv.slice(2)) {
+  // `memdir mcp`: the MCP server (lib/mcp/cli.js, loaded only for it), sharing our resolution.
+  if (argv[0] === "mcp") return (await import("../lib/mcp/cli.js")).main(argv.slice(1), { resolveProjectMemory, modelFromEnv, embedderFrom });
+  // With --json, every failure is one JSON object on stdout; the exit status is the same.
+  const asJson = argv.includes("--json");
+  const fail = (e, command, exit) => {
+    const message = e?.message ?? String(e);
+    if (asJson) json({ error: { code: errorCode(e), message, exit } });
+    else if (api.isMemdirError(e)) err(`memdir ${command}: ${message} (${e.code})`);
+    else if (command) err(`memdir ${command}: ${message}`);
+    else err(`memdir: ${message}\nTry \`memdir --help\`.`);
+    return exit;
+  };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgv(argv);
   } catch (e) {
-    err(`memdir: ${e.message}\nTry \`memdir --help\`.`);
-    return EXIT.USAGE;
+    return fail(new UsageError(e.message), "", EXIT.USAGE);
   }
   const { values, positionals } = parsed;
   if (values.version) {
@@ -434,13 +557,13 @@ async function main(argv = process.argv.slice(2)) {
   }
   const [name, ...rest] = positionals;
   if (values.help || !name) {
+    if (!values.help && asJson) return fail(new UsageError("no command given"), "", EXIT.USAGE);
     (values.help ? out : err)(HELP);
     return values.help ? EXIT.OK : EXIT.USAGE;
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    err(`memdir: unknown command ${JSON.stringify(name)}\nTry \`memdir --help\`.`);
-    return EXIT.USAGE;
+    return fail(new UsageError(`unknown command ${JSON.stringify(name)}`), "", EXIT.USAGE);
   }
   try {
     const resolved = await resolveProjectMemory(values.project ?? process.cwd());
@@ -452,22 +575,13 @@ async function main(argv = process.argv.slice(2)) {
     const code = await command({ values, positionals: rest, dir, resolved });
     return code ?? EXIT.OK;
   } catch (e) {
-    if (e instanceof UsageError) {
-      err(`memdir ${name}: ${e.message}`);
-      return EXIT.USAGE;
-    }
-    if (e instanceof NotFound) {
-      err(`memdir ${name}: ${e.message}`);
-      return EXIT.FINDINGS;
-    }
+    if (e instanceof UsageError) return fail(e, name, EXIT.USAGE);
+    if (e instanceof NotFound) return fail(e, name, EXIT.FINDINGS);
     if (api.isMemdirError(e)) {
-      err(`memdir ${name}: ${e.message} (${e.code})`);
-      if (e.code === "NOT_FOUND") return EXIT.FINDINGS;
-      if (INPUT_ERRORS.has(e.code)) return EXIT.USAGE;
-      return EXIT.RUNTIME;
+      if (e.code === "NOT_FOUND") return fail(e, name, EXIT.FINDINGS);
+      return fail(e, name, INPUT_ERRORS.has(e.code) ? EXIT.USAGE : EXIT.RUNTIME);
     }
-    err(`memdir ${name}: ${e?.message ?? e}`);
-    return e?.exit ?? EXIT.RUNTIME;
+    return fail(e, name, e?.exit ?? EXIT.RUNTIME);
   }
 }
 

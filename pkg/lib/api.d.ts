@@ -6,6 +6,7 @@ import type {
   ParsedFrontmatter,
   TruncateOptions,
 } from "../dist/memdir.js";
+import type { AbortSignal, Fetch, FileSystemDirectoryHandle } from "./host-types.js";
 
 /**
  * Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units cut
@@ -51,7 +52,7 @@ export interface LlmAdapterOptions {
   apiKey: string;
   model?: string;
   baseUrl?: string;
-  fetch?: typeof fetch;
+  fetch?: Fetch;
 }
 
 /** An `LlmCallback` over the Anthropic Messages API. */
@@ -61,7 +62,9 @@ export function anthropicLlm(options: LlmAdapterOptions): LlmCallback;
 export function openAiLlm(options: LlmAdapterOptions & { model: string }): LlmCallback;
 
 /** A team-sync `Transport` over `fetch`. */
-export function fetchTransport(doFetch?: typeof fetch): import("../dist/memdir.js").Transport;
+export function fetchTransport(doFetch?: Fetch): import("../dist/memdir.js").Transport;
+
+export * from "./tools.js";
 
 /**
  * The host's embedder (what `new Memdir({ fs, dir, embed, embedModel })` takes):
@@ -87,7 +90,7 @@ export interface OpenAiEmbedOptions {
   model?: string;
   /** Default `"https://api.openai.com/v1"`; e.g. `"http://localhost:11434/v1"` for Ollama. */
   baseUrl?: string;
-  fetch?: typeof fetch;
+  fetch?: Fetch;
   /** Asks the endpoint for vectors of this size (models that support it). */
   dimensions?: number;
   /** Extra request headers. */
@@ -108,3 +111,23 @@ export interface OpenAiEmbedOptions {
  * const [vector] = await embed(["hello"], { signal: AbortSignal.timeout(5000) });
  */
 export function openAiEmbed(options?: OpenAiEmbedOptions): EmbedCallback & { model: string };
+
+export { gitTransport } from "./git-sync.js";
+export type { GitSyncOptions, GitTeamSyncOptions } from "./git-sync.js";
+import type { GitTeamSyncOptions } from "./git-sync.js";
+import type { TeamSync } from "../dist/memdir.js";
+
+declare module "../dist/memdir.js" {
+  interface Memdir {
+    /**
+     * Team memory (or, with `scope: "private"`, this directory's private memory) synced through
+     * a git remote: the same pulls, pushes, checks and watcher as the protocol sync.
+     *
+     * @example
+     * const sync = memdir.teamSync({ git: { url: "https://github.com/acme/team-memory.git", auth: { token } } });
+     * await sync.pull();
+     * await sync.push();
+     */
+    teamSync(options: GitTeamSyncOptions): TeamSync;
+  }
+}

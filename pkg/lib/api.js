@@ -1,13 +1,17 @@
 // The public API shared by the Node and browser entries: the WebAssembly exports plus the
 // JS-side adapters.
-export * from "../dist/memdir.js";
+export * from "../dist/public.js";
 export { MemdirError, isMemdirError } from "./errors.js";
 import { Extractor, Memdir, RecallSession, TeamSync } from "../dist/memdir.js";
 import { MemdirError, describe, isMemdirError } from "./errors.js";
+import { TextEncoder } from "./text.js";
 export { memoryFs } from "./memory-fs.js";
 export { opfsFs } from "./opfs-fs.js";
 export { anthropicLlm, openAiLlm } from "./llm.js";
 export { fetchTransport } from "./transport.js";
+export { memoryTools, anthropicMemoryHandlers, aiSdkTools } from "./tools.js";
+export { gitTransport } from "./git-sync.js";
+import { gitSync } from "./git-sync.js";
 
 // Two functions the core runs on text that JS already holds. Copying a string into wasm costs
 // more than these functions take to run, so only the part the core reads crosses the boundary;
@@ -169,6 +173,18 @@ function guardClass(cls, name) {
     }
   }
 }
+
+// `teamSync({ git })`: the same sync over a git remote (lib/git-sync.js; isomorphic-git is
+// loaded by a dynamic import on the first request, never by this module).
+const teamSyncCore = Memdir.prototype.teamSync;
+Object.defineProperty(Memdir.prototype, "teamSync", {
+  configurable: true,
+  writable: true,
+  value: function teamSync(options) {
+    if (options === null || typeof options !== "object" || options.git == null) return teamSyncCore.call(this, options);
+    return gitSync(this.dir, options, (given) => teamSyncCore.call(this, given));
+  },
+});
 
 guardClass(Memdir, "Memdir");
 guardClass(Extractor, "Extractor");

@@ -1,3 +1,5 @@
+import { isKind } from "./realm.js";
+
 /**
  * The error every memdir failure is: a real `Error` with `name === "MemdirError"`, a stable
  * `code` (e.g. `"NOT_FOUND"`, `"PATH_ESCAPES"`, `"HTTP"`), the host's own error as `cause`, and
@@ -40,7 +42,9 @@ export class MemdirError extends Error {
  */
 export function isMemdirError(value) {
   try {
-    return value instanceof Error && value.name === "MemdirError" && typeof value.code === "string";
+    // Realm-independent: a MemdirError from another realm (an iframe, a vm context, a test
+    // runner's sandbox, a second copy of the package) is one too.
+    return isKind(value, "Error") && value.name === "MemdirError" && typeof value.code === "string";
   } catch {
     // A Proxy whose traps throw is not one.
     return false;
@@ -69,7 +73,7 @@ export function readArgs(what, read) {
 /** A short description of a thrown value that never throws itself. */
 export function describe(value) {
   try {
-    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    if (isKind(value, "Error")) return `${value.name}: ${value.message}`;
     return typeof value;
   } catch {
     return "a value that cannot be described";

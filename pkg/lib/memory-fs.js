@@ -1,6 +1,7 @@
 // An in-memory MemoryFs: a Map of absolute POSIX paths to files and directories.
 import { hostError, normalize, parentOf } from "./paths.js";
 import { MemdirError, readArgs } from "./errors.js";
+import { TextEncoder } from "./text.js";
 
 /**
  * An in-memory filesystem implementing `MemoryFs`, with the optional capabilities (atomic

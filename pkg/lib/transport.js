@@ -1,4 +1,5 @@
 // A team-sync Transport over fetch.
+import { TextDecoder } from "./text.js";
 
 /**
  * Largest response body `fetchTransport` reads, in bytes: the same cap as the core's

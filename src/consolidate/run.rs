@@ -223,7 +223,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry, L: Llm> Consolidator<'_, F, C, T, L>
             .read_optional(&self.store.index_path(Scope::Private))
             .await?;
         let mut shown = Vec::new();
-        for header in self.store.scan().await? {
+        for header in self.store.scan_with_logs().await? {
             if header.filename.starts_with(TEAM_DIR) {
                 continue;
             }

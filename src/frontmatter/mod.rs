@@ -5,8 +5,11 @@
 //! trailing whitespace). The reference closes at the first `---` anywhere, even mid-value; we
 //! require a line of its own. YAML follows the 1.2 core schema (`yes`/`no` are strings),
 //! duplicate keys keep the last value, and a block that does not parse gets the reference's
-//! retry with problematic values quoted. Parsing never fails: what was recovered or dropped is
-//! reported in [`ParsedFrontmatter::diagnostics`].
+//! retry with problematic values quoted. A block that still does not parse is read entry by
+//! entry: every key that parses on its own is kept (an empty key `:` becomes `""`, as in the
+//! reference), and each line left out is named, so one odd line never costs the whole header.
+//! A bare `!` tag makes a scalar a string (`a: !` is `""`). Parsing never fails: what was
+//! recovered or dropped is reported in [`ParsedFrontmatter::diagnostics`].
 //!
 //! Plain `key: value` headers, the common case, are read by a small fast path that gives the
 //! same mapping as the YAML parser (property-tested against it); everything else goes to
@@ -445,6 +448,55 @@ mod tests {
         assert_eq!(parsed.frontmatter.len(), 20);
         assert_eq!(parsed.frontmatter["k7"], Value::from("w"));
         assert!(parsed.diagnostics[0].contains("more than once"));
+    }
+
+    #[test]
+    fn an_odd_line_never_costs_the_header() {
+        // The reference keeps `description` and adds the empty key.
+        let parsed = parse_frontmatter("---\ndescription: a\n:\n---\nbody");
+        let expected: Mapping = serde_yaml::from_str("description: a\n'': null").unwrap();
+        assert_eq!(parsed.frontmatter, expected);
+        assert_eq!(parsed.header.description.as_deref(), Some("a"));
+        assert_eq!(parsed.body, "body");
+        assert!(parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.contains("line 2 has an empty key")));
+        // An empty key with a value, between other keys.
+        let parsed = parse_frontmatter("---\nname: N\n: x\ntype: user\n---\n");
+        assert_eq!(parsed.frontmatter[""], Value::from("x"));
+        assert_eq!(parsed.header.name.as_deref(), Some("N"));
+        assert_eq!(parsed.header.memory_type, Some(MemoryType::User));
+        // A line that is not YAML at all: skipped and named, the rest kept.
+        let parsed = parse_frontmatter(
+            "---\nname: N\ndescription2: a: b\ndescription: d\n- stray\ntype: project\nlist:\n- a\n- b\n---\n",
+        );
+        let expected: Mapping =
+            serde_yaml::from_str("name: N\ndescription: d\ntype: project\nlist: [a, b]").unwrap();
+        assert_eq!(parsed.frontmatter, expected);
+        assert_eq!(parsed.header.description.as_deref(), Some("d"));
+        let lines: Vec<&String> = parsed
+            .diagnostics
+            .iter()
+            .filter(|d| d.contains("not YAML; skipped"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{:?}", parsed.diagnostics);
+        assert!(lines[0].contains("line 2 "), "{lines:?}");
+        assert!(lines[1].contains("line 4 "), "{lines:?}");
+        // Repeated keys across entries: the last wins, said once.
+        let parsed = parse_frontmatter("---\nname: a\n:\nname: b\n---\n");
+        assert_eq!(parsed.header.name.as_deref(), Some("b"));
+        assert!(parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.contains("more than once")));
+    }
+
+    #[test]
+    fn a_bare_tag_is_an_empty_string() {
+        let parsed = parse_frontmatter("---\na: !\ndescription: ! 42\n---\n");
+        assert_eq!(parsed.frontmatter["a"], Value::from(""));
+        assert_eq!(parsed.header.description.as_deref(), Some("42"));
     }
 
     #[test]

@@ -55,9 +55,9 @@ pub(super) fn parse_block(block: &str, diagnostics: &mut Vec<String>) -> Mapping
             Err(second) => {
                 diagnostics.push(format!(
                     "frontmatter YAML did not parse ({first}), \
-                     not even with special values quoted ({second}); frontmatter ignored"
+                     not even with special values quoted ({second}); read entry by entry"
                 ));
-                return Mapping::new();
+                return salvage(block, diagnostics);
             }
         },
     };
@@ -77,6 +77,107 @@ pub(super) fn parse_block(block: &str, diagnostics: &mut Vec<String>) -> Mapping
             Mapping::new()
         }
     }
+}
+
+/// A block that is not YAML as a whole, read one top-level entry at a time (see
+/// [`top_level_entries`]): every entry that parses on its own (or with its value quoted, as the
+/// reference retries) is kept, later keys replacing earlier ones; an entry that does not keeps
+/// its first line if that parses; an entry with an empty key (`:` or `: value` at the start of a
+/// line) becomes the key `""`, as the reference's parsers read it. Every line left out, and
+/// every empty key, is named in `diagnostics`, so one odd line never costs the whole header.
+fn salvage(block: &str, diagnostics: &mut Vec<String>) -> Mapping {
+    let mut mapping = Mapping::new();
+    for (line, entry) in top_level_entries(block) {
+        let lines = entry.trim_end_matches(['\n', '\r']).split('\n').count();
+        let (kept, used_lines) = match entry_mapping(entry) {
+            Some(kept) => (kept, lines),
+            None => {
+                let head = entry.split('\n').next().unwrap_or_default();
+                match entry_mapping(head).filter(|_| lines > 1) {
+                    Some(kept) => (kept, 1),
+                    None => (Mapping::new(), 0),
+                }
+            }
+        };
+        if entry.starts_with(':') && used_lines > 0 {
+            diagnostics.push(format!(
+                "frontmatter line {line} has an empty key; read as the key \"\""
+            ));
+        }
+        if used_lines < lines {
+            let first = line + used_lines;
+            let last = line + lines - 1;
+            diagnostics.push(if first == last {
+                format!("frontmatter line {first} is not YAML; skipped")
+            } else {
+                format!("frontmatter lines {first}-{last} are not YAML; skipped")
+            });
+        }
+        for (key, value) in kept {
+            if mapping.contains_key(&key) {
+                diagnostics.push(format!(
+                    "frontmatter key {} appears more than once; the last value was kept",
+                    key_label(&key)
+                ));
+            }
+            mapping.insert(key, value);
+        }
+    }
+    mapping
+}
+
+/// The mapping one top-level entry holds, if it parses (as is, or with its value quoted).
+fn entry_mapping(entry: &str) -> Option<Mapping> {
+    if let Some(rest) = entry.strip_prefix(':') {
+        // An empty key: read the value under a placeholder key, then give it the key `""`.
+        let value = entry_mapping(&format!("k:{rest}"))?.into_iter().next()?.1;
+        let mut mapping = Mapping::new();
+        mapping.insert(Value::String(String::new()), value);
+        return Some(mapping);
+    }
+    let parsed = parse_lenient(entry)
+        .or_else(|_| parse_lenient(&quote_problematic_values(entry)))
+        .ok()?;
+    match parsed.value {
+        Value::Mapping(mapping) => Some(mapping),
+        Value::Null => Some(Mapping::new()),
+        _ => None,
+    }
+}
+
+/// The block cut into top-level entries, each with its 1-based first line number: an entry
+/// starts at every line that begins with a character other than whitespace, `#` or a `-`
+/// sequence marker, and runs to the next one (so indented continuation lines, block scalars and
+/// sequence items stay with their key). Text before the first entry (blank lines, comments)
+/// is an entry of its own.
+fn top_level_entries(block: &str) -> Vec<(usize, &str)> {
+    let mut entries = Vec::new();
+    let mut start = 0;
+    let mut start_line = 1;
+    let mut offset = 0;
+    for (index, line) in block.split_inclusive('\n').enumerate() {
+        let opens = line
+            .chars()
+            .next()
+            .is_some_and(|c| !is_js_whitespace(c) && c != '#')
+            && !is_sequence_item(line);
+        if opens && offset > start {
+            entries.push((start_line, block.get(start..offset).unwrap_or_default()));
+            start = offset;
+            start_line = index + 1;
+        }
+        offset += line.len();
+    }
+    if offset > start {
+        entries.push((start_line, block.get(start..offset).unwrap_or_default()));
+    }
+    entries
+}
+
+/// A line that is a YAML sequence item: `-` then whitespace or the line end.
+fn is_sequence_item(line: &str) -> bool {
+    line.strip_prefix('-')
+        .is_some_and(|rest| rest.chars().next().is_none_or(is_js_whitespace))
 }
 
 /// A YAML value and the keys that were given more than once.
@@ -200,8 +301,24 @@ impl<'de> Visitor<'de> for LenientValue<'_> {
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
         // serde_yaml reports a tagged node (`!tag value`) as an enum; keep the value only.
-        let (_tag, contents): (String, _) = data.variant()?;
-        contents.newtype_variant_seed(self)
+        let (tag, contents): (String, _) = data.variant()?;
+        let value = contents.newtype_variant_seed(self)?;
+        // `!`, the non-specific tag, makes a scalar a string, as the reference's parsers read
+        // it: `a: !` is `""`, `a: ! 12` is `"12"`.
+        Ok(if tag == "!" {
+            non_specific(value)
+        } else {
+            value
+        })
+    }
+}
+
+/// A scalar under the non-specific tag `!`, as a string (collections are kept as they are).
+fn non_specific(value: Value) -> Value {
+    match value {
+        Value::Null => Value::String(String::new()),
+        Value::Bool(_) | Value::Number(_) => Value::String(super::js_string(&value)),
+        other => other,
     }
 }
 
@@ -326,6 +443,31 @@ mod tests {
             ));
         }
         assert!(parse_lenient(&bomb).is_err());
+    }
+
+    #[test]
+    fn entries_split_at_top_level_lines() {
+        let block = "# c\na: 1\n  more\nb:\n- x\n-\nc: |\n  t\n:\n";
+        let entries = top_level_entries(block);
+        assert_eq!(
+            entries,
+            [
+                (1, "# c\n"),
+                (2, "a: 1\n  more\n"),
+                (4, "b:\n- x\n-\n"),
+                (7, "c: |\n  t\n"),
+                (9, ":\n")
+            ]
+        );
+        assert_eq!(top_level_entries(""), []);
+    }
+
+    #[test]
+    fn the_non_specific_tag_makes_strings() {
+        let parsed = parse_lenient("a: !\nb: ! 12\nc: ! true\nd: ! [1]\ne: !x 5\n").unwrap();
+        let expected: Value =
+            serde_yaml::from_str("a: ''\nb: '12'\nc: 'true'\nd: [1]\ne: 5").unwrap();
+        assert_eq!(parsed.value, expected);
     }
 
     #[test]

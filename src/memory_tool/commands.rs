@@ -1,16 +1,23 @@
-//! The memory tool's commands over a [`crate::store::Store`].
+//! The memory tool's commands over a [`crate::store::Store`]. Results and error texts are those of
+//! the Anthropic TS SDK's local-filesystem backend (`BetaLocalFilesystemMemoryTool`), which the
+//! model has been trained against; where memdir differs, the README says so.
 
 use super::path::{is_reserved_name, resolve_tool_path, tool_path};
 use super::MemoryTool;
 use super::{MemoryToolCommand, MemoryToolOutcome, MAX_TOOL_FILE_BYTES};
 use crate::error::{Code, Error, Result};
+use crate::frontmatter::{format_memory_file, split_frontmatter, MemoryFields};
 use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
-use crate::size::format_file_size;
-use crate::store::names::{check_index_representable, check_not_log, is_hidden_char};
+use crate::jsstr::{js_number_to_string, to_fixed_1};
+use crate::store::listing::is_memory_path;
+use crate::store::names::{check_index_representable, check_not_log, is_hidden_char, is_log_path};
 use crate::store::{Scope, WriteMode, TEAM_DIR};
+use crate::types::MemoryType;
 
 /// Most files a directory delete removes.
 const MAX_DELETE_FILES: usize = 10_000;
+/// Most lines `view` shows (the reference backend's limit).
+const MAX_LINES: usize = 999_999;
 
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(Code::InvalidInput, message)
@@ -33,61 +40,174 @@ fn within(root: &str, path: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-/// Lines of a file as the tool numbers them (a final newline does not start a line).
-fn file_lines(text: &str) -> Vec<&str> {
-    if text.is_empty() {
-        return Vec::new();
+/// A size as the reference backend prints it: `0B`, `55B`, `4K`, `1.5K`, `2M`.
+///
+/// ```ignore
+/// assert_eq!(sdk_size(4096.0), "4K");
+/// ```
+pub(crate) fn sdk_size(bytes: f64) -> String {
+    if bytes.is_nan() || bytes <= 0.0 {
+        return "0B".to_owned();
     }
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    body.split('\n').collect()
+    let mut i = 0usize;
+    let mut unit = 1.0f64;
+    while i < 3 && bytes >= unit * 1024.0 {
+        unit *= 1024.0;
+        i += 1;
+    }
+    let size = bytes / unit;
+    let digits = if size % 1.0 == 0.0 {
+        js_number_to_string(size)
+    } else {
+        to_fixed_1(size)
+    };
+    let suffix = ["B", "K", "M", "G"].get(i).copied().unwrap_or("G");
+    format!("{digits}{suffix}")
 }
 
-/// `text` with `insert` placed after line `after` (0 = before the first line).
-fn insert_after(text: &str, after: usize, insert: &str) -> String {
-    let mut offset = 0;
-    for _ in 0..after {
-        match text.get(offset..).and_then(|rest| rest.find('\n')) {
-            Some(i) => offset += i + 1,
-            None => offset = text.len(),
-        }
-    }
-    let (head, tail) = text.split_at(offset.min(text.len()));
-    let mut out = String::with_capacity(text.len() + insert.len() + 2);
-    out.push_str(head);
-    if !head.is_empty() && !head.ends_with('\n') {
-        out.push('\n');
-    }
-    out.push_str(insert);
-    if !insert.ends_with('\n') && !tail.is_empty() {
-        out.push('\n');
-    }
-    out.push_str(tail);
-    out
+/// One numbered line, as the reference backend writes it (number right-aligned in 6 columns).
+fn numbered_line(number: usize, line: &str) -> String {
+    format!("{number:>6}\t{line}")
 }
 
-fn numbered(tool: &str, text: &str, range: Option<[i64; 2]>) -> Result<String> {
-    let lines = file_lines(text);
-    let total = lines.len();
-    let (start, end) = match range {
-        None => (1, total),
-        Some([s, e]) => {
-            let end = if e == -1 { total as i64 } else { e };
-            if s < 1 || s > total as i64 || end < s || end > total as i64 {
-                return Err(invalid(format!(
-                    "view_range [{s}, {e}] is outside the file's {total} lines"
-                )));
-            }
-            (s as usize, end as usize)
+/// JS `Array.prototype.slice(start, end)` bounds over `len` items.
+fn js_slice(len: usize, start: i64, end: i64) -> (usize, usize) {
+    let clamp = |i: i64| -> usize {
+        if i < 0 {
+            usize::try_from(i64::try_from(len).unwrap_or(i64::MAX).saturating_add(i)).unwrap_or(0)
+        } else {
+            usize::try_from(i).unwrap_or(usize::MAX).min(len)
         }
     };
-    if total == 0 {
-        return Ok(format!("{tool} is empty."));
+    (clamp(start), clamp(end))
+}
+
+/// `view` of a file: every line of `text.split("\n")` (so a final newline shows as an empty last
+/// line), numbered, optionally cut to `view_range` as the reference backend cuts it (the first
+/// line is at least 1, a last line of -1 means the end, and nothing is an error).
+fn view_file(path: &str, text: &str, range: Option<[i64; 2]>) -> Result<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    if lines.len() > MAX_LINES {
+        return Err(invalid(format!(
+            "File {path} has too many lines ({}). Maximum is 999,999 lines.",
+            lines.len()
+        )));
     }
-    let mut out = format!("Lines {start}–{end} of {tool} ({total} lines):\n");
-    for (i, line) in lines.iter().enumerate().take(end).skip(start - 1) {
-        out.push_str(&format!("{:>6}\t{line}\n", i + 1));
-    }
+    let (start, end) = match range {
+        None => (0, lines.len()),
+        Some([s, e]) => {
+            let start = s.max(1) - 1;
+            let end = if e == -1 {
+                i64::try_from(lines.len()).unwrap_or(i64::MAX)
+            } else {
+                e
+            };
+            js_slice(lines.len(), start, end)
+        }
+    };
+    let mut out = format!("Here's the content of {path} with line numbers:\n");
+    let shown: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .take(end)
+        .skip(start)
+        .map(|(i, line)| numbered_line(i + 1, line))
+        .collect();
+    out.push_str(&shown.join("\n"));
     Ok(out)
+}
+
+/// Where `old` starts in `text`, as 1-based line numbers: for a one-line `old_str`, the lines
+/// that contain it (the reference backend's rule); for a multi-line one, the line of each
+/// occurrence's start. Also the byte offset of the first occurrence.
+fn match_lines(text: &str, old: &str) -> (Vec<usize>, Option<usize>) {
+    if !old.contains('\n') {
+        let lines = text
+            .split('\n')
+            .enumerate()
+            .filter(|(_, line)| line.contains(old))
+            .map(|(i, _)| i + 1)
+            .collect();
+        return (lines, text.find(old));
+    }
+    let mut lines = Vec::new();
+    let mut first = None;
+    let mut from = 0;
+    while let Some(i) = text.get(from..).and_then(|rest| rest.find(old)) {
+        let at = from + i;
+        first.get_or_insert(at);
+        let line = text.get(..at).map_or(0, |head| head.matches('\n').count()) + 1;
+        if lines.last() != Some(&line) {
+            lines.push(line);
+        }
+        from = at + old.len().max(1);
+    }
+    (lines, first)
+}
+
+/// The reference backend's `str_replace` result: the edited line with two lines of context on
+/// each side, numbered.
+fn edit_snippet(text: &str, line: usize) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let changed = line.saturating_sub(1);
+    let start = changed.saturating_sub(2);
+    let end = (changed + 3).min(lines.len());
+    let snippet: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .take(end)
+        .skip(start)
+        .map(|(i, l)| numbered_line(i + 1, l))
+        .collect();
+    format!(
+        "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n{}",
+        snippet.join("\n")
+    )
+}
+
+/// The memory a file name suggests: `feedback_testing-policy.md` → (`testing policy`,
+/// feedback); other names are `project` memories.
+fn derived_fields(rel: &str) -> MemoryFields {
+    let file = rel.rsplit('/').next().unwrap_or(rel);
+    let stem = file.strip_suffix(".md").unwrap_or(file);
+    let mut memory_type = MemoryType::Project;
+    let mut rest = stem;
+    for t in [
+        MemoryType::User,
+        MemoryType::Feedback,
+        MemoryType::Project,
+        MemoryType::Reference,
+    ] {
+        let prefixed = stem
+            .strip_prefix(t.as_str())
+            .and_then(|r| r.strip_prefix('_').or_else(|| r.strip_prefix('-')));
+        if let Some(r) = prefixed.filter(|r| !r.is_empty()) {
+            memory_type = t;
+            rest = r;
+            break;
+        }
+    }
+    let spaced: String = rest
+        .chars()
+        .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+        .collect();
+    let name = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = if name.is_empty() {
+        stem.to_owned()
+    } else {
+        name
+    };
+    MemoryFields {
+        description: Some(format!("Notes in {rel}, written through the memory tool")),
+        name: Some(name),
+        memory_type: Some(memory_type),
+    }
+}
+
+/// True for a tool path (relative to the memory directory) that is a memory with an index entry:
+/// a `.md` file other than an index, outside the daily logs.
+fn is_indexed_memory(rel: &str) -> bool {
+    is_memory_path(rel) && !is_log_path(rel)
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
@@ -127,6 +247,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
             return Err(Error::new(Code::WriteForbidden, "memory is off"));
         }
         self.check_paths(&command)?;
+        // The root exists from the first use on, as with the reference backend (which creates
+        // it when it starts): a model's first `view /memories` lists an empty directory.
+        if self.store.write_mode() == WriteMode::Auto || command.writes() {
+            self.store.mkdir_all(self.store.dir()).await?;
+        }
         let result = if command.writes() {
             let lock = self.store.lock_dir().await?;
             let result = self.write(&command).await;
@@ -152,14 +277,20 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
     fn check_paths(&self, command: &MemoryToolCommand) -> Result<()> {
         match command {
             MemoryToolCommand::Rename { old_path, new_path } => {
-                for p in [old_path, new_path] {
-                    let rel = resolve_tool_path(p)?;
-                    if rel.is_empty() {
-                        return Err(invalid("/memories itself cannot be renamed"));
-                    }
-                    check_not_log(&rel)?;
+                let old = resolve_tool_path(old_path)?;
+                let new = resolve_tool_path(new_path)?;
+                if old.is_empty() {
+                    return Err(invalid("Cannot rename the /memories directory itself"));
                 }
-                self.check_new_name(&resolve_tool_path(new_path)?)
+                if new.is_empty() {
+                    return Err(Error::new(
+                        Code::AlreadyExists,
+                        format!("The destination {new_path} already exists"),
+                    ));
+                }
+                check_not_log(&old)?;
+                check_not_log(&new)?;
+                self.check_new_name(&new)
             }
             MemoryToolCommand::View { path, .. } => resolve_tool_path(path).map(drop),
             MemoryToolCommand::Create { path, .. }
@@ -168,9 +299,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
             | MemoryToolCommand::Delete { path } => {
                 let rel = resolve_tool_path(path)?;
                 if rel.is_empty() {
-                    return Err(invalid(format!(
-                        "{path} is the memory directory, not a file"
-                    )));
+                    return Err(match command {
+                        MemoryToolCommand::Create { .. } => {
+                            Error::new(Code::AlreadyExists, format!("File {path} already exists"))
+                        }
+                        MemoryToolCommand::Delete { .. } => {
+                            invalid("Cannot delete the /memories directory itself")
+                        }
+                        _ => invalid(format!("The path {path} is not a file.")),
+                    });
                 }
                 // The daily logs are appended to by the library only.
                 check_not_log(&rel)?;
@@ -232,10 +369,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                     if !within(&real_root, &real) {
                         return Err(Error::new(
                             Code::PathSymlinkEscape,
-                            format!(
-                                "{} leads outside the memory directory",
-                                tool_path(abs.get(self.store.dir().len()..).unwrap_or(""))
-                            ),
+                            "Path would escape /memories directory via symlink",
                         ));
                     }
                     return Ok(first);
@@ -255,90 +389,139 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
             return Err(invalid("not a view"));
         };
         let (rel, abs) = self.abs(path).await?;
-        let st = self.stat(&rel, abs.trim_end_matches('/')).await?;
+        let st = match self.store.fs().stat(abs.trim_end_matches('/')).await {
+            Ok(st) => st,
+            // A root that could not be created (read-only) is an empty directory.
+            Err(e) if e.is_not_found() && rel.is_empty() => FileStat {
+                kind: EntryKind::Dir,
+                size: 0.0,
+                mtime_ms: 0.0,
+            },
+            Err(e) if e.is_not_found() => {
+                return Err(Error::new(
+                    Code::NotFound,
+                    format!("The path {path} does not exist. Please provide a valid path."),
+                ))
+            }
+            Err(e) => return Err(Error::fs("stat", &abs, e)),
+        };
         if st.kind == EntryKind::Dir {
-            return self.list(&rel).await;
+            return self.list(path, &rel, st.size).await;
         }
         // Contained like every read: a link out of the directory is `PATH_SYMLINK_ESCAPE`.
         let text = self.store.read_contained(&abs).await?;
-        numbered(&tool_path(&rel), &text, *view_range)
+        view_file(path, &text, *view_range)
     }
 
-    async fn list(&self, rel: &str) -> Result<String> {
-        let shown = tool_path(rel);
-        let mut out = format!("{shown}, two levels deep (hidden entries left out):\n");
-        let mut queue = vec![(rel.to_owned(), 0usize)];
-        let mut lines = Vec::new();
-        while let Some((dir_rel, depth)) = queue.pop() {
-            let abs = format!("{}{dir_rel}", self.store.dir());
-            let Ok(entries) = self.store.fs().read_dir(abs.trim_end_matches('/')).await else {
+    /// Entries of a directory, sorted by code point (as JS sorts them, but for names mixing
+    /// characters past U+FFFF with ones in U+E000–U+FFFF); `[]` when it cannot be listed.
+    async fn sorted_entries(&self, rel: &str) -> Vec<(String, EntryKind)> {
+        let abs = format!("{}{rel}", self.store.dir());
+        let Ok(entries) = self.store.fs().read_dir(abs.trim_end_matches('/')).await else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, EntryKind)> =
+            entries.into_iter().map(|e| (e.name, e.kind)).collect();
+        crate::sort::sort_by(&mut out, |a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// The reference backend's listing: a header, the directory's own size and path, then every
+    /// entry two levels deep in sorted pre-order (directories end with `/`), hidden entries and
+    /// `node_modules` left out, each with its size (`55B`, `4K`) and the path as given plus its
+    /// relative path.
+    async fn list(&self, path: &str, rel: &str, size: f64) -> Result<String> {
+        let mut lines = vec![
+            format!(
+                "Here're the files and directories up to 2 levels deep in {path}, excluding hidden items and node_modules:"
+            ),
+            format!("{}\t{path}", sdk_size(size)),
+        ];
+        // (directory relative to the memory directory, relative to the listed one, depth,
+        // its sorted entries, the next entry to show)
+        let mut stack = vec![(
+            rel.to_owned(),
+            String::new(),
+            1usize,
+            self.sorted_entries(rel).await,
+            0usize,
+        )];
+        while let Some(top) = stack.last_mut() {
+            let Some((name, kind)) = top.3.get(top.4).cloned() else {
+                stack.pop();
                 continue;
             };
-            for entry in entries {
-                if entry.name.starts_with('.') || is_reserved_name(&entry.name) {
-                    continue;
-                }
-                let child = if dir_rel.is_empty() {
-                    entry.name.clone()
-                } else {
-                    format!("{dir_rel}/{}", entry.name)
-                };
-                let child_abs = format!("{}{child}", self.store.dir());
-                // A link is listed only when it resolves inside the directory.
-                if entry.kind == EntryKind::Symlink
-                    && !matches!(
-                        self.store.contained_real_path(&child_abs).await,
-                        Ok(Some(_))
-                    )
-                {
-                    continue;
-                }
-                match self.store.fs().stat(&child_abs).await {
-                    Ok(st) if st.kind == EntryKind::Dir => {
-                        lines.push(format!("dir\t{}/", tool_path(&child)));
-                        if depth + 1 < 2 {
-                            queue.push((child, depth + 1));
-                        }
-                    }
-                    Ok(st) => lines.push(format!(
-                        "{}\t{}",
-                        format_file_size(st.size),
-                        tool_path(&child)
-                    )),
-                    Err(_) => {}
-                }
+            top.4 += 1;
+            let (dir_rel, shown_rel, depth) = (top.0.clone(), top.1.clone(), top.2);
+            if name.starts_with('.') || name == "node_modules" || is_reserved_name(&name) {
+                continue;
             }
-        }
-        crate::sort::sort_by(&mut lines, |a, b| {
-            a.split('\t').nth(1).cmp(&b.split('\t').nth(1))
-        });
-        if lines.is_empty() {
-            out.push_str("(empty)\n");
-        }
-        for line in lines {
-            out.push_str(&line);
-            out.push('\n');
-        }
-        Ok(out)
-    }
-
-    /// Read a file the command needs to exist.
-    async fn read_existing(&self, rel: &str, abs: &str) -> Result<String> {
-        self.store
-            .read_optional(abs)
-            .await?
-            .ok_or_else(|| missing(rel))
-    }
-
-    /// Metadata of a path the command needs to exist.
-    async fn stat(&self, rel: &str, abs: &str) -> Result<FileStat> {
-        self.store.fs().stat(abs).await.map_err(|e| {
-            if e.is_not_found() {
-                missing(rel)
+            let child = if dir_rel.is_empty() {
+                name.clone()
             } else {
-                Error::fs("stat", abs, e)
+                format!("{dir_rel}/{name}")
+            };
+            let shown = if shown_rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{shown_rel}/{name}")
+            };
+            let child_abs = format!("{}{child}", self.store.dir());
+            // A link is listed only when it resolves inside the directory.
+            if kind == EntryKind::Symlink
+                && !matches!(
+                    self.store.contained_real_path(&child_abs).await,
+                    Ok(Some(_))
+                )
+            {
+                continue;
             }
-        })
+            match self.store.fs().stat(&child_abs).await {
+                Ok(st) if st.kind == EntryKind::Dir => {
+                    lines.push(format!("{}\t{path}/{shown}/", sdk_size(st.size)));
+                    if depth < 2 {
+                        let entries = self.sorted_entries(&child).await;
+                        stack.push((child, shown, depth + 1, entries, 0));
+                    }
+                }
+                Ok(st) if st.kind == EntryKind::File => {
+                    lines.push(format!("{}\t{path}/{shown}", sdk_size(st.size)));
+                }
+                _ => {}
+            }
+        }
+        Ok(lines.join("\n"))
+    }
+
+    /// A file an edit needs: its stat must say it is a file.
+    /// With `edit`, the file is about to be rewritten whole: refused when its bytes are not
+    /// UTF-8 (see `Store::check_bytes_intact`).
+    async fn existing_file(&self, path: &str, abs: &str, edit: bool) -> Result<String> {
+        match self.store.fs().stat(abs).await {
+            Ok(st) if st.kind == EntryKind::Dir => {
+                return Err(invalid(format!("The path {path} is not a file.")))
+            }
+            Ok(_) => {}
+            Err(e) if e.is_not_found() => {
+                return Err(Error::new(
+                    Code::NotFound,
+                    format!("The path {path} does not exist. Please provide a valid path."),
+                ))
+            }
+            Err(e) => return Err(Error::fs("stat", abs, e)),
+        }
+        let text = self.store.read_optional(abs).await?.ok_or_else(|| {
+            Error::new(
+                Code::NotFound,
+                format!(
+                    "The file {path} no longer exists (may have been deleted or renamed concurrently)."
+                ),
+            )
+        })?;
+        if edit {
+            self.store.check_bytes_intact(abs, &text).await?;
+        }
+        Ok(text)
     }
 
     /// Write `text` to a tool file, after the size and (for team paths) secret checks.
@@ -359,15 +542,56 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
         self.store.write_atomic(abs, text).await
     }
 
+    /// Before a change to `rel`: when it is a memory, journal it (as a save does), so the index
+    /// follows the file even if this writer dies half-way. True when journaled.
+    async fn begin(&self, rel: &str) -> Result<bool> {
+        if !is_indexed_memory(rel) {
+            return Ok(false);
+        }
+        self.store
+            .journal_begin(scope_of(rel), store_rel(rel))
+            .await?;
+        Ok(true)
+    }
+
+    /// After the change: the journal's repair brings the index entry in line with the file
+    /// (upserted when it has a `name` and a `type`, removed otherwise or when it is gone).
+    async fn settle(&self, journaled: bool) {
+        if journaled {
+            self.store.journal_recover().await;
+        }
+    }
+
+    /// A write command: the file change, then the index entries kept in step. A file written
+    /// whole (`create`, `str_replace`, `insert`) is journaled like a save, so a writer killed
+    /// between the two is repaired by the next write.
     async fn write(&self, command: &MemoryToolCommand) -> Result<String> {
-        match command {
-            MemoryToolCommand::View { .. } => Err(invalid("view does not write")),
+        let (rel, abs, text, message) = match command {
+            MemoryToolCommand::View { .. } => return Err(invalid("view does not write")),
+            MemoryToolCommand::Delete { path } => return self.delete(path).await,
+            MemoryToolCommand::Rename { old_path, new_path } => {
+                return self.rename(old_path, new_path).await
+            }
             MemoryToolCommand::Create { path, file_text } => {
                 let (rel, abs) = self.abs(path).await?;
-                let existed = self.store.path_exists(&abs).await?;
-                self.put(&rel, &abs, file_text).await?;
-                let verb = if existed { "Overwrote" } else { "Created" };
-                Ok(format!("{verb} {}.", tool_path(&rel)))
+                if self.store.path_exists(&abs).await? {
+                    return Err(Error::new(
+                        Code::AlreadyExists,
+                        format!("File {path} already exists"),
+                    ));
+                }
+                // A memory written without frontmatter gets one (from its file name).
+                let text = if is_indexed_memory(&rel) && split_frontmatter(file_text).is_none() {
+                    format_memory_file(&derived_fields(&rel), file_text)
+                } else {
+                    file_text.clone()
+                };
+                (
+                    rel,
+                    abs,
+                    text,
+                    format!("File created successfully at: {path}"),
+                )
             }
             MemoryToolCommand::StrReplace {
                 path,
@@ -375,21 +599,29 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                 new_str,
             } => {
                 let (rel, abs) = self.abs(path).await?;
-                let text = self.read_existing(&rel, &abs).await?;
-                self.store.check_bytes_intact(&abs, &text).await?;
-                if old_str.is_empty() {
-                    return Err(invalid("old_str must not be empty"));
-                }
-                let count = text.matches(old_str.as_str()).count();
-                if count != 1 {
-                    return Err(invalid(format!(
-                        "old_str must occur exactly once in {}; it occurs {count} times",
-                        tool_path(&rel)
-                    )));
-                }
-                let updated = text.replacen(old_str.as_str(), new_str, 1);
-                self.put(&rel, &abs, &updated).await?;
-                Ok(format!("Edited {}.", tool_path(&rel)))
+                let text = self.existing_file(path, &abs, true).await?;
+                let (lines, first) = match_lines(&text, old_str);
+                let (line, at) = match (lines.as_slice(), first) {
+                    ([line], Some(at)) => (*line, at),
+                    ([], _) | (_, None) => {
+                        return Err(invalid(format!(
+                            "No replacement was performed, old_str `{old_str}` did not appear verbatim in {path}."
+                        )))
+                    }
+                    (many, _) => {
+                        let list: Vec<String> = many.iter().map(usize::to_string).collect();
+                        return Err(invalid(format!(
+                            "No replacement was performed. Multiple occurrences of old_str `{old_str}` in lines: {}. Please ensure it is unique",
+                            list.join(", ")
+                        )));
+                    }
+                };
+                let mut updated = String::with_capacity(text.len() + new_str.len());
+                updated.push_str(text.get(..at).unwrap_or(""));
+                updated.push_str(new_str);
+                updated.push_str(text.get(at + old_str.len()..).unwrap_or(""));
+                let message = edit_snippet(&updated, line);
+                (rel, abs, updated, message)
             }
             MemoryToolCommand::Insert {
                 path,
@@ -397,95 +629,118 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                 insert_text,
             } => {
                 let (rel, abs) = self.abs(path).await?;
-                let text = self.read_existing(&rel, &abs).await?;
-                self.store.check_bytes_intact(&abs, &text).await?;
-                let total = file_lines(&text).len();
-                let after = usize::try_from(*insert_line)
+                let text = self.existing_file(path, &abs, true).await?;
+                let mut lines: Vec<&str> = text.split('\n').collect();
+                let at = usize::try_from(*insert_line)
                     .ok()
-                    .filter(|n| *n <= total)
+                    .filter(|n| *n <= lines.len())
                     .ok_or_else(|| {
                         invalid(format!(
-                            "insert_line {insert_line} is outside 0..={total} for {}",
-                            tool_path(&rel)
+                            "Invalid `insert_line` parameter: {insert_line}. It should be within the range of lines of the file: [0, {}]",
+                            lines.len()
                         ))
                     })?;
-                let updated = insert_after(&text, after, insert_text);
-                self.put(&rel, &abs, &updated).await?;
-                Ok(format!(
-                    "Inserted text into {} after line {after}.",
-                    tool_path(&rel)
-                ))
+                lines.insert(at, insert_text.strip_suffix('\n').unwrap_or(insert_text));
+                (
+                    rel,
+                    abs,
+                    lines.join("\n"),
+                    format!("The file {path} has been edited."),
+                )
             }
-            MemoryToolCommand::Delete { path } => {
-                let (rel, abs) = self.abs(path).await?;
-                let st = self.stat(&rel, &abs).await?;
-                if st.kind != EntryKind::Dir {
-                    self.store
-                        .fs()
-                        .remove(&abs)
-                        .await
-                        .map_err(|e| Error::fs("remove", &abs, e))?;
-                    return Ok(format!("Deleted {}.", tool_path(&rel)));
-                }
-                let files = self.files_below(&rel).await;
-                for file in &files {
-                    let file_abs = format!("{}{file}", self.store.dir());
-                    self.store
-                        .fs()
-                        .remove(&file_abs)
-                        .await
-                        .map_err(|e| Error::fs("remove", &file_abs, e))?;
-                }
-                Ok(format!(
-                    "Deleted {} and the {} files in it.",
-                    tool_path(&rel),
-                    files.len()
-                ))
-            }
-            MemoryToolCommand::Rename { old_path, new_path } => {
-                let (old_rel, old_abs) = self.abs(old_path).await?;
-                let (new_rel, new_abs) = self.abs(new_path).await?;
-                let text = self.read_existing(&old_rel, &old_abs).await?;
-                if self.store.path_exists(&new_abs).await? {
-                    return Err(Error::new(
-                        Code::AlreadyExists,
-                        format!("{} already exists", tool_path(&new_rel)),
-                    ));
-                }
-                let scope = scope_of(&new_rel);
-                self.store.guard_secrets(scope, &text)?;
-                self.store
-                    .check_containment(scope, store_rel(&new_rel), &new_abs)
-                    .await?;
-                self.store.ensure_parent(&new_abs).await?;
-                if self.store.fs().capabilities().rename {
-                    self.store
-                        .fs()
-                        .rename(&old_abs, &new_abs)
-                        .await
-                        .map_err(|e| Error::fs("rename", &old_abs, e))?;
-                } else {
-                    self.store.check_bytes_intact(&old_abs, &text).await?;
-                    self.store.write_atomic(&new_abs, &text).await?;
-                    self.store
-                        .fs()
-                        .remove(&old_abs)
-                        .await
-                        .map_err(|e| Error::fs("remove", &old_abs, e))?;
-                }
-                Ok(format!(
-                    "Renamed {} to {}.",
-                    tool_path(&old_rel),
-                    tool_path(&new_rel)
-                ))
-            }
-        }
+        };
+        let journaled = self.begin(&rel).await?;
+        let result = self.put(&rel, &abs, &text).await;
+        self.settle(journaled).await;
+        result.map(|()| message)
     }
 
-    /// Regular files below a directory (relative to the memory directory), the library's own
-    /// files left out; symlinked directories are not entered.
-    async fn files_below(&self, rel: &str) -> Vec<String> {
-        let mut out = Vec::new();
+    async fn delete(&self, path: &str) -> Result<String> {
+        let (rel, abs) = self.abs(path).await?;
+        let st = self.store.fs().stat(&abs).await.map_err(|e| {
+            if e.is_not_found() {
+                Error::new(Code::NotFound, format!("The path {path} does not exist"))
+            } else {
+                Error::fs("stat", &abs, e)
+            }
+        })?;
+        let (files, dirs) = if st.kind == EntryKind::Dir {
+            self.below(&rel).await
+        } else {
+            (vec![rel], Vec::new())
+        };
+        // Directories go too where the host's `remove` takes them (deepest first).
+        for (i, target) in files.iter().chain(dirs.iter().rev()).enumerate() {
+            let target_abs = format!("{}{target}", self.store.dir());
+            let journaled = i < files.len() && self.begin(target).await?;
+            let removed = self.store.fs().remove(&target_abs).await;
+            self.settle(journaled).await;
+            if let (true, Err(e)) = (i < files.len(), removed) {
+                return Err(Error::fs("remove", &target_abs, e));
+            }
+        }
+        Ok(format!("Successfully deleted {path}"))
+    }
+
+    async fn rename(&self, old_path: &str, new_path: &str) -> Result<String> {
+        let (old_rel, old_abs) = self.abs(old_path).await?;
+        let (new_rel, new_abs) = self.abs(new_path).await?;
+        if self.store.path_exists(&new_abs).await? {
+            return Err(Error::new(
+                Code::AlreadyExists,
+                format!("The destination {new_path} already exists"),
+            ));
+        }
+        let text = self
+            .existing_file(old_path, &old_abs, false)
+            .await
+            .map_err(|e| {
+                if e.code == Code::NotFound {
+                    Error::new(
+                        Code::NotFound,
+                        format!("The path {old_path} does not exist"),
+                    )
+                } else {
+                    e
+                }
+            })?;
+        let scope = scope_of(&new_rel);
+        // What lands in team memory passes the secret guard first.
+        self.store.guard_secrets(scope, &text)?;
+        self.store
+            .check_containment(scope, store_rel(&new_rel), &new_abs)
+            .await?;
+        self.store.ensure_parent(&new_abs).await?;
+        let journaled = self.begin(&new_rel).await?;
+        let moved = if self.store.fs().capabilities().rename {
+            self.store
+                .fs()
+                .rename(&old_abs, &new_abs)
+                .await
+                .map_err(|e| Error::fs("rename", &old_abs, e))
+        } else {
+            match self.store.write_atomic(&new_abs, &text).await {
+                Ok(()) => self
+                    .store
+                    .fs()
+                    .remove(&old_abs)
+                    .await
+                    .map_err(|e| Error::fs("remove", &old_abs, e)),
+                Err(e) => Err(e),
+            }
+        };
+        self.settle(journaled).await;
+        let journaled = self.begin(&old_rel).await?;
+        self.settle(journaled).await;
+        moved?;
+        Ok(format!("Successfully renamed {old_path} to {new_path}"))
+    }
+
+    /// Regular files and directories below a directory (relative to the memory directory), the
+    /// library's own files left out; symlinked directories are not entered.
+    async fn below(&self, rel: &str) -> (Vec<String>, Vec<String>) {
+        let mut files = Vec::new();
+        let mut dirs = vec![rel.to_owned()];
         let mut queue = vec![rel.to_owned()];
         while let Some(dir) = queue.pop() {
             let abs = format!("{}{dir}", self.store.dir());
@@ -498,19 +753,17 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                 }
                 let child = format!("{dir}/{}", entry.name);
                 match entry.kind {
-                    EntryKind::Dir => queue.push(child),
-                    _ if out.len() < MAX_DELETE_FILES => out.push(child),
+                    EntryKind::Dir => {
+                        dirs.push(child.clone());
+                        queue.push(child);
+                    }
+                    _ if files.len() < MAX_DELETE_FILES => files.push(child),
                     _ => {}
                 }
             }
         }
-        out
+        (files, dirs)
     }
-}
-
-/// The error for a tool path that does not exist.
-fn missing(rel: &str) -> Error {
-    Error::new(Code::NotFound, format!("{} does not exist", tool_path(rel)))
 }
 
 /// Which memory a tool path (relative to the memory directory) belongs to.
@@ -532,23 +785,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn inserting_and_numbering() {
-        assert_eq!(insert_after("a\nb\n", 0, "x"), "x\na\nb\n");
-        assert_eq!(insert_after("a\nb\n", 1, "x"), "a\nx\nb\n");
-        assert_eq!(insert_after("a\nb\n", 2, "x"), "a\nb\nx");
-        assert_eq!(insert_after("a\nb", 2, "x\n"), "a\nb\nx\n");
-        assert_eq!(insert_after("", 0, "x"), "x");
-        assert_eq!(file_lines("a\nb\n"), ["a", "b"]);
-        let view = numbered("/memories/a", "one\ntwo\nthree\n", Some([2, -1])).unwrap();
+    fn sizes_views_and_snippets_follow_the_reference_backend() {
+        let sizes = [
+            (0.0, "0B"),
+            (55.0, "55B"),
+            (1023.0, "1023B"),
+            (1024.0, "1K"),
+            (1536.0, "1.5K"),
+            (4096.0, "4K"),
+            (1_048_576.0, "1M"),
+            (3.0 * 1_073_741_824.0, "3G"),
+        ];
+        for (n, want) in sizes {
+            assert_eq!(sdk_size(n), want, "{n}");
+        }
+        let view = view_file("/memories/a", "one\ntwo\nthree\n", Some([2, -1])).unwrap();
         assert_eq!(
             view,
-            "Lines 2–3 of /memories/a (3 lines):\n     2\ttwo\n     3\tthree\n"
+            "Here's the content of /memories/a with line numbers:\n     2\ttwo\n     3\tthree\n     4\t"
         );
-        assert!(numbered("/memories/a", "one\n", Some([0, 1])).is_err());
-        assert!(numbered("/memories/a", "one\n", Some([1, 2])).is_err());
+        let past = view_file("/memories/a", "one\n", Some([5, 9])).unwrap();
         assert_eq!(
-            numbered("/memories/a", "", None).unwrap(),
-            "/memories/a is empty."
+            past,
+            "Here's the content of /memories/a with line numbers:\n"
         );
+        assert_eq!(
+            edit_snippet("a\nb\nc\nd\ne\nf\ng", 4),
+            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n     2\tb\n     3\tc\n     4\td\n     5\te\n     6\tf"
+        );
+        assert_eq!(match_lines("x a\ny\na a", "a"), (vec![1, 3], Some(2)));
+        assert_eq!(match_lines("a\nb\na\nb", "a\nb"), (vec![1, 3], Some(0)));
+    }
+
+    #[test]
+    fn a_memory_is_derived_from_its_file_name() {
+        let fields = derived_fields("team/feedback_testing-policy.md");
+        assert_eq!(fields.name.as_deref(), Some("testing policy"));
+        assert_eq!(fields.memory_type, Some(MemoryType::Feedback));
+        let plain = derived_fields("notes.md");
+        assert_eq!(plain.name.as_deref(), Some("notes"));
+        assert_eq!(plain.memory_type, Some(MemoryType::Project));
+        assert_eq!(derived_fields("user_.md").name.as_deref(), Some("user"));
     }
 }

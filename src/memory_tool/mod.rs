@@ -7,9 +7,15 @@
 //! atomic, refuse to follow a symlink out of the directory, obey the write mode (`off` and
 //! `read-only` refuse with `WRITE_FORBIDDEN`, `confirm` turns them into
 //! [`MemoryToolOutcome::Proposed`], carried out later by [`MemoryTool::apply`]), and
-//! content bound for `team/` goes through the secret guard. The tool writes files as the model
-//! gives them; it does not maintain `MEMORY.md` (the model does, as with the reference's tools).
-//! `view` is refused in `off` mode too (memory is disabled there).
+//! content bound for `team/` goes through the secret guard. `view` is refused in `off` mode too
+//! (memory is disabled there).
+//!
+//! What the model reads is what the Anthropic TS SDK's local-filesystem backend answers (listing
+//! header, sizes such as `55B`/`4K`, six-column line numbers, edit snippets, error texts), and
+//! the root exists from the first command on. Beyond it, a memory file (`.md`, not an index, not
+//! under `logs/`) written through the tool becomes a proper memory: `create` gives a file
+//! without frontmatter one derived from its name (`feedback_testing.md` → name `testing`, type
+//! `feedback`), and every write, rename and delete keeps the scope's `MEMORY.md` entry in step.
 //!
 //! ```
 //! use memdir::memory_tool::MemoryToolCommand;
@@ -48,7 +54,7 @@ pub enum MemoryToolCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         view_range: Option<[i64; 2]>,
     },
-    /// Create or overwrite a file.
+    /// Create a file (refused when it exists, as in the reference backend).
     Create {
         /// The path.
         path: String,

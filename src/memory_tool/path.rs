@@ -22,6 +22,8 @@ fn bad(code: Code, path: &str, why: &str) -> Error {
 /// Rules: it starts with `/memories` (then `/` or nothing); no NUL, backslash, URL-encoded or
 /// Unicode look-alike traversal; no empty, `.` or `..` segments (one trailing `/` is allowed);
 /// no control characters; not one of the library's own lock and journal files, nor a temp file.
+/// The two refusals the reference backend also has carry its texts (`Path must start with
+/// /memories, got: …`, `Path … would escape /memories directory`).
 ///
 /// ```
 /// use memdir::memory_tool::resolve_tool_path;
@@ -35,10 +37,9 @@ pub fn resolve_tool_path(path: &str) -> Result<String> {
         Some("") | Some("/") => return Ok(String::new()),
         Some(rest) if rest.starts_with('/') => rest.get(1..).unwrap_or(""),
         _ => {
-            return Err(bad(
+            return Err(Error::new(
                 Code::PathEscapes,
-                path,
-                "memory paths start with /memories",
+                format!("Path must start with /memories, got: {path}"),
             ))
         }
     };
@@ -64,10 +65,9 @@ pub fn resolve_tool_path(path: &str) -> Result<String> {
         match segment {
             "" => return Err(bad(Code::InvalidInput, path, "it has an empty segment")),
             "." | ".." => {
-                return Err(bad(
+                return Err(Error::new(
                     Code::PathEscapes,
-                    path,
-                    "`.` and `..` segments are not allowed",
+                    format!("Path {path} would escape /memories directory"),
                 ))
             }
             s if RESERVED.contains(&s) || s.contains(".tmp-") => {

@@ -15,7 +15,7 @@ use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::{fuse, Fused};
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
-use crate::future::{join_all, race, Either};
+use crate::future::join_all;
 use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
 use crate::store::deadline::Cut;
 use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
@@ -331,7 +331,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             .with_deadline(deadline, stop, self.candidates(live))
             .await
         {
-            Ok(()) => return Ok(self.select(live.index(), query, &options).await),
+            Ok(()) => return Ok(self.select(live.index(), query, &options, deadline).await),
             Err(Cut::Aborted) => RecallOutcome::Aborted,
             Err(Cut::TimedOut) => RecallOutcome::Timeout,
         };
@@ -374,7 +374,8 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             candidates,
             self.config.ranker.clone(),
         ));
-        self.select(&index, query, options).await
+        let deadline = self.store.clock().now_ms() + f64::from(self.config.timeout_ms);
+        self.select(&index, query, options, deadline).await
     }
 
     /// The candidate step: bring `live` up to date with the directory. One refresh runs at a
@@ -484,12 +485,14 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         }
     }
 
-    /// The selection step over `index` (borrowed only between `await`s).
+    /// The selection step over `index` (borrowed only between `await`s); the embedder or LLM
+    /// gets what is left of the recall's time until `deadline` (ms since the epoch).
     async fn select(
         &self,
         index: &RefCell<RecallIndex>,
         query: &str,
         options: &FindOptions,
+        deadline: f64,
     ) -> Recall {
         let started = self.store.clock().now_ms();
         let surfaced = sorted_surfaced(options);
@@ -513,8 +516,13 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             } else {
                 match (self.llm, self.embedder) {
                     (None, Some(embedder)) => {
-                        self.semantic(embedder, index, query, options, &surfaced, &mut fused)
-                            .await
+                        let at = Stage {
+                            query,
+                            options,
+                            surfaced: &surfaced,
+                            deadline,
+                        };
+                        self.semantic(embedder, index, &at, &mut fused).await
                     }
                     (None, None) => (
                         AnsweredBy::Lexical,
@@ -522,8 +530,13 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                         index.borrow_mut().rank(query, options.limit, &surfaced),
                     ),
                     (Some(llm), _) => {
-                        self.select_with_llm(llm, index, count, query, options, &surfaced)
-                            .await
+                        let at = Stage {
+                            query,
+                            options,
+                            surfaced: &surfaced,
+                            deadline,
+                        };
+                        self.select_with_llm(llm, index, count, &at).await
                     }
                 }
             };
@@ -566,21 +579,19 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         &self,
         embedder: &E,
         index: &RefCell<RecallIndex>,
-        query: &str,
-        options: &FindOptions,
-        surfaced: &[&str],
+        at: &Stage<'_>,
         fused: &mut Vec<Fused>,
     ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
+        let Stage {
+            query,
+            options,
+            surfaced,
+            ..
+        } = *at;
         let memories = index.borrow().scored(query, surfaced);
-        let abort = async {
-            match &options.abort {
-                Some(flag) => flag.aborted().await,
-                None => std::future::pending().await,
-            }
-        };
-        let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
-        let outcome = match race(cosines(self.store, embedder, &memories, query), stop).await {
-            Either::Left(Ok(cos)) => {
+        let cos = cosines(self.store, embedder, &memories, query);
+        let outcome = match at.bounded(self.store, cos).await {
+            Ok(Ok(cos)) => {
                 let scores: Vec<(f32, f32)> = memories
                     .iter()
                     .zip(&cos)
@@ -599,12 +610,10 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                 *fused = kept;
                 return (by, RecallOutcome::Ok, chosen);
             }
-            Either::Left(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
-            Either::Left(Err(EmbedFailure::Invalid(_))) => RecallOutcome::InvalidReply,
-            Either::Right(Either::Left(())) => RecallOutcome::Timeout,
-            Either::Right(Either::Right(())) => {
-                return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new())
-            }
+            Ok(Err(EmbedFailure::Host(_))) => RecallOutcome::Error,
+            Ok(Err(EmbedFailure::Invalid(_))) => RecallOutcome::InvalidReply,
+            Err(Cut::TimedOut) => RecallOutcome::Timeout,
+            Err(Cut::Aborted) => return (AnsweredBy::Lexical, RecallOutcome::Aborted, Vec::new()),
         };
         let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
         (AnsweredBy::Lexical, outcome, chosen)
@@ -615,10 +624,14 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         llm: &L,
         index: &RefCell<RecallIndex>,
         count: usize,
-        query: &str,
-        options: &FindOptions,
-        surfaced: &[&str],
+        at: &Stage<'_>,
     ) -> (AnsweredBy, RecallOutcome, Vec<MemoryHeader>) {
+        let Stage {
+            query,
+            options,
+            surfaced,
+            ..
+        } = *at;
         let budget = self.config.selector_budget.max(1);
         let (by, shown) = if count > budget {
             let shown = index.borrow_mut().prefilter(query, budget, surfaced);
@@ -628,15 +641,8 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         };
         let manifest = crate::manifest::format_manifest(&shown);
         let request = build_selector_request(query, &manifest, &options.recent_tools);
-        let abort = async {
-            match &options.abort {
-                Some(flag) => flag.aborted().await,
-                None => std::future::pending().await,
-            }
-        };
-        let stop = race(self.store.clock().sleep(self.config.timeout_ms), abort);
-        let outcome = match race(llm.complete(&request), stop).await {
-            Either::Left(Ok(text)) => {
+        let outcome = match at.bounded(self.store, llm.complete(&request)).await {
+            Ok(Ok(text)) => {
                 let names: Vec<&str> = shown.iter().map(|h| h.filename.as_str()).collect();
                 match try_parse_selector_reply(&text, &names, options.limit) {
                     Some(selected) => {
@@ -649,9 +655,9 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                     None => RecallOutcome::InvalidReply,
                 }
             }
-            Either::Left(Err(_)) => RecallOutcome::Error,
-            Either::Right(Either::Left(())) => RecallOutcome::Timeout,
-            Either::Right(Either::Right(())) => return (by, RecallOutcome::Aborted, Vec::new()),
+            Ok(Err(_)) => RecallOutcome::Error,
+            Err(Cut::TimedOut) => RecallOutcome::Timeout,
+            Err(Cut::Aborted) => return (by, RecallOutcome::Aborted, Vec::new()),
         };
         if self.config.fallback_to_lexical {
             let chosen = index.borrow_mut().rank(query, options.limit, surfaced);
@@ -659,6 +665,35 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         } else {
             (by, outcome, Vec::new())
         }
+    }
+}
+
+/// What the selection's host stage (embedder or LLM) works with: the query, the caller's
+/// options, the already-surfaced paths (sorted) and the recall's one deadline.
+#[derive(Clone, Copy)]
+struct Stage<'s> {
+    query: &'s str,
+    options: &'s FindOptions,
+    surfaced: &'s [&'s str],
+    /// When the whole recall must be over (ms since the epoch, host clock): the stage gets what
+    /// the candidate step left of the recall timeout.
+    deadline: f64,
+}
+
+impl Stage<'_> {
+    /// Run `call` until the recall's deadline or the caller's abort.
+    async fn bounded<F: FileSystem, C: Clock, T: Telemetry, R>(
+        &self,
+        store: &Store<F, C, T>,
+        call: impl std::future::Future<Output = R>,
+    ) -> Result<R, Cut> {
+        let abort = async {
+            match &self.options.abort {
+                Some(flag) => flag.aborted().await,
+                None => std::future::pending().await,
+            }
+        };
+        store.with_deadline(self.deadline, abort, call).await
     }
 }
 

@@ -44,7 +44,8 @@ pub use surface::{render_surfaced, surface_text, SurfacedMemory};
 pub struct RecallConfig {
     /// Most candidates put in front of the LLM; a larger directory is pre-filtered by the ranker.
     pub selector_budget: usize,
-    /// How long the LLM may take, in milliseconds, before recall gives up on it.
+    /// How long a whole recall may take, in milliseconds: one deadline for the index's I/O and
+    /// then the LLM or embedder (which gets what is left); past it, the ranker answers.
     pub timeout_ms: u32,
     /// When the LLM fails, times out or answers garbage, answer with the ranker instead of nothing.
     pub fallback_to_lexical: bool,

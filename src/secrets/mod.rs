@@ -4,8 +4,9 @@
 //! version-control tokens, chat tokens, package-registry tokens, observability and payment keys,
 //! PEM private keys. [`scan_for_secrets`] says which rules fire (never what matched),
 //! [`redact_secrets`] replaces each match with `[REDACTED]`, and [`check_write_for_secrets`] is
-//! the guard every write into team memory goes through: its error names the rules' labels and
-//! never contains the secret.
+//! the guard every write into team memory goes through (and, unless the host turns it off,
+//! every write into private memory: [`check_private_write_for_secrets`]): its error names the
+//! rules' labels and never contains the secret.
 //!
 //! The matchers are hand-written (no regex engine): one pass over the text finds each rule's
 //! literal anchor, and only there the full token shape is checked, with the JavaScript regex
@@ -174,8 +175,8 @@ pub struct SecretRefusal {
     pub message: String,
 }
 
-/// The guard in front of every write into team memory (and, when the host asks, private
-/// memory): `Ok` when `content` holds no secret, otherwise a [`SecretRefusal`] (as an error:
+/// The guard in front of every write into team memory (private memory has
+/// [`check_private_write_for_secrets`]): `Ok` when `content` holds no secret, otherwise a [`SecretRefusal`] (as an error:
 /// `SECRET_DETECTED`) with a message that lists the labels of the rules that fired and where
 /// the write was going (`path_label`, e.g. `team memory` or a file name) — never the secret.
 ///
@@ -189,6 +190,40 @@ pub struct SecretRefusal {
 /// assert!(!err.message.contains(&secret));
 /// ```
 pub fn check_write_for_secrets(path_label: &str, content: &str) -> Result<(), SecretRefusal> {
+    refuse_secrets(
+        content,
+        path_label,
+        "Whatever is saved there is visible to everyone who works on this repository. Take the \
+         sensitive values out and write again.",
+    )
+}
+
+/// The guard in front of writes into private memory (memory files, `MEMORY.md`, the daily
+/// log), on by default: `Ok` when `content` holds no secret, otherwise a [`SecretRefusal`] (as
+/// an error: `SECRET_DETECTED`) naming the rules' labels — never the secret. Private memory is
+/// plain text on disk that is loaded into later conversations, so credentials stay out of it
+/// unless the host turns the guard off.
+///
+/// ```
+/// use memdir::secrets::check_private_write_for_secrets;
+/// assert!(check_private_write_for_secrets("prefers pnpm").is_ok());
+/// let secret = format!("ghp_{}", "k".repeat(36));
+/// let err = memdir::Error::from(check_private_write_for_secrets(&secret).unwrap_err());
+/// assert_eq!(err.code, memdir::Code::SecretDetected);
+/// assert!(err.message.starts_with("Content contains potential secrets (GitHub PAT) and cannot be written to memory."));
+/// assert!(!err.message.contains(&secret));
+/// ```
+pub fn check_private_write_for_secrets(content: &str) -> Result<(), SecretRefusal> {
+    refuse_secrets(
+        content,
+        "memory",
+        "Memory is plain text kept on disk and read into later conversations. Take the \
+         sensitive values out (keep a pointer to where the secret lives instead) and write \
+         again.",
+    )
+}
+
+fn refuse_secrets(content: &str, path_label: &str, advice: &str) -> Result<(), SecretRefusal> {
     let findings = scan_for_secrets(content);
     if findings.is_empty() {
         return Ok(());
@@ -198,8 +233,7 @@ pub fn check_write_for_secrets(path_label: &str, content: &str) -> Result<(), Se
     Err(SecretRefusal {
         message: format!(
             "Content contains potential secrets ({labels}) and cannot be written to \
-             {path_label}. Whatever is saved there is visible to everyone who works on this \
-             repository. Take the sensitive values out and write again."
+             {path_label}. {advice}"
         ),
     })
 }

@@ -88,11 +88,6 @@ fn tail_len(hay: &Haystack<'_>, tail: Tail, end: usize) -> Option<usize> {
             Some(b'\\' | b'\'' | b'"' | b'`' | b'<' | b')' | b',') => Some(1),
             Some(_) => js_space_at(hay.text, end),
         },
-        Tail::NotBase64 => match next {
-            None => Some(0),
-            Some(b) if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' => None,
-            Some(_) => Some(hay.text.get(end..)?.chars().next()?.len_utf8()),
-        },
     }
 }
 

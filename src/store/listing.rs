@@ -128,6 +128,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         };
         match st {
             Err(_) => PathState::Missing,
+            // The daily logs are not memories, whatever changes below `logs/`.
+            Ok(_) if super::names::is_log_path(rel) => PathState::Other,
             Ok(st) if st.kind != EntryKind::File => PathState::Dir,
             Ok(st) if is_memory_path(rel) => PathState::Memory(MemoryFile {
                 rel: rel.to_owned(),

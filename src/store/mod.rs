@@ -31,7 +31,7 @@ use std::cell::Cell;
 
 pub use contain::EVENT_READ_OUTSIDE;
 pub use log::log_file_name;
-pub use scan::{EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
+pub use scan::{ScanPage, EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
 pub use types::{
     DeletedMemory, IndexView, IndexWarning, ListedMemory, LocalDate, MemoryChanges, Proposal,
     SaveInput, SaveOutcome, SavedMemory, Scope,
@@ -72,6 +72,7 @@ pub const DEFAULT_HOST_CALL_TIMEOUT_MS: u32 = 10_000;
 /// let c = memdir::store::StoreConfig::default();
 /// assert_eq!((c.lock_timeout_ms, c.lock_stale_ms), (10_000, 30_000));
 /// assert_eq!(c.host_call_timeout_ms, 10_000);
+/// assert!(c.guard_private_secrets);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoreConfig {
@@ -84,7 +85,8 @@ pub struct StoreConfig {
     /// How long one host filesystem call of a write (and of the lock) may take before the
     /// write fails with `TIMEOUT` and gives the lock back; 0 waits forever. Default 10 s.
     pub host_call_timeout_ms: u32,
-    /// Refuse secrets in private memory and the daily log too (team memory is always checked).
+    /// Refuse secrets in private memory (memory files, `MEMORY.md`, the daily log) as well as
+    /// in team memory, which is always checked. On by default; `false` lets them through.
     pub guard_private_secrets: bool,
 }
 
@@ -95,7 +97,7 @@ impl Default for StoreConfig {
             lock_timeout_ms: DEFAULT_LOCK_TIMEOUT_MS,
             lock_stale_ms: DEFAULT_LOCK_STALE_MS,
             host_call_timeout_ms: DEFAULT_HOST_CALL_TIMEOUT_MS,
-            guard_private_secrets: false,
+            guard_private_secrets: true,
         }
     }
 }

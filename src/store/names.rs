@@ -11,8 +11,6 @@ use crate::types::{MemoryType, ENTRYPOINT_NAME};
 pub const MAX_SLUG_LEN: usize = 60;
 /// Longest path segment accepted, in bytes (common filesystem limit).
 pub const MAX_SEGMENT_BYTES: usize = 255;
-/// How many `-N` suffixes a derived name tries before giving up.
-pub const MAX_NAME_ATTEMPTS: u32 = 1000;
 
 /// Lowercase ASCII letters and digits of `name`, every other run of characters as one `_`,
 /// trimmed and cut to [`MAX_SLUG_LEN`]; `memory` when nothing is left.
@@ -50,8 +48,9 @@ pub fn slugify(name: &str) -> String {
     }
 }
 
-/// The file name a memory gets when the caller names none: `<type>_<slug>.md`, then
-/// `<type>_<slug>-2.md`, `-3` … for `attempt` 2, 3 ….
+/// The file name a memory gets when the caller names none: `<type>_<slug>.md` (`attempt` 1,
+/// what `save` uses). `<type>_<slug>-2.md`, `-3` … for `attempt` 2, 3 … are free names a host may
+/// pass as `file` to keep two memories whose names slug alike; `save` itself never picks them.
 ///
 /// ```
 /// use memdir::{MemoryType, store::names::derived_file_name};

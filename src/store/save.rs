@@ -3,7 +3,7 @@
 use super::index::root_relative;
 use super::names::{
     check_entry_round_trip, check_memory_file, check_memory_type, check_single_line,
-    derived_file_name, MAX_NAME_ATTEMPTS,
+    derived_file_name,
 };
 use super::types::{Proposal, SaveInput, SaveOutcome, SavedMemory, Scope};
 use super::Store;
@@ -42,6 +42,23 @@ pub(crate) fn check_scoped_file(scope: Scope, file: &str) -> Result<()> {
     Ok(())
 }
 
+/// `ALREADY_EXISTS` for a save whose file is there and `replace` was not asked for: saving a
+/// name twice is a mistake to report, not a second memory (`name-2.md`) to make.
+fn already_exists(input: &SaveInput, rel: &str) -> Error {
+    let how = match input.file {
+        Some(_) => "pass replace to overwrite it",
+        None => "pass replace to overwrite it, update it, or give another file",
+    };
+    let scope = match input.scope {
+        Scope::Team => "team memory",
+        Scope::Private => "memory",
+    };
+    Error::new(
+        Code::AlreadyExists,
+        format!("{rel:?} is already in {scope}; {how}"),
+    )
+}
+
 /// What a memory write puts on disk, computed before anything is written.
 pub(crate) struct PlannedWrite {
     pub scope: Scope,
@@ -60,9 +77,24 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// directory lock. Refused in `off`/`read-only` mode (`WRITE_FORBIDDEN`); in `confirm` mode
     /// nothing is written and the outcome is a [`Proposal`].
     ///
-    /// A derived name already taken gets `-2`, `-3` …; a given `file` that exists fails with
-    /// `ALREADY_EXISTS` unless `replace`. When the new index is over its caps it is still
-    /// written whole, and the outcome carries `index_warning`.
+    /// Saving over an existing file — the derived `<type>_<slug>.md` or a given `file` — fails
+    /// with `ALREADY_EXISTS` (nothing written) unless `replace` is set, which overwrites that
+    /// same memory and its index entry in place (`created: false`). A host that saves the same
+    /// memory on every start passes `replace: true`. When the new index is over its caps it is
+    /// still written whole, and the outcome carries `index_warning`.
+    ///
+    /// ```
+    /// use memdir::store::{SaveInput, SaveOutcome, Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, Code, MemFs, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let store = Store::new(MemFs::new(), Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// let input = SaveInput { name: "Role".into(), description: "Go dev".into(), memory_type: "user".into(), ..SaveInput::default() };
+    /// block_on(store.save(input.clone())).unwrap();
+    /// assert_eq!(block_on(store.save(input.clone())).unwrap_err().code, Code::AlreadyExists);
+    /// let again = block_on(store.save(SaveInput { replace: true, ..input })).unwrap();
+    /// assert!(matches!(again, SaveOutcome::Saved(s) if s.file == "user_role.md" && !s.created));
+    /// ```
     pub async fn save(&self, input: SaveInput) -> Result<SaveOutcome> {
         self.check_writable()?;
         self.check_dir()?;
@@ -98,20 +130,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let memory_type = validate_save(input)?;
         let dir = self.scope_dir(input.scope);
         let rel = match &input.file {
-            Some(file) => {
-                let path = format!("{dir}{file}");
-                self.check_containment(input.scope, file, &path).await?;
-                if !input.replace && self.path_exists(&path).await? {
-                    return Err(Error::new(
-                        Code::AlreadyExists,
-                        format!("{file:?} exists; pass replace to overwrite it"),
-                    ));
-                }
-                file.clone()
-            }
-            None => self.free_file_name(&dir, memory_type, input).await?,
+            Some(file) => file.clone(),
+            None => derived_file_name(memory_type, &input.name, 1),
         };
         let path = format!("{dir}{rel}");
+        self.check_containment(input.scope, &rel, &path).await?;
+        if !input.replace && self.path_exists(&path).await? {
+            return Err(already_exists(input, &rel));
+        }
         let fields = MemoryFields {
             name: Some(input.name.clone()),
             description: Some(input.description.clone()),
@@ -126,25 +152,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             path,
         };
         self.commit(plan, &fields, input.skip_index).await
-    }
-
-    /// The first derived name not on disk (or the plain one when replacing).
-    async fn free_file_name(
-        &self,
-        dir: &str,
-        memory_type: MemoryType,
-        input: &SaveInput,
-    ) -> Result<String> {
-        for attempt in 1..=MAX_NAME_ATTEMPTS {
-            let name = derived_file_name(memory_type, &input.name, attempt);
-            if input.replace || !self.path_exists(&format!("{dir}{name}")).await? {
-                return Ok(name);
-            }
-        }
-        Err(Error::new(
-            Code::AlreadyExists,
-            format!("no free file name for {:?}", input.name),
-        ))
     }
 
     /// Write a memory file and its index entry; on a failed index write, put the file back.
@@ -236,9 +243,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
     }
 
-    /// The secret guard: every write into team memory, and into private
-    /// memory when the host asked, is refused if the secret scanner finds anything. The error
-    /// names the rules, never the secret.
+    /// The secret guard: every write into team memory, and into private memory unless the
+    /// host turned [`super::StoreConfig::guard_private_secrets`] off, is refused if the secret
+    /// scanner finds anything. The error names the rules, never the secret.
     pub(crate) fn guard_secrets(&self, scope: Scope, text: &str) -> Result<()> {
         match scope {
             Scope::Team => Ok(crate::secrets::check_write_for_secrets(
@@ -246,7 +253,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 text,
             )?),
             Scope::Private if self.config.guard_private_secrets => {
-                Ok(crate::secrets::check_write_for_secrets("memory", text)?)
+                Ok(crate::secrets::check_private_write_for_secrets(text)?)
             }
             Scope::Private => Ok(()),
         }

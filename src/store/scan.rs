@@ -22,6 +22,7 @@
 
 use super::contain::{ReadRoot, ReadTarget};
 use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
+use super::names::is_log_path;
 use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
@@ -51,6 +52,17 @@ pub const EVENT_SCAN_CAPPED: &str = "memdir_scan_capped";
 pub const HEAD_START_BYTES: usize = 8 * 1024;
 /// Largest `readHead` size, in bytes.
 pub const HEAD_MAX_BYTES: usize = 1024 * 1024;
+
+/// The newest headers of a scan and how many memory files there are in all
+/// ([`Store::scan_page`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanPage {
+    /// Newest first, at most the limit asked for (fewer when some file cannot be read).
+    pub headers: Vec<MemoryHeader>,
+    /// Memory files found (regular `.md` files below the directory, logs and indexes excluded).
+    pub total: usize,
+}
 
 /// A candidate memory file: its path relative to the directory, and the path to read it at
 /// (its real path when it was reached through a symlink).
@@ -122,15 +134,46 @@ pub(super) fn is_memory_file_name(name: &str) -> bool {
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Headers of the memory files, newest first, at most 200: every `.md`
     /// file below the directory (case-sensitive suffix, hidden files and subdirectories such as
-    /// `team/` and `logs/` included, every `MEMORY.md` excluded), frontmatter read from each
+    /// `team/` included, every `MEMORY.md` and the daily logs in `logs/` excluded: a log is not a
+    /// memory, and the reference lists it only by accident), frontmatter read from each
     /// file's first 30 lines. A file that cannot be read is dropped; a directory that cannot be
     /// listed gives `[]`.
     pub async fn scan(&self) -> Result<Vec<MemoryHeader>> {
+        Ok(self.scan_page(MAX_MEMORY_FILES).await?.headers)
+    }
+
+    /// [`Store::scan`] with another limit: the newest `limit` headers (at least 1, at most
+    /// [`MAX_SCAN_ENTRIES`]) and how many memory files there are in all, so a listing can say
+    /// how many it left out. Only the headers returned are read; the others are stat'ed.
+    ///
+    /// ```
+    /// use memdir::store::{Store, StoreConfig, WriteMode};
+    /// use memdir::{future::block_on, MemFs, NoTelemetry};
+    /// # struct Clock0;
+    /// # impl memdir::Clock for Clock0 { fn now_ms(&self) -> f64 { 0.0 } async fn sleep(&self, _: u32) {} }
+    /// let fs = MemFs::new();
+    /// for i in 0..3 { fs.insert_file(&format!("/m/{i}.md"), "---\ndescription: d\n---\n"); }
+    /// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
+    /// let page = block_on(store.scan_page(2)).unwrap();
+    /// assert_eq!((page.headers.len(), page.total), (2, 3));
+    /// ```
+    pub async fn scan_page(&self, limit: usize) -> Result<ScanPage> {
+        self.scan_walk(limit, false).await
+    }
+
+    /// [`Store::scan`] with the daily logs among the files, as consolidation shows them to the
+    /// model (it reads the recent log days).
+    pub(crate) async fn scan_with_logs(&self) -> Result<Vec<MemoryHeader>> {
+        Ok(self.scan_walk(MAX_MEMORY_FILES, true).await?.headers)
+    }
+
+    async fn scan_walk(&self, limit: usize, with_logs: bool) -> Result<ScanPage> {
+        let limit = limit.clamp(1, MAX_SCAN_ENTRIES);
         let root = self.dir.clone();
-        let candidates = self.scan_candidates(&root).await;
-        // Only the newest 200 are kept, so stat everything (cheap), order by time, and read
-        // and parse heads newest first until 200 are in: the same headers in the same order as
-        // reading every file, for a fraction of the reads.
+        let candidates = self.walk_candidates(&root, with_logs).await;
+        // Only the newest `limit` are kept, so stat everything (cheap), order by time, and read
+        // and parse heads newest first until `limit` are in: the same headers in the same order
+        // as reading every file, for a fraction of the reads.
         let mut files = Vec::with_capacity(candidates.len());
         // One host call per batch (`stat_many`), the batch's stats in flight together.
         for chunk in candidates.chunks(SCAN_CHUNK) {
@@ -146,6 +189,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 })
             }));
         }
+        let total = files.len();
         // Stable: equal times keep walk order.
         crate::sort::sort_by(&mut files, |a, b| {
             b.stat
@@ -153,12 +197,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 .partial_cmp(&a.stat.mtime_ms)
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
-        let mut headers = Vec::with_capacity(MAX_MEMORY_FILES.min(files.len()));
+        let mut headers = Vec::with_capacity(limit.min(files.len()));
         let mut next = files.into_iter();
-        while headers.len() < MAX_MEMORY_FILES {
+        while headers.len() < limit {
             let batch: Vec<_> = next
                 .by_ref()
-                .take((MAX_MEMORY_FILES - headers.len()).min(SCAN_CHUNK))
+                .take((limit - headers.len()).min(SCAN_CHUNK))
                 .map(|file| self.read_header(file))
                 .collect();
             if batch.is_empty() {
@@ -166,7 +210,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             }
             headers.extend(join_some(batch).await);
         }
-        Ok(headers)
+        Ok(ScanPage { headers, total })
     }
 
     /// The manifest of [`Store::scan`]: one line per memory.
@@ -176,6 +220,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Candidate memory files, in walk order (see the module docs for the bounds).
     pub(super) async fn scan_candidates(&self, root: &str) -> Vec<Candidate> {
+        self.walk_candidates(root, false).await
+    }
+
+    /// The walk of [`Store::scan_candidates`]; `with_logs` enters the daily logs' `logs/` too.
+    async fn walk_candidates(&self, root: &str, with_logs: bool) -> Vec<Candidate> {
         let read_root = match self.read_root().await {
             Ok(ReadRoot::Absent) => return Vec::new(),
             Ok(read_root) => read_root,
@@ -215,7 +264,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 let rel = format!("{}{}", dir.rel, entry.name);
                 let wanted = match entry.kind {
                     EntryKind::File => is_memory_file_name(&entry.name),
-                    EntryKind::Dir | EntryKind::Symlink => true,
+                    // The daily logs (`logs/`, any case) are not memories.
+                    EntryKind::Dir | EntryKind::Symlink => {
+                        with_logs || !(dir.depth == 0 && is_log_path(&rel))
+                    }
                 };
                 if !wanted {
                     continue;

@@ -34,8 +34,8 @@ pub struct SaveInput {
     pub scope: Scope,
     /// Do not touch `MEMORY.md` (hosts that recall without an index).
     pub skip_index: bool,
-    /// Overwrite an existing file instead of failing (given `file`) or picking a fresh name
-    /// (derived name).
+    /// Overwrite the memory when its file exists (given or derived) instead of failing with
+    /// `ALREADY_EXISTS`: the same file and index entry, updated in place.
     pub replace: bool,
 }
 

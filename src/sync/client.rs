@@ -418,6 +418,8 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         }
         let mut server_index = None;
         for (key, text) in entries {
+            // The key checks first: a traversal is reported as one even when the key would
+            // not be taken anyway.
             let path = match validate_team_key(&self.fs, &self.config.team_dir, &key).await {
                 Ok(path) => path,
                 Err(e) => {
@@ -428,6 +430,13 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
                     continue;
                 }
             };
+            if !self.config.takes(&key) {
+                outcome.skipped.push(SkippedEntry {
+                    key,
+                    reason: SkipReason::NotSynced,
+                });
+                continue;
+            }
             if text.len() > MAX_ENTRY_BYTES {
                 outcome.skipped.push(SkippedEntry {
                     key,
@@ -531,7 +540,7 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
             Err(e) if e.is_not_found() => None,
             Err(e) => return Err(host_code(&e)),
         };
-        let keys = list_team_keys(&self.fs, &self.config.team_dir)
+        let keys = list_team_keys(&self.fs, &self.config.team_dir, &self.config.excluded_dirs)
             .await
             .map_err(|e| error_code(&e))?;
         let mut paths: StrMap = keys.into_iter().collect();
@@ -623,7 +632,8 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
         outcome: &mut PushOutcome,
         too_many: &mut Option<(usize, Option<f64>)>,
     ) -> Result<()> {
-        let mut files = read_team_files(&self.fs, &self.config.team_dir).await?;
+        let mut files =
+            read_team_files(&self.fs, &self.config.team_dir, &self.config.excluded_dirs).await?;
         let local_index = files.remove(ENTRYPOINT_NAME);
         // The key travels too: a secret in a file name is a secret sent.
         files.retain(|key, text| {
@@ -736,7 +746,12 @@ impl<F: FileSystem, T: Transport, C: Clock, M: Telemetry> TeamSync<F, T, C, M> {
             .map(|text| entries_of(text))
             .unwrap_or_default();
         if let Some(server) = server {
-            add_keys(&mut present, &mut server.keys().filter(|k| is_sync_key(k)));
+            add_keys(
+                &mut present,
+                &mut server
+                    .keys()
+                    .filter(|k| is_sync_key(k) && !self.config.is_excluded(k)),
+            );
         }
         present.remove(ENTRYPOINT_NAME);
         let merged = merge_index(local_index, &others, &present, |key| {

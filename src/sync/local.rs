@@ -33,11 +33,13 @@ pub fn is_sync_key(key: &str) -> bool {
 }
 
 /// The keys of the memory files (and `MEMORY.md`) under `team_dir`, with their paths, in no
-/// particular order. Hidden entries are not entered, symlinks are not followed; a directory that
-/// vanished or cannot be read (`ENOENT`, `EACCES`, `EPERM`) is passed over.
+/// particular order. Hidden entries are not entered, symlinks are not followed, nor are the
+/// top-level folders named in `excluded`; a directory that vanished or cannot be read (`ENOENT`,
+/// `EACCES`, `EPERM`) is passed over.
 pub(crate) async fn list_team_keys<F: FileSystem>(
     fs: &F,
     team_dir: &str,
+    excluded: &[String],
 ) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     let mut pending: Vec<(String, String)> = vec![(team_dir.to_owned(), String::new())];
@@ -60,6 +62,7 @@ pub(crate) async fn list_team_keys<F: FileSystem>(
                 format!("{prefix}/{}", entry.name)
             };
             match entry.kind {
+                EntryKind::Dir if prefix.is_empty() && excluded.contains(&entry.name) => {}
                 EntryKind::Dir => pending.push((path, key)),
                 EntryKind::File if is_sync_key(&key) => out.push((key, path)),
                 EntryKind::File | EntryKind::Symlink => {}
@@ -71,10 +74,14 @@ pub(crate) async fn list_team_keys<F: FileSystem>(
 
 /// Every memory file under `team_dir` (see [`list_team_keys`]) with its text, keyed by its key.
 /// Files over [`MAX_ENTRY_BYTES`] are left out.
-pub(crate) async fn read_team_files<F: FileSystem>(fs: &F, team_dir: &str) -> Result<StrMap> {
+pub(crate) async fn read_team_files<F: FileSystem>(
+    fs: &F,
+    team_dir: &str,
+    excluded: &[String],
+) -> Result<StrMap> {
     // Collected, then sorted once into a map (listings come in any order).
     let mut files: Vec<(String, String)> = Vec::new();
-    for (key, path) in list_team_keys(fs, team_dir).await? {
+    for (key, path) in list_team_keys(fs, team_dir, excluded).await? {
         match fs.read_file(&path).await {
             Ok(text) if text.len() <= MAX_ENTRY_BYTES => files.push((key, text)),
             Ok(_) => {}

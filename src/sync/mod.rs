@@ -178,6 +178,13 @@ pub struct SyncConfig {
     pub headers: Vec<(String, String)>,
     /// Timeout of one request, in milliseconds.
     pub timeout_ms: u32,
+    /// Top-level folders of `team_dir` that the sync neither reads, pushes nor writes: the private
+    /// scope (`team_dir` is the memory directory itself) excludes `team`, which has its own sync.
+    pub excluded_dirs: Vec<String>,
+    /// A pull writes only memory files ([`is_sync_key`]): other keys (a repository's
+    /// `.gitattributes`, `notes.txt` …) are skipped as [`SkipReason::NotSynced`]. Off for the
+    /// protocol (the server holds only what clients pushed); on for a git remote.
+    pub memory_files_only: bool,
 }
 
 impl SyncConfig {
@@ -195,7 +202,43 @@ impl SyncConfig {
             team_dir: team_dir.to_owned(),
             headers: Vec::new(),
             timeout_ms: HTTP_TIMEOUT_MS,
+            excluded_dirs: Vec::new(),
+            memory_files_only: false,
         }
+    }
+
+    /// A configuration for one person's private memory directory `dir` (its `team/` folder
+    /// excluded, only memory files pulled): what a sync through a private git repository uses.
+    ///
+    /// ```
+    /// let c = memdir::sync::SyncConfig::private("https://h.example", "me/memory", "/m/");
+    /// assert_eq!(c.team_dir, "/m/");
+    /// assert!(c.is_excluded("team/a.md") && !c.is_excluded("a.md") && !c.is_excluded("teams.md"));
+    /// ```
+    pub fn private(base_url: &str, repo: &str, dir: &str) -> Self {
+        let mut config = SyncConfig::new(base_url, repo, dir);
+        config.excluded_dirs = vec!["team".to_owned()];
+        config.memory_files_only = true;
+        config
+    }
+
+    /// Whether `key` lies in one of [`Self::excluded_dirs`] (its first segment names one).
+    pub fn is_excluded(&self, key: &str) -> bool {
+        let first = key.split('/').next().unwrap_or(key);
+        key.contains('/') && self.excluded_dirs.iter().any(|d| d == first)
+    }
+
+    /// Whether a pull takes `key` at all (before the key checks): not excluded, and a memory
+    /// file when [`Self::memory_files_only`] says so.
+    ///
+    /// ```
+    /// let mut c = memdir::sync::SyncConfig::new("https://h.example", "a/b", "/m/team/");
+    /// assert!(c.takes("notes.txt"));
+    /// c.memory_files_only = true;
+    /// assert!(!c.takes("notes.txt") && !c.takes(".gitattributes") && c.takes("a/b.md"));
+    /// ```
+    pub fn takes(&self, key: &str) -> bool {
+        !self.is_excluded(key) && (!self.memory_files_only || is_sync_key(key))
     }
 
     /// The team memory URL; with `hashes`, the checksum-only view.
@@ -249,6 +292,9 @@ pub enum SkipReason {
     /// Writing it failed (a directory or file in the way: `EEXIST`, `ENOTDIR`, `EISDIR` …); the
     /// host's error code. The rest of the pull goes on, and the next pull tries again.
     WriteFailed(String),
+    /// Not something this sync carries: a key under an excluded folder, or not a memory file
+    /// when [`SyncConfig::memory_files_only`] is set.
+    NotSynced,
 }
 
 /// An entry a pull did not write.

@@ -41,7 +41,13 @@ extern "C" {
 
 /// Rust value → plain JS value (maps become objects, `None` is `undefined`).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    write_js(&Ser(value))
+    write_js(&Ser(value), false)
+}
+
+/// [`to_js`] for a result made from a carried argument (`carried` true: see
+/// `crate::lone_surrogates`): each stand-in becomes its unpaired surrogate again.
+pub fn to_js_carried<T: Serialize + ?Sized>(value: &T, carried: bool) -> Result<JsValue, JsValue> {
+    write_js(&Ser(value), carried)
 }
 
 /// A value [`write_js`] can write: a one-method trait rather than `dyn Fn`, whose vtable would
@@ -61,7 +67,7 @@ impl<T: Serialize + ?Sized> WriteTo for Ser<'_, T> {
 
 /// The one non-generic half of [`to_js`]: write, pick a NaN marker no string equals, parse.
 #[inline(never)]
-fn write_js(value: &dyn WriteTo) -> Result<JsValue, JsValue> {
+fn write_js(value: &dyn WriteTo, carried: bool) -> Result<JsValue, JsValue> {
     let mut nan = String::from("\0NaN");
     loop {
         let mut w = Writer {
@@ -80,6 +86,10 @@ fn write_js(value: &dyn WriteTo) -> Result<JsValue, JsValue> {
         // A clash matters only when the walk runs (it turns every marker string into NaN).
         if !(w.clash && w.revive) {
             let revive = w.revive;
+            if carried {
+                let json = crate::lone_surrogates::restore_in_json(&w.out);
+                return Ok(from_json(&json, revive.then_some(w.nan)));
+            }
             return Ok(from_json(&w.out, revive.then_some(w.nan)));
         }
         nan.push('!');

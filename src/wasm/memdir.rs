@@ -167,6 +167,24 @@ impl JsMemdir {
         settle!(self.inner, |core| { core.scan().await })
     }
 
+    /// The newest `limit` memory headers (default 200, at most 100,000) and how many memory
+    /// files there are in all, so a listing can say what it left out.
+    ///
+    /// ```js
+    /// const { headers, total } = await memdir.scanPage({ limit: 1000 });
+    /// if (total > headers.length) console.log(`… ${total - headers.length} more`);
+    /// ```
+    #[wasm_bindgen(js_name = scanPage, unchecked_return_type = "Promise<ScanPage>")]
+    pub fn scan_page(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ limit?: number }")] options: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let options: super::inputs::ScanOptions = from_js(options)?;
+        Ok(settle!(self.inner, |core| {
+            core.scan_page(options.limit).await
+        }))
+    }
+
     /// The manifest of the scan: one `- [type] file (ISO time): description` line per memory.
     ///
     /// ```js

@@ -3,7 +3,7 @@
 
 use super::convert::to_js;
 use super::fields::{self, number_arg, string_arg};
-use super::inputs::{from_js, list_from_js, AutoMemoryInput, ValidateOptions};
+use super::inputs::{from_js, list_from_js, text_arg, AutoMemoryInput, ValidateOptions};
 use crate::types::MemoryHeader;
 use wasm_bindgen::prelude::*;
 
@@ -88,7 +88,9 @@ pub fn format_memory_file(
     Ok(crate::format_memory_file(&fields, body))
 }
 
-/// The manifest the recall model reads: one line per memory, as the reference writes it.
+/// The manifest the recall model reads: one line per memory, as the reference writes it. A
+/// `mtimeMs` no JS `Date` can hold (NaN, beyond ±8.64e15) throws `INVALID_INPUT`, as the
+/// reference throws for it.
 ///
 /// ```js
 /// formatManifest([{ filename: "user_role.md", mtimeMs: 1700000000123.9, type: "user", description: "Senior Go dev" }]);
@@ -99,7 +101,7 @@ pub fn format_manifest(
     #[wasm_bindgen(unchecked_param_type = "ManifestEntry[]")] headers: JsValue,
 ) -> Result<JsValue, JsValue> {
     let headers: Vec<MemoryHeader> = list_from_js(headers)?;
-    Ok(JsValue::from(crate::format_manifest(&headers)))
+    super::error::throw(crate::manifest::format_manifest_checked(&headers)).map(JsValue::from)
 }
 
 /// The wasm half of `formatManifest` (pkg/lib/api.js) for headers JS has checked are plain
@@ -107,8 +109,8 @@ pub fn format_manifest(
 /// `fields` holds `filename\0type\0description\0` per header (absent as empty), `times` the
 /// `mtimeMs` values, so 200 headers cross in two values instead of a property read per field.
 /// `undefined` when anything needs [`format_manifest`]'s checks (an unknown type, a string past
-/// the input caps, a count that does not match), which the JS half then calls for the exact
-/// error.
+/// the input caps, a time no JS `Date` holds, a count that does not match), which the JS half
+/// then calls for the exact error.
 ///
 /// ```js
 /// __formatManifestPacked("user_role.md\0user\0Senior Go dev\0", new Float64Array([1700000000123.9]));
@@ -144,7 +146,11 @@ pub fn format_manifest_packed(fields: &str, times: &[f64]) -> Option<String> {
         });
     }
     // Exactly the headers' fields, then the empty piece after the last NUL.
-    (parts.next() == Some("") && parts.next().is_none()).then(|| crate::format_manifest(&headers))
+    // A time no JS Date holds: the field-by-field route throws the exact error.
+    if parts.next() != Some("") || parts.next().is_some() {
+        return None;
+    }
+    crate::manifest::format_manifest_checked(&headers).ok()
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.
@@ -156,8 +162,9 @@ pub fn format_manifest_packed(fields: &str, times: &[f64]) -> Option<String> {
 pub fn parse_index_entry(
     #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
 ) -> Result<JsValue, JsValue> {
-    match crate::parse_index_entry(&string_arg(line, "line")?) {
-        Some(entry) => to_js(&entry),
+    let line = text_arg(line, "line", "parseIndexEntry")?;
+    match crate::parse_index_entry(&line.text) {
+        Some(entry) => super::convert::to_js_carried(&entry, line.carried),
         None => Ok(JsValue::NULL),
     }
 }
@@ -254,7 +261,9 @@ pub fn memory_header(
 pub fn sanitize_path(
     #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(crate::sanitize_path(&string_arg(path, "path")?))
+    Ok(crate::sanitize_path(
+        &text_arg(path, "path", "sanitizePath")?.text,
+    ))
 }
 
 /// The memory section of a system prompt for a mode: `"individual"`, `"combined"` (private +
@@ -286,7 +295,7 @@ pub fn validate_memory_path(
     #[wasm_bindgen(unchecked_optional_param_type = "{ expandTilde?: boolean; home?: string }")]
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let raw = string_arg(raw, "path")?;
+    let raw = text_arg(raw, "path", "validateMemoryPath")?.text;
     let options: ValidateOptions = from_js(options)?;
     let valid = crate::paths::validate_memory_path(&raw, options.expand_tilde, &options.home);
     Ok(valid.map_or(JsValue::NULL, |path| JsValue::from_str(&path)))
@@ -378,9 +387,9 @@ pub fn find_canonical_git_root(
 pub fn scan_for_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&crate::secrets::scan_for_secrets(&string_arg(
-        text, "text",
-    )?))
+    to_js(&crate::secrets::scan_for_secrets(
+        &text_arg(text, "text", "scanForSecrets")?.text,
+    ))
 }
 
 /// `text` with every secret the rules find replaced by `[REDACTED]`.
@@ -392,9 +401,8 @@ pub fn scan_for_secrets(
 pub fn redact_secrets(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(JsValue::from(crate::secrets::redact_secrets(&string_arg(
-        text, "text",
-    )?)))
+    let text = text_arg(text, "text", "redactSecrets")?;
+    Ok(text.result_to_js(crate::secrets::redact_secrets(&text.text)))
 }
 
 /// Check a team-memory key (a relative path) for hidden traversal: NUL, URL-encoded or
@@ -409,7 +417,7 @@ pub fn redact_secrets(
 pub fn sanitize_path_key(
     #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let key = string_arg(key, "key")?;
+    let key = text_arg(key, "key", "sanitizePathKey")?.text;
     super::error::throw(crate::path_key::sanitize_path_key(&key).map(str::to_owned))
         .map(JsValue::from)
 }
@@ -487,7 +495,7 @@ pub fn lines_cut(
 pub fn slugify(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(crate::store::names::slugify(&string_arg(name, "name")?).into())
+    Ok(crate::store::names::slugify(&text_arg(name, "name", "slugify")?.text).into())
 }
 
 /// The file name `save` gives a memory when none is named: `<type>_<slug>.md`, then
@@ -510,7 +518,7 @@ pub fn derived_file_name(
         memory_type,
         "type",
     )?))?;
-    let name = string_arg(name, "name")?;
+    let name = text_arg(name, "name", "derivedFileName")?.text;
     Ok(crate::store::names::derived_file_name(memory_type, &name, attempt).into())
 }
 

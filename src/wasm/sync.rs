@@ -116,11 +116,14 @@ impl TeamSync {
         let transport = transport(&options)?;
         let dir = store.dir().to_owned();
         let config = fields::read(options, what, false, |given| {
-            let mut config = SyncConfig::new(
-                &given.string("baseUrl"),
-                &given.string("repo"),
-                &crate::paths::team_dir(&dir),
-            );
+            let (base_url, repo) = (given.string("baseUrl"), given.string("repo"));
+            let mut config = match given.opt_enum::<crate::store::Scope>("scope") {
+                Some(crate::store::Scope::Private) => SyncConfig::private(&base_url, &repo, &dir),
+                _ => SyncConfig::new(&base_url, &repo, &crate::paths::team_dir(&dir)),
+            };
+            if let Some(only) = given.opt_bool("memoryFilesOnly") {
+                config.memory_files_only = only;
+            }
             config.headers = given.string_map("headers", false).into_iter().collect();
             if let Some(ms) = given.opt_u32("timeoutMs") {
                 config.timeout_ms = ms;
@@ -148,7 +151,9 @@ impl TeamSync {
 #[wasm_bindgen]
 impl TeamSync {
     /// Options: `fs`, `dir` (the memory directory), `baseUrl`, `repo` (`owner/name`),
-    /// `transport`; optional `headers`, `timeoutMs`, `telemetry`, `now`.
+    /// `transport`; optional `headers`, `timeoutMs`, `telemetry`, `now`, `scope` (`"team"`, the
+    /// default, syncs `team/`; `"private"` the directory itself minus `team/`) and
+    /// `memoryFilesOnly` (a pull takes memory files only; the private scope's default).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "TeamSyncOptions")] options: JsValue,

@@ -53,6 +53,9 @@ export interface MemoryHeader {
   name?: string;
 }
 
+/** `Memdir.scanPage`: the newest headers and how many memory files there are in all. */
+export interface ScanPage { headers: MemoryHeader[]; total: number }
+
 /** One entry of `MemoryFs.readDir`. */
 export interface DirEntry { name: string; kind: "file" | "dir" | "symlink" }
 
@@ -152,8 +155,8 @@ export interface MemdirOptions {
   /** Recall tuning: LLM/embedder timeout (default 10 s), selector budget (200), ranker fallback (on). */
   recall?: { timeoutMs?: number; selectorBudget?: number; fallbackToLexical?: boolean };
   /**
-   * Index caps, lock tuning, and the secret guard: team writes are always scanned;
-   * `guardPrivateSecrets` scans private memory and the daily log too. `hostCallTimeoutMs`
+   * Index caps, lock tuning, and the secret guard: team writes are always scanned, and so are
+   * private memory and the daily log unless `guardPrivateSecrets` is `false` (default `true`). `hostCallTimeoutMs`
    * (default 10000; 0 waits forever) bounds each filesystem call of a write: a call that does
    * not answer fails the write with `TIMEOUT` and the lock is given back.
    */
@@ -384,11 +387,16 @@ export interface TeamSyncOptions {
   baseUrl: string;
   /** `owner/name`. */
   repo: string;
+  /** Required, unless `git` is given (then `baseUrl` and `repo` are not needed either). */
   transport: Transport;
   headers?: Record<string, string>;
   timeoutMs?: number;
   telemetry?: Telemetry;
   now?: () => number;
+  /** What is synced: `"team"` (the default) the `team/` folder; `"private"` the memory directory itself, its `team/` folder left out. */
+  scope?: Scope;
+  /** A pull takes memory files only (`.md`, no hidden segment); others are skipped as `not-synced`. Default: true for the private scope. */
+  memoryFilesOnly?: boolean;
 }
 
 /** What a pull did. `team/MEMORY.md` is merged by entries, never replaced as text. */
@@ -397,7 +405,7 @@ export interface PullOutcome {
   serverHasContent: boolean;
   filesWritten: number;
   /** Entries not written; `write-failed` carries the host's code (`EEXIST` …), and the next pull tries again. */
-  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } | { kind: "write-failed"; code: string } }[];
+  skipped: { key: string; reason: { kind: "invalid-key"; code: string } | { kind: "too-large" } | { kind: "write-failed"; code: string } | { kind: "not-synced" } | { kind: "refused"; code: string } }[];
   /** Entries past the cap of 2,000 per pull (first keys in key order are written). */
   entriesOverCap: number;
   /** Keys whose unpushed local edits the server's version replaced. */
@@ -438,7 +446,7 @@ export interface SaveInput {
   scope?: Scope;
   /** Leave MEMORY.md alone. */
   skipIndex?: boolean;
-  /** Overwrite an existing file of that name. */
+  /** Overwrite the memory when its file exists (derived or given); without it, `ALREADY_EXISTS`. */
   replace?: boolean;
 }
 

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, realpathSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, realpathSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -185,6 +185,24 @@ test("save refuses bad input with exit code 2", () => {
   assert.equal(run([...saved, "--replace"]).code, 0);
 });
 
+test("save: a name that exists exits 2 (ALREADY_EXISTS) unless --replace, which updates that memory", () => {
+  const dir = join(temp(), "memory");
+  const args = ["save", "--dir", dir, "--name", "Prefers pnpm", "--description", "pnpm, never npm", "--type", "feedback", "--body", "Use pnpm."];
+  assert.equal(run(args).code, 0);
+  const again = run(args);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /feedback_prefers_pnpm\.md.*--replace/);
+  const json = run([...args, "--json"]);
+  assert.equal(json.code, 2);
+  assert.equal(JSON.parse(json.stdout).error.code, "ALREADY_EXISTS");
+  assert.equal(existsSync(join(dir, "feedback_prefers_pnpm-2.md")), false, "no silent duplicate");
+  const replaced = run(["save", "--dir", dir, "--name", "Prefers pnpm", "--description", "pnpm everywhere", "--type", "feedback", "--body", "Always pnpm.", "--replace", "--json"]);
+  assert.equal(replaced.code, 0, replaced.stderr);
+  assert.equal(JSON.parse(replaced.stdout).created, false);
+  assert.equal(readFileSync(join(dir, "MEMORY.md"), "utf8"), "- [Prefers pnpm](feedback_prefers_pnpm.md) — pnpm everywhere\n");
+  assert.match(readFileSync(join(dir, "feedback_prefers_pnpm.md"), "utf8"), /Always pnpm\./);
+});
+
 test("log appends to today's daily log", () => {
   const dir = join(temp(), "memory");
   const r = run(["log", "--dir", dir, "user", "prefers", "pnpm"]);
@@ -315,5 +333,119 @@ test("recall --embed-url/--embed-model (or MEMDIR_EMBED_*) fuses embeddings from
     assert.equal(fallback.outcome, "error");
   } finally {
     server.close();
+  }
+});
+
+/** A directory of `n` memories `m000.md` … (mtimes ascending with the number). */
+function manyMemories(n) {
+  const dir = join(temp(), "memory");
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < n; i++) {
+    const name = `m${String(i).padStart(3, "0")}.md`;
+    writeFileSync(join(dir, name), `---\nname: M${i}\ndescription: memory ${i}\ntype: user\n---\nbody ${i}\n`);
+    utimesSync(join(dir, name), 1_700_000_000 + i, 1_700_000_000 + i);
+  }
+  return dir;
+}
+
+test("log: a daily-log bullet starting with '- ' is text, and real options still work", () => {
+  const dir = join(temp(), "memory");
+  const r = run(["log", "- 14:02 user switched to pnpm", "--dir", dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const path = r.stdout.trim();
+  assert.equal(readFileSync(path, "utf8"), "- 14:02 user switched to pnpm\n");
+  // Before the command, mixed with other text, and as an option's value.
+  assert.equal(run(["--dir", dir, "log", "-", "-5 degrees", "outside"]).code, 0);
+  assert.equal(readFileSync(path, "utf8"), "- 14:02 user switched to pnpm\n- -5 degrees outside\n");
+  const saved = run(["save", "--dir", dir, "--name", "Steps", "--description", "d", "--type", "user", "--body", "- step one"]);
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.match(readFileSync(join(dir, "user_steps.md"), "utf8"), /\n- step one\n?$/);
+  // Options are still options: unknown ones fail, -h is help.
+  assert.equal(run(["log", "--dir", dir, "-x"]).code, 2);
+  assert.equal(run(["log", "--dir", dir, "--frobnicate", "text"]).code, 2);
+  assert.equal(run(["-h"]).code, 0);
+  assert.equal(run(["recall", "x", "--dir", dir, "--limit", "-5"]).code, 2, "a negative limit is refused, not an option");
+});
+
+test("ls honours --limit and says how many rows it left out", () => {
+  const dir = manyMemories(205);
+  const all = run(["ls", "--dir", dir]);
+  assert.equal(all.code, 0, all.stderr);
+  const rows = all.stdout.trim().split("\n");
+  assert.equal(rows.length, 200);
+  assert.match(rows[0], /m204\.md/);
+  assert.match(all.stderr, /… 5 more; use --limit 205/);
+  const two = run(["ls", "--dir", dir, "--limit", "2"]);
+  assert.deepEqual(two.stdout.trim().split("\n").map((l) => l.split(/\s+/)[1]), ["m204.md", "m203.md"]);
+  assert.match(two.stderr, /… 203 more; use --limit/);
+  const every = run(["ls", "--dir", dir, "--limit", "1000", "--json"]);
+  assert.equal(JSON.parse(every.stdout).length, 205);
+  assert.equal(every.stderr, "", "nothing left out, nothing said");
+  assert.equal(run(["ls", "--dir", dir, "--limit", "0"]).code, 2);
+  assert.equal(run(["ls", "--dir", dir, "--limit", "two"]).code, 2);
+});
+
+test("the daily log is not a memory: not in ls, not among recall's candidates", () => {
+  const dir = sampleCopy();
+  const logged = run(["log", "--dir", dir, "- 09:00 zebrafish aquarium pump replaced"]);
+  assert.equal(logged.code, 0, logged.stderr);
+  const ls = JSON.parse(run(["ls", "--dir", dir, "--json"]).stdout);
+  assert.ok(ls.length > 0 && ls.every((h) => !h.filename.startsWith("logs/")), JSON.stringify(ls));
+  assert.doesNotMatch(run(["ls", "--dir", dir]).stdout, /logs\//);
+  const recall = run(["recall", "zebrafish aquarium pump", "--dir", dir, "--json"]);
+  assert.equal(recall.code, 1, recall.stdout);
+  assert.deepEqual(JSON.parse(recall.stdout).memories, []);
+});
+
+test("--json: every error is {error:{code,message}} on stdout, with the same exit status", () => {
+  const dir = sampleCopy();
+  const cases = [
+    [["ls", "--json", "--dir", join(temp(), "nope")], 1, "NOT_FOUND"],
+    [["show", "nope.md", "--json", "--dir", dir], 1, "NOT_FOUND"],
+    [["ls", "--json", "--frobnicate"], 2, "USAGE"],
+    [["frobnicate", "--json"], 2, "USAGE"],
+    [["--json"], 2, "USAGE"],
+    [["recall", "--json", "--dir", dir], 2, "USAGE"],
+    [["save", "--json", "--dir", dir, "--name", "n", "--description", "d", "--type", "nonsense", "--body", "b"], 2, "INVALID_MEMORY"],
+  ];
+  for (const [args, code, errorCode] of cases) {
+    const r = run(args);
+    assert.equal(r.code, code, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    const { error } = JSON.parse(r.stdout);
+    assert.equal(error.code, errorCode, args.join(" "));
+    assert.equal(typeof error.message, "string");
+    assert.ok(error.message.length > 0);
+    assert.equal(r.stderr, "", `${args.join(" ")}: nothing else on stderr`);
+  }
+  // Without --json, the same failure is text on stderr.
+  const text = run(["ls", "--dir", join(temp(), "nope")]);
+  assert.equal(text.stdout, "");
+  assert.match(text.stderr, /^memdir ls: no memory directory/);
+});
+
+test("progress: a counter on a terminal, nothing on a pipe", () => {
+  const dir = manyMemories(300);
+  const piped = run(["ls", "--dir", dir], { env: { MEMDIR_PROGRESS_AFTER_MS: "0" } });
+  assert.equal(piped.code, 0);
+  assert.doesNotMatch(piped.stderr, /scanning/);
+  assert.match(piped.stderr, /… 100 more/);
+  // On a pseudo-terminal (script(1)), the counter shows on stderr and is erased at the end.
+  const home = temp();
+  const tty = spawnSync("script", ["-qec", `${BIN} ls --dir ${dir}`, "/dev/null"], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: home, MEMDIR_PROGRESS_AFTER_MS: "0", TERM: "dumb" },
+    timeout: 30_000,
+  });
+  if (tty.error?.code === "ENOENT") return; // no script(1) on this machine
+  assert.equal(tty.status, 0, tty.stdout);
+  assert.match(tty.stdout, /scanning… \d+ files looked at, \d+ read/);
+  assert.match(tty.stdout, /\r\x1b\[K/);
+  for (const cmd of [["lint"], ["recall", "memory 5"]]) {
+    const r = spawnSync("script", ["-qec", `${BIN} ${cmd.map((a) => JSON.stringify(a)).join(" ")} --dir ${dir}`, "/dev/null"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: home, MEMDIR_PROGRESS_AFTER_MS: "0", TERM: "dumb" },
+      timeout: 30_000,
+    });
+    assert.match(r.stdout, /scanning…/, cmd.join(" "));
   }
 });

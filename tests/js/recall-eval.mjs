@@ -4,13 +4,18 @@
 // every query and prints, per split, per-query F1, precision, recall of must-surface, nDCG@5,
 // abstain accuracy, recall of must by query length and F1 by kind. Not a node:test file.
 //
-//   node tests/js/recall-eval.mjs                       # every system that can run here
+// Only the dev split is printed unless --report is given: tune on dev, decide, commit, and only
+// then look at test (and the blind holdout split, queries_holdout.jsonl, when present) to report.
+//
+//   node tests/js/recall-eval.mjs                       # every system that can run here, dev
+//   node tests/js/recall-eval.mjs --report              # … dev, test and holdout
 //   node tests/js/recall-eval.mjs --system lexical      # memdir.findRelevant, no embedder
 //   node tests/js/recall-eval.mjs --system cosine       # all-MiniLM-L6-v2 cosine alone
 //   node tests/js/recall-eval.mjs --system cosine+margin  # … and within a margin of the best
 //   node tests/js/recall-eval.mjs --system union        # memdir's lexical picks, then cosine's
 //   node tests/js/recall-eval.mjs --system semantic     # memdir.findRelevant with `embed`
-//   options: --fixture DIR, --split dev|test, --json FILE, --model-dir DIR
+//   options: --fixture DIR, --split dev|test|holdout (test, holdout need --report), --report,
+//            --json FILE, --model-dir DIR
 //
 // Systems:
 // - lexical: a `Memdir` over `memoryFs` holding the project's files, `findRelevant(query)`.
@@ -33,7 +38,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // ---------- arguments and inputs ----------
 
 function parseArgs(argv) {
-  const args = { systems: [], splits: ["dev", "test"] };
+  const args = { systems: [], report: false };
   for (let i = 0; i < argv.length; i++) {
     const take = () => {
       const value = argv[++i];
@@ -50,6 +55,9 @@ function parseArgs(argv) {
       case "--split":
         args.splits = take().split(",");
         break;
+      case "--report":
+        args.report = true;
+        break;
       case "--json":
         args.json = resolve(take());
         break;
@@ -60,8 +68,15 @@ function parseArgs(argv) {
         throw new Error(`unknown argument ${argv[i]}`);
     }
   }
+  for (const split of args.splits ?? []) {
+    if (!SPLITS.includes(split)) throw new Error(`unknown split ${split} (${SPLITS.join(", ")})`);
+    if (split !== "dev" && !args.report) throw new Error(`--split ${split} needs --report (tune on dev only; look at ${split} only to report)`);
+  }
   return args;
 }
+
+/** The query splits: dev (tune on it), test (report), holdout (blind, report; optional). */
+const SPLITS = ["dev", "test", "holdout"];
 
 const exists = (path) => access(path).then(() => true, () => false);
 
@@ -106,8 +121,10 @@ async function readFixture(dir) {
     projects.set(entry.name, files);
   }
   const queries = {};
-  for (const split of ["dev", "test"]) {
-    const text = await readFile(join(dir, `queries_${split}.jsonl`), "utf8");
+  for (const split of SPLITS) {
+    const file = join(dir, `queries_${split}.jsonl`);
+    if (split === "holdout" && !(await exists(file))) continue;
+    const text = await readFile(file, "utf8");
     queries[split] = text
       .split("\n")
       .filter((line) => line.trim() !== "")
@@ -287,7 +304,7 @@ export function cosineSystem(memdirModule, embed, { limit = 5, margin = false } 
         const vectors = await embed(entries.map(([, text]) => memoryText(memdirModule.parseFrontmatter, text)), { signal: AbortSignal.timeout(600_000) });
         memories.set(project, entries.map(([file], i) => ({ file, vector: vectors[i] })));
       }
-      const texts = [...new Set([...queries.dev, ...queries.test].map((q) => q.query))];
+      const texts = [...new Set(Object.values(queries).flat().map((q) => q.query))];
       const vectors = await embed(texts, { signal: AbortSignal.timeout(600_000) });
       texts.forEach((t, i) => queryVectors.set(t, vectors[i]));
     },
@@ -330,7 +347,7 @@ export function unionSystem(lexical, cosine, { limit = 5 } = {}) {
     async prepare(fixture) {
       await lexical.prepare(fixture);
       await cosine.prepare(fixture);
-      for (const q of [...fixture.queries.dev, ...fixture.queries.test]) lexicalAnswers.set(q.id, (await lexical.answer(q)).returned);
+      for (const q of Object.values(fixture.queries).flat()) lexicalAnswers.set(q.id, (await lexical.answer(q)).returned);
     },
     tune(devQueries) {
       const ranked = devQueries.map(cosine.ranking);
@@ -402,8 +419,11 @@ async function main() {
     }
   }
 
-  const total = fixture.queries.dev.length + fixture.queries.test.length;
-  console.log(`recall-eval: ${fixture.projects.size} projects, ${[...fixture.projects.values()].reduce((n, f) => n + Object.keys(f).length - ("MEMORY.md" in f ? 1 : 0), 0)} memories, ${total} queries (dev ${fixture.queries.dev.length}, test ${fixture.queries.test.length})`);
+  const available = SPLITS.filter((split) => fixture.queries[split]);
+  args.splits ??= args.report ? available : ["dev"];
+  for (const split of args.splits) if (!fixture.queries[split]) throw new Error(`no queries_${split}.jsonl in the fixture`);
+  const total = available.reduce((n, split) => n + fixture.queries[split].length, 0);
+  console.log(`recall-eval: ${fixture.projects.size} projects, ${[...fixture.projects.values()].reduce((n, f) => n + Object.keys(f).length - ("MEMORY.md" in f ? 1 : 0), 0)} memories, ${total} queries (${available.map((split) => `${split} ${fixture.queries[split].length}`).join(", ")}); printing ${args.splits.join(", ")}`);
   const summaries = [];
   const report = {};
   for (const system of systems) {
@@ -433,11 +453,11 @@ async function main() {
     const answered = Object.entries(report[system.name][args.splits[0]].answeredBy).map(([by, n]) => `${by} ${n}`).join(", ");
     console.log(`recall-eval: ${system.name}: prepared in ${prepareMs.toFixed(0)} ms; ${args.splits.map((sp) => `${sp} ${report[system.name][sp].msPerQuery.toFixed(2)} ms/query`).join(", ")}${answered ? `; answeredBy (${args.splits[0]}): ${answered}` : ""}`);
   }
-  printTable("Recall evaluation (tune on dev only; test is reported)", summaries);
+  printTable("Recall evaluation (tune on dev only; test and holdout are reported)", summaries);
   if (args.json) await writeFile(args.json, JSON.stringify(report, null, 2));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
     console.error(`recall-eval: ${error.stack ?? error}`);
     process.exit(1);

@@ -4,7 +4,9 @@
 // last test here ends this process's instance on purpose.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Memdir, memoryFs, isMemdirError, parseIndexEntry, scanForSecrets, Extractor, __trapInTask } from "memdir";
+import { Memdir, memoryFs, isMemdirError, parseIndexEntry, scanForSecrets, Extractor } from "memdir";
+// Test hooks are not part of the public entry; `memdir/internal` is the raw glue (same instance).
+import { __trapInTask } from "memdir/internal";
 
 const MiB = 1024 * 1024;
 const input = (body) => ({ name: "Role", description: "Senior Go dev", type: "user", body });

@@ -13,8 +13,8 @@ mod text;
 
 pub(crate) use features::{ExtractorOptions, FindCall, RecalledMemory, ShownMemory};
 pub(crate) use prompt::AutoMemoryInput;
-pub(crate) use store::local_date;
-pub(crate) use text::ValidateOptions;
+pub(crate) use store::{local_date, ScanOptions};
+pub(crate) use text::{text_arg, ValidateOptions};
 
 pub(crate) use super::fields::{self, Fields};
 use wasm_bindgen::JsValue;

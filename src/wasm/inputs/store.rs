@@ -48,6 +48,24 @@ impl FromJs for MemdirConfig {
     }
 }
 
+/// `scanPage`'s options: `{ limit? }` (default 200).
+pub(crate) struct ScanOptions {
+    pub limit: usize,
+}
+
+impl FromJs for ScanOptions {
+    const WHAT: &'static str = "scan options";
+    const OPTIONAL: bool = true;
+
+    fn read(given: &Fields) -> ScanOptions {
+        ScanOptions {
+            limit: given
+                .opt_usize("limit")
+                .unwrap_or(crate::types::MAX_MEMORY_FILES),
+        }
+    }
+}
+
 impl FromJs for SaveInput {
     const WHAT: &'static str = "save input";
 

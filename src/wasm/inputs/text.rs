@@ -75,3 +75,73 @@ impl FromJs for ValidateOptions {
         }
     }
 }
+
+/// A string argument as the core carries it (see [`crate::lone_surrogates`]): `carried` when
+/// the JS string held an unpaired surrogate and it now stands as a private-use character,
+/// which the export maps back in its result ([`Carried::result_to_js`], `to_js_carried`).
+pub(crate) struct Carried {
+    pub text: String,
+    pub carried: bool,
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
+export function wellFormed(s) {
+  return typeof s.isWellFormed === "function" ? s.isWellFormed() : !/\p{Cs}/u.test(s);
+}
+"#)]
+extern "C" {
+    /// `s.isWellFormed()` (ES2024), or the same test by a regular expression where it is missing:
+    /// no unpaired surrogate, in one call however long the string.
+    #[wasm_bindgen(js_name = wellFormed)]
+    fn well_formed(s: &js_sys::JsString) -> bool;
+}
+
+/// The string argument `name` of the export `function`. This only looks: whether the string
+/// holds an unpaired surrogate; the core decides what that means for `function`
+/// ([`crate::lone_surrogates::handling`]): refused with `UNPAIRED_SURROGATE`, or carried.
+pub(crate) fn text_arg(
+    value: wasm_bindgen::JsValue,
+    name: &str,
+    function: &str,
+) -> Result<Carried, wasm_bindgen::JsValue> {
+    use crate::lone_surrogates::{carry, handling, refusal, Handling};
+    use wasm_bindgen::JsCast;
+    let within_cap =
+        super::fields::units(&value).is_some_and(|n| n <= crate::types::MAX_INPUT_UNITS);
+    let lone = within_cap && {
+        let js = value.unchecked_ref::<js_sys::JsString>();
+        !well_formed(js)
+    };
+    if !lone {
+        return super::fields::string_arg(value, name).map(|text| Carried {
+            text,
+            carried: false,
+        });
+    }
+    let js = value.unchecked_ref::<js_sys::JsString>();
+    let result = match handling(function) {
+        Handling::Reject => Err(refusal(name)),
+        Handling::Preserve => carry(&js.iter().collect::<Vec<u16>>()),
+    };
+    super::super::error::throw(result).map(|text| Carried {
+        text,
+        carried: true,
+    })
+}
+
+impl Carried {
+    /// `text` (a result made from this argument) as a JS string, stand-ins mapped back when the
+    /// argument was carried.
+    pub fn result_to_js(&self, text: String) -> wasm_bindgen::JsValue {
+        if !self.carried {
+            return text.into();
+        }
+        let units = crate::lone_surrogates::restore_units(&text);
+        // `String.fromCharCode` takes its units as arguments: a chunk at a time.
+        let mut out = js_sys::JsString::from("");
+        for chunk in units.chunks(8192) {
+            out = out.concat(&js_sys::JsString::from_char_code(chunk));
+        }
+        out.into()
+    }
+}
