@@ -35,6 +35,7 @@ fi
 step "toolchain matrix tools (esbuild, webpack, Vite, Vitest, Jest, jsdom, TypeScript 5 and 7)"
 [ -f scripts/matrix/node_modules/.package-lock.json ] && [ ! scripts/matrix/package-lock.json -nt scripts/matrix/node_modules/.package-lock.json ] || (cd scripts/matrix && npm ci --no-audit --no-fund --loglevel=error)
 step "agent SDKs for the integration tests (scripts/agents: MCP SDK, Anthropic SDK, AI SDK)"; [ -f scripts/agents/node_modules/.package-lock.json ] && [ ! scripts/agents/package-lock.json -nt scripts/agents/node_modules/.package-lock.json ] || (cd scripts/agents && npm ci --no-audit --no-fund --loglevel=error)
+step "bench tools (scripts/bench-tools: esbuild for the browser start-up bench)"; [ -f scripts/bench-tools/node_modules/.package-lock.json ] && [ ! scripts/bench-tools/package-lock.json -nt scripts/bench-tools/node_modules/.package-lock.json ] || (cd scripts/bench-tools && npm ci --no-audit --no-fund --loglevel=error)
 step "local sentence model for the semantic recall evaluation (all-MiniLM-L6-v2, offline)"
 scripts/install-model.sh || echo "setup: the local model could not be installed; the semantic evaluation will say so and its tests skip"
 echo "setup: ok"
