@@ -9,8 +9,7 @@
 //!   `slugify`, `derivedFileName`): a name that cannot be written back as the same name is
 //!   refused with `UNPAIRED_SURROGATE` ([`refusal`]), never turned into a different directory.
 //! * [`Handling::Preserve`] where the result is text made from the input (`redactSecrets`,
-//!   `parseIndexEntry`, `truncateEntrypoint`) or a verdict on it (`scanForSecrets`,
-//!   `shouldRecall`): the string is carried through the core with each lone surrogate
+//!   `parseIndexEntry`, `truncateEntrypoint`) or a verdict on it (`scanForSecrets`): the string is carried through the core with each lone surrogate
 //!   U+D800 + n standing as the private-use character U+E000 + n ([`carry`]) — one UTF-16 unit
 //!   either way, so every length, cut and boundary the core computes is the one JS would —
 //!   and the result is mapped back ([`restore_units`], [`restore_in_json`]). A lone surrogate
@@ -19,7 +18,7 @@
 //!   lone surrogate cannot be carried unambiguously and is refused. `parseFrontmatter` is
 //!   carried the same way (its values and keys come back exactly; its body is sliced by JS).
 //! * [`Handling::Replace`] where the string is only looked at and nothing is written from it
-//!   as it is: the `findRelevant` query, the transcript `messages` given to extraction. It is
+//!   as it is: the `findRelevant` and `shouldRecall` query, the transcript `messages` given to extraction. It is
 //!   read with U+FFFD in place of each lone surrogate, which matches nothing and changes no
 //!   verdict ([`handling`], [`field_handling`]).
 //!
@@ -66,7 +65,7 @@ const FORMS_NAMES: [&str; 8] = [
 ];
 
 /// Functions (and record inputs) whose strings are only looked at.
-const LOOKS_ONLY: [&str; 2] = ["findRelevant", "messages"];
+const LOOKS_ONLY: [&str; 3] = ["findRelevant", "shouldRecall", "messages"];
 
 /// The decision for the exported function `function` (its JS name).
 ///

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {
   sanitizePathKey, validateMemoryPath, sanitizePath, slugify, derivedFileName,
   redactSecrets, scanForSecrets, parseIndexEntry, truncateEntrypoint, isMemdirError,
-  parseFrontmatter, formatManifest, resolveMemoryDir, Memdir, memoryFs,
+  parseFrontmatter, formatManifest, resolveMemoryDir, Memdir, memoryFs, shouldRecall,
 } from "memdir";
 
 const HIGH = "\uD800";
@@ -134,10 +134,21 @@ test("a query is only looked at: a lone surrogate in it is accepted", async () =
   const lone = await m.findRelevant(`how do the integration tests run ${HIGH}`);
   assert.deepEqual(lone.memories.map((x) => x.filename), plain.memories.map((x) => x.filename));
   assert.equal(plain.memories.length, 1);
+  assert.equal(shouldRecall(`how do we run the tests ${LOW}`), shouldRecall("how do we run the tests"));
+  assert.equal(shouldRecall(`tests${HIGH}`), false);
 });
 
 test("formatManifest refuses a lone surrogate in a header, on its fast path too", () => {
   const h = { filename: "a.md", mtimeMs: 0, type: "user", description: `d${HIGH}` };
   assert.throws(() => formatManifest([h]), unpairedIn("description"));
   assert.throws(() => formatManifest([{ ...h, description: "d", filename: `a${LOW}.md` }]), unpairedIn("filename"));
+});
+
+test("transcript messages are only looked at: extraction accepts a lone surrogate", async () => {
+  const prompts = [];
+  const llm = (request) => (prompts.push(JSON.stringify(request)), JSON.stringify({ operations: [] }));
+  const m = new Memdir({ fs: memoryFs(), dir: "/mem/", llm });
+  await m.extract([{ role: "user", text: `Remember: I prefer pnpm ${HIGH}`, id: "a" }]);
+  assert.equal(prompts.length, 1);
+  assert.ok(prompts[0].includes("I prefer pnpm \uFFFD"));
 });
