@@ -152,3 +152,19 @@ test("transcript messages are only looked at: extraction accepts a lone surrogat
   assert.equal(prompts.length, 1);
   assert.ok(prompts[0].includes("I prefer pnpm \uFFFD"));
 });
+
+test("without String.prototype.isWellFormed (engines before ES2024) the same decisions hold", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { fileURLToPath } = await import("node:url");
+  const code = `
+    delete String.prototype.isWellFormed;
+    const { parseFrontmatter, Memdir, memoryFs } = await import("memdir");
+    const r = parseFrontmatter("---\\nname: a\\uD800\\n---\\nb\\uDC00");
+    let code = null;
+    try { new Memdir({ fs: memoryFs(), dir: "/m\\uDC00/" }); } catch (e) { code = e.code; }
+    console.log(JSON.stringify({ name: r.header.name === "a\\uD800", body: r.body === "b\\uDC00", code }));`;
+  const cwd = fileURLToPath(new URL(".", import.meta.url));
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd, encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), { name: true, body: true, code: "UNPAIRED_SURROGATE" });
+});
