@@ -168,3 +168,8 @@ test("without String.prototype.isWellFormed (engines before ES2024) the same dec
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual(JSON.parse(run.stdout), { name: true, body: true, code: "UNPAIRED_SURROGATE" });
 });
+
+test("parseFrontmatter refuses only a text with both a lone surrogate and a stand-in character", () => {
+  assert.throws(() => parseFrontmatter(`---\nname: a${HIGH}\uE000\n---\n`), unpaired);
+  assert.equal(parseFrontmatter("---\nname: a\uE000\n---\n").header.name, "a\uE000");
+});
