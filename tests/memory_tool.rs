@@ -471,6 +471,77 @@ fn traversal_and_escapes_are_refused() {
     assert_eq!(m.fs().snapshot(), before);
 }
 
+/// Every command on `path`, each of which must be refused as a library-owned name.
+fn every_command(path: &str) -> Vec<Cmd> {
+    vec![
+        view(path),
+        Cmd::Create {
+            path: path.into(),
+            file_text: "pwned".into(),
+        },
+        Cmd::StrReplace {
+            path: path.into(),
+            old_str: "url".into(),
+            new_str: "pwned".into(),
+        },
+        Cmd::Insert {
+            path: path.into(),
+            insert_line: 0,
+            insert_text: "pwned".into(),
+        },
+        Cmd::Delete { path: path.into() },
+        Cmd::Rename {
+            old_path: path.into(),
+            new_path: "/memories/stolen.md".into(),
+        },
+        Cmd::Rename {
+            old_path: "/memories/note.md".into(),
+            new_path: path.into(),
+        },
+    ]
+}
+
+#[test]
+fn library_files_and_git_sync_data_are_reserved_in_any_case() {
+    let m = memdir(WriteMode::Auto);
+    m.fs().insert_file(
+        "/m/.git-sync/team/config",
+        "[remote \"origin\"]\n\turl = x\n",
+    );
+    let before = m.fs().snapshot();
+    let paths = [
+        "/memories/.git-sync",
+        "/memories/.git-sync/",
+        "/memories/.git-sync/team/config",
+        "/memories/.GIT-SYNC/team/config",
+        "/memories/.Git-Sync/private/new.md",
+        "/memories/.MEMDIR.LOCK",
+        "/memories/.Memdir-Undo.json",
+        "/memories/.Consolidate-Lock",
+        "/memories/.MEMDIR-JOURNAL",
+        "/memories/MEMORY.md.TMP-abc",
+    ];
+    for path in paths {
+        for cmd in every_command(path) {
+            let shown = format!("{cmd:?}");
+            let (code, message) = err_text(&m, cmd);
+            assert_eq!(code, Code::InvalidInput, "{shown}");
+            assert!(
+                message.ends_with("it names a file the memory library keeps for itself."),
+                "{shown}: {message}"
+            );
+        }
+    }
+    assert_eq!(m.fs().snapshot(), before);
+    // A `.git-sync` deeper down is the model's own folder.
+    let create = Cmd::Create {
+        path: "/memories/notes/.git-sync/a.md".into(),
+        file_text: "mine".into(),
+    };
+    run(&m, create).unwrap();
+    assert!(content(&m, "/m/notes/.git-sync/a.md").is_some_and(|t| t.ends_with("mine")));
+}
+
 #[test]
 fn team_writes_pass_the_secret_guard() {
     let m = memdir_unguarded(WriteMode::Auto);

@@ -6,13 +6,29 @@ use crate::path_key::sanitize_path_key;
 /// The root every memory-tool path starts with.
 pub const MEMORIES_ROOT: &str = "/memories";
 
-/// Internal files of the library the tool may neither show nor touch.
+/// Internal files of the library the tool may neither show nor touch (compared ignoring ASCII
+/// case, since a case-insensitive filesystem maps `.MEMDIR.LOCK` onto `.memdir.lock`).
 const RESERVED: [&str; 4] = [
     ".memdir.lock",
     ".consolidate-lock",
     ".memdir-undo.json",
     ".memdir-journal",
 ];
+
+/// Git sync's data folder (`<dir>/.git-sync/<scope>/`, holding the git config): reserved as a
+/// first segment, with everything below it.
+const GIT_SYNC_DIR: &str = ".git-sync";
+
+/// What marks a temp file of the library (`MEMORY.md.tmp-<id>`), matched ignoring ASCII case.
+const TEMP_MARK: &str = ".tmp-";
+
+/// True when `name` holds the temp-file mark, ignoring ASCII case.
+fn has_temp_mark(name: &str) -> bool {
+    let mark = TEMP_MARK.as_bytes();
+    name.as_bytes()
+        .windows(mark.len())
+        .any(|w| w.eq_ignore_ascii_case(mark))
+}
 
 fn bad(code: Code, path: &str, why: &str) -> Error {
     Error::new(code, format!("The path {path:?} is not allowed: {why}."))
@@ -21,7 +37,8 @@ fn bad(code: Code, path: &str, why: &str) -> Error {
 /// The path relative to the memory directory (`""` for `/memories` itself) of a tool path.
 /// Rules: it starts with `/memories` (then `/` or nothing); no NUL, backslash, URL-encoded or
 /// Unicode look-alike traversal; no empty, `.` or `..` segments (one trailing `/` is allowed);
-/// no control characters; not one of the library's own lock and journal files, nor a temp file.
+/// no control characters; not one of the library's own lock and journal files, nor a temp file,
+/// nor anything in git sync's `.git-sync` folder (all ASCII case-insensitive).
 /// The two refusals the reference backend also has carry its texts (`Path must start with
 /// /memories, got: …`, `Path … would escape /memories directory`).
 ///
@@ -61,7 +78,7 @@ pub fn resolve_tool_path(path: &str) -> Result<String> {
             "it contains control characters",
         ));
     }
-    for segment in rest.split('/') {
+    for (i, segment) in rest.split('/').enumerate() {
         match segment {
             "" => return Err(bad(Code::InvalidInput, path, "it has an empty segment")),
             "." | ".." => {
@@ -70,7 +87,7 @@ pub fn resolve_tool_path(path: &str) -> Result<String> {
                     format!("Path {path} would escape /memories directory"),
                 ))
             }
-            s if RESERVED.contains(&s) || s.contains(".tmp-") => {
+            s if is_reserved_name(s) || (i == 0 && s.eq_ignore_ascii_case(GIT_SYNC_DIR)) => {
                 return Err(bad(
                     Code::InvalidInput,
                     path,
@@ -94,7 +111,7 @@ pub fn tool_path(rel: &str) -> String {
 
 /// True for the library's own files, which listings leave out.
 pub(crate) fn is_reserved_name(name: &str) -> bool {
-    RESERVED.contains(&name) || name.contains(".tmp-")
+    RESERVED.iter().any(|r| r.eq_ignore_ascii_case(name)) || has_temp_mark(name)
 }
 
 #[cfg(test)]
@@ -114,6 +131,11 @@ mod tests {
             ("/memories/a//b", Code::InvalidInput),
             ("/memories/a\nb", Code::InvalidInput),
             ("/memories/.consolidate-lock", Code::InvalidInput),
+            ("/memories/.MEMDIR.LOCK", Code::InvalidInput),
+            ("/memories/.Memdir-Undo.json", Code::InvalidInput),
+            ("/memories/a.md.TMP-x", Code::InvalidInput),
+            ("/memories/.git-sync", Code::InvalidInput),
+            ("/memories/.Git-Sync/private/config", Code::InvalidInput),
             ("/etc/passwd", Code::PathEscapes),
             ("memories/a", Code::PathEscapes),
             ("", Code::PathEscapes),
@@ -122,6 +144,11 @@ mod tests {
             assert_eq!(resolve_tool_path(path).unwrap_err().code, code, "{path:?}");
         }
         assert_eq!(resolve_tool_path("/memories/dir/").unwrap(), "dir");
+        // Only the top-level folder is git sync's.
+        assert_eq!(
+            resolve_tool_path("/memories/notes/.git-sync").unwrap(),
+            "notes/.git-sync"
+        );
         assert_eq!(tool_path("a/b.md"), "/memories/a/b.md");
         assert_eq!(tool_path(""), "/memories");
     }
