@@ -385,3 +385,52 @@ fn path_style_containment_and_parents() {
     assert_eq!(W.trim_trailing_sep("\\\\s\\h\\"), "\\\\s\\h\\");
     assert_eq!(PathStyle::of_dir("\\\\s\\h\\m\\"), W);
 }
+
+#[test]
+fn the_memory_tool_works_in_subfolders_of_a_windows_directory() {
+    use memdir::memory_tool::{handle_memory_command, MemoryToolCommand as Cmd};
+    let fs = WinFs::new();
+    fs.insert_file("C:\\Users\\u\\mem\\sub\\a.md", "line one\n");
+    fs.insert_file("C:\\Users\\u\\.aws\\credentials.md", "key");
+    fs.symlink("C:\\Users\\u\\.aws", "C:\\Users\\u\\mem\\out");
+    // The directory spelled in another case than the disk's, as a host may pass it.
+    let m = win_memdir(fs, "c:\\users\\U\\MEM\\");
+    let run = |cmd: Cmd| block_on(handle_memory_command(&m, cmd));
+    let view = |path: &str| Cmd::View {
+        path: path.into(),
+        view_range: None,
+    };
+    let shown = run(view("/memories/sub/a.md")).unwrap();
+    assert!(shown.contains("line one"), "{shown}");
+    run(Cmd::Create {
+        path: "/memories/sub/deeper/b.md".into(),
+        file_text: "two".into(),
+    })
+    .unwrap();
+    assert!(m
+        .fs()
+        .text("C:\\Users\\u\\mem\\sub\\deeper\\b.md")
+        .is_some_and(|t| t.ends_with("two")));
+    assert!(run(view("/memories/sub/deeper/b.md"))
+        .unwrap()
+        .contains("two"));
+    let listing = run(view("/memories")).unwrap();
+    assert!(listing.contains("/memories/sub/a.md"), "{listing}");
+    assert!(!listing.contains("credentials"), "{listing}");
+    run(Cmd::Delete {
+        path: "/memories/sub/a.md".into(),
+    })
+    .unwrap();
+    assert!(m.fs().text("C:\\Users\\u\\mem\\sub\\a.md").is_none());
+    // A link out of the directory is still refused, for reads and writes.
+    for cmd in [
+        view("/memories/out/credentials.md"),
+        Cmd::Create {
+            path: "/memories/out/new/x.md".into(),
+            file_text: "pwned".into(),
+        },
+    ] {
+        assert_eq!(run(cmd).unwrap_err().code, Code::PathSymlinkEscape);
+    }
+    assert!(m.fs().text("C:\\Users\\u\\.aws\\new\\x.md").is_none());
+}

@@ -9,6 +9,7 @@ use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file, split_frontmatter, MemoryFields};
 use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::jsstr::{js_number_to_string, to_fixed_1};
+use crate::paths::PathStyle;
 use crate::store::listing::is_memory_path;
 use crate::store::names::{check_index_representable, check_not_log, is_hidden_char, is_log_path};
 use crate::store::{Scope, WriteMode, TEAM_DIR};
@@ -22,23 +23,6 @@ const MAX_LINES: usize = 999_999;
 
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(Code::InvalidInput, message)
-}
-
-/// The parent of an absolute path (`/a/b` → `/a`).
-fn parent_of(path: &str) -> &str {
-    match path.rfind('/') {
-        Some(0) | None => "/",
-        Some(i) => path.get(..i).unwrap_or("/"),
-    }
-}
-
-/// True when `path` is `root` or below it.
-fn within(root: &str, path: &str) -> bool {
-    let root = root.trim_end_matches('/');
-    path == root
-        || path
-            .strip_prefix(root)
-            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// A size as the reference backend prints it: `0B`, `55B`, `4K`, `1.5K`, `2M` (tested below).
@@ -303,18 +287,20 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
         if !self.store.fs().capabilities().realpath {
             return Ok(true);
         }
-        let root = self.store.dir().trim_end_matches('/');
-        let real_root = match self.store.fs().realpath(root).await {
+        // The directory's own path grammar: on Windows both separators, names without case.
+        let style = PathStyle::of_dir(self.store.dir());
+        let root = style.trim_trailing_sep(self.store.dir());
+        let real_root = match self.store.fs().realpath(&root).await {
             Ok(real) => real,
             Err(e) if e.is_not_found() => return Ok(false),
-            Err(e) => return Err(Error::host(Code::PathUnverifiable, root, e)),
+            Err(e) => return Err(Error::host(Code::PathUnverifiable, &root, e)),
         };
-        let mut probe = parent_of(abs);
+        let mut probe = style.parent(abs);
         let mut first = true;
         while probe.len() > root.len() {
-            match self.store.fs().realpath(probe).await {
+            match self.store.fs().realpath(&probe).await {
                 Ok(real) => {
-                    if !within(&real_root, &real) {
+                    if !style.contains(&real_root, &real) {
                         return Err(Error::new(
                             Code::PathSymlinkEscape,
                             "Path would escape /memories directory via symlink",
@@ -323,10 +309,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                     return Ok(first);
                 }
                 Err(e) if e.is_not_found() => {
-                    probe = parent_of(probe);
+                    probe = style.parent(&probe);
                     first = false;
                 }
-                Err(e) => return Err(Error::host(Code::PathUnverifiable, probe, e)),
+                Err(e) => return Err(Error::host(Code::PathUnverifiable, &probe, e)),
             }
         }
         Ok(first)
