@@ -187,6 +187,8 @@ function statusOf(error) {
  *
  * @param {object} options
  * @param {string} options.url the remote, e.g. `https://github.com/acme/team-memory.git`
+ *   (credentials written in it, `https://user:token@host/…`, are used only for `onAuth` when
+ *   `auth` is not given, and never stored)
  * @param {string} options.gitdir where the git data is kept (a bare repository)
  * @param {string} [options.branch] default `main`
  * @param {{ token?: string, username?: string, password?: string }} [options.auth]
@@ -203,9 +205,46 @@ export function gitTransport(options) {
   return readArgs("gitTransport", () => makeGitTransport(options));
 }
 
+/** `scheme://user:pass@` at the start of a URL: the userinfo is what precedes the last `@` of the
+ * authority (which ends at the first `/`, `?` or `#`). */
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i;
+
+function decode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A remote URL without its userinfo (`https://user:TOKEN@host/r.git` → `https://host/r.git`),
+ * and the credentials it held (`null` when none): the URL may be written to the git config in
+ * the memory directory, so credentials travel only through `onAuth`.
+ *
+ * @param {string} url
+ * @returns {{ url: string, credentials: { username?: string, password?: string } | null }}
+ * @example
+ * splitUrlCredentials("https://x:tok@h.example/r.git"); // { url: "https://h.example/r.git", credentials: { username: "x", password: "tok" } }
+ */
+function splitUrlCredentials(url) {
+  const found = USERINFO.exec(url);
+  if (!found) return { url, credentials: null };
+  const userinfo = found[2];
+  const colon = userinfo.indexOf(":");
+  const credentials =
+    colon === -1
+      ? { username: decode(userinfo) }
+      : { username: decode(userinfo.slice(0, colon)), password: decode(userinfo.slice(colon + 1)) };
+  return { url: url.replace(USERINFO, "$1"), credentials };
+}
+
 function makeGitTransport(options) {
-  const url = String(options?.url ?? "");
-  if (!url) throw new MemdirError("INVALID_INPUT", "git sync needs `git.url`");
+  const given = String(options?.url ?? "");
+  if (!given) throw new MemdirError("INVALID_INPUT", "git sync needs `git.url`");
+  // Credentials in the URL never reach the git config (`<dir>.git-sync/<scope>/config`, inside
+  // the memory directory): the URL is stored and used without them; they answer `onAuth`.
+  const { url, credentials } = splitUrlCredentials(given);
   const branch = options.branch ?? "main";
   const remoteRef = `refs/heads/${branch}`;
   const gitdir = String(options.gitdir).replace(/\/+$/, "");
@@ -219,7 +258,9 @@ function makeGitTransport(options) {
         username: auth.username ?? (auth.token ? "x-access-token" : undefined),
         password: auth.token ?? auth.password,
       })
-    : undefined;
+    : credentials
+      ? () => ({ ...credentials })
+      : undefined;
   const cache = {};
   let ready;
   // What the last GET refused before the core saw it, for `teamSync` to add to the outcome.
@@ -239,6 +280,7 @@ function makeGitTransport(options) {
     } catch {
       await git.init({ fs, gitdir, bare: true, defaultBranch: "memdir-sync" });
     }
+    // The URL without credentials; `force` also rewrites a config an older version wrote with them.
     await git.addRemote({ fs, gitdir, remote: "origin", url, force: true });
     return ctx;
   };
@@ -491,7 +533,7 @@ export function gitSync(dir, options, make) {
   const base = String(dir).replace(/\/*$/, "/");
   const t = gitTransport({ ...git, gitdir: git.gitdir ?? `${base}${GIT_SYNC_DIR}/${scope}` });
   const sync = make({
-    baseUrl: String(git.url ?? ""),
+    baseUrl: splitUrlCredentials(String(git.url ?? "")).url,
     repo: git.branch ?? "main",
     timeoutMs: 120_000,
     memoryFilesOnly: true,

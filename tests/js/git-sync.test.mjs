@@ -153,6 +153,30 @@ test("a secret in a file's text or name never reaches the remote", { skip }, asy
   assert.ok(!said.includes(inText) && !said.includes(inName) && !said.includes("token.md"));
 });
 
+test("credentials in the remote URL never land in the memory directory's git data", { skip }, async () => {
+  const remote = bareRepo("userinfo");
+  const dir = await memoryDir("erin");
+  const erin = new Memdir({ fs: nodeFs(), dir });
+  const token = `tok_${"Zq8".repeat(8)}`;
+  const url = remote.url.replace("://", `://erin:${token}@`);
+  assert.notEqual(url, remote.url);
+  const sync = erin.teamSync({ git: { url } });
+  await erin.save(note("Kept", "pushed through a URL with credentials", { file: "kept.md" }));
+  await sync.push();
+  await sync.pull();
+  assert.match(git(["--git-dir", remote.path, "show", "main:kept.md"]), /pushed through a URL/);
+  // Every file git sync keeps (its config first of all) is free of the token.
+  const gitData = join(dir, ".git-sync");
+  const files = (await readdir(gitData, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  assert.ok(files.some((e) => e.name === "config"), "the git config was written");
+  for (const e of files) {
+    const text = await readFile(join(e.parentPath ?? e.path, e.name), "latin1");
+    assert.ok(!text.includes(token), `${e.name} holds the token`);
+  }
+  const config = await readFile(join(gitData, "team", "config"), "utf8");
+  assert.ok(config.includes(remote.url), config);
+});
+
 /** Write a commit onto `main` of the bare repository with system git, from a tree built by hand. */
 function hostileCommit(repo) {
   const env = { ...process.env, GIT_DIR: repo.path };
