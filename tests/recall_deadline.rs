@@ -7,13 +7,25 @@ mod common;
 
 use common::llm::{Script, ScriptedLlm};
 use common::{block_on, Op, Tap, TestClock};
-use memdir::host::{Clock, Embedder, FsCapabilities, HostResult, NoLlm};
+use memdir::host::{Clock, Embedder, FileSystem, FsCapabilities, HostResult, NoLlm};
 use memdir::recall::{
     AbortFlag, AnsweredBy, FindOptions, LiveIndex, RecallConfig, RecallOutcome, Recaller,
 };
 use memdir::store::{Store, StoreConfig, WriteMode};
-use memdir::MemFs;
+use memdir::{MemFs, NoTelemetry};
 use std::rc::Rc;
+
+/// A store of `/m/` over `fs`, timed by `clock`.
+fn store<F: FileSystem, C: Clock>(fs: F, clock: C) -> Store<F, C, NoTelemetry> {
+    Store::new(
+        fs,
+        clock,
+        NoTelemetry,
+        "/m/",
+        WriteMode::Auto,
+        StoreConfig::default(),
+    )
+}
 
 fn memories() -> MemFs {
     let fs = MemFs::new();
@@ -32,14 +44,7 @@ fn memories() -> MemFs {
 fn a_hung_listing_times_out_and_answers_from_the_index_as_it_stands() {
     let fs = memories();
     let host = Tap::with_caps(&fs, FsCapabilities::default());
-    let store = Store::new(
-        host,
-        TestClock::new(1_700_000_000_000.0),
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let store = store(host, TestClock::new(1_700_000_000_000.0));
     let config = RecallConfig {
         timeout_ms: 1_000,
         ..RecallConfig::default()
@@ -76,14 +81,7 @@ fn an_abort_ends_a_recall_stuck_in_the_host_even_when_no_timer_fires() {
     let fs = memories();
     let host = Tap::with_caps(&fs, FsCapabilities::default());
     host.hang_reads.set(true);
-    let store = Store::new(
-        host,
-        TestClock::frozen(1_700_000_000_000.0),
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let store = store(host, TestClock::frozen(1_700_000_000_000.0));
     let config = RecallConfig::default();
     let recaller = Recaller::new(&store, None::<&NoLlm>, &config);
     let flag = AbortFlag::new();
@@ -129,14 +127,7 @@ fn one_deadline(stage: &str) {
     let fs = memories();
     let clock = Rc::new(TestClock::new(1_700_000_000_000.0));
     let host = slow(&fs, &clock, 700.0);
-    let store = Store::new(
-        host,
-        &*clock,
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let store = store(host, &*clock);
     let config = RecallConfig {
         timeout_ms: 1_000,
         ..RecallConfig::default()
@@ -178,14 +169,7 @@ fn one_deadline_covers_the_index_step_and_the_embedder() {
 fn a_hanging_embedder_before_the_llm_leaves_it_half_the_time() {
     let fs = memories();
     let clock = TestClock::new(1_700_000_000_000.0);
-    let store = Store::new(
-        &fs,
-        &clock,
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let store = store(&fs, &clock);
     // Two memories over a budget of one: the pre-filter asks the embedder, which never answers.
     let config = RecallConfig {
         timeout_ms: 1_000,
