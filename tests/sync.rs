@@ -1149,3 +1149,49 @@ fn the_private_scope_syncs_the_directory_without_its_team_folder_or_other_files(
     );
     assert!(!remote["MEMORY.md"].contains("t.md"));
 }
+
+#[test]
+fn the_private_scope_refuses_keys_a_case_insensitive_or_windows_disk_reads_as_team() {
+    // On APFS or NTFS `Team/` is `team/`; on Windows `team./` and `team /` are too. A private
+    // pull must not write any of them, or the file would land in team memory.
+    let aliases = [
+        "Team/x.md",
+        "TEAM/x.md",
+        "team./x.md",
+        "team /x.md",
+        "tEaM/sub/y.md",
+    ];
+    let body = "---\nname: X\ndescription: aliased team key\ntype: user\n---\nx\n";
+    let entries: Vec<(&str, &str)> = aliases.iter().map(|k| (*k, body)).collect();
+    let (server, state) = mem_server(&entries);
+    let fs = MemFs::new();
+    let (clock, tel) = (TestClock::new(7.0), Recorder::default());
+    let mut s = mem_sync(&fs, &clock, &tel, &server, "/m/");
+    s.config = SyncConfig::private("https://team.example", "acme/app", "/m/");
+    fs.insert_file("/m/team/t.md", "team memory\n");
+    let mut sync_state = SyncState::default();
+    let pulled = block_on(s.pull(&mut sync_state)).unwrap();
+    let mut skipped: Vec<&str> = pulled.skipped.iter().map(|e| e.key.as_str()).collect();
+    skipped.sort();
+    let mut want = aliases.to_vec();
+    want.sort();
+    assert_eq!(skipped, want);
+    // Nothing was written under any spelling of the team folder.
+    let written: Vec<String> = fs
+        .snapshot()
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|p| p.to_ascii_lowercase().starts_with("/m/team"))
+        .collect();
+    assert_eq!(written, vec!["/m/team/t.md".to_owned()]);
+    // A push leaves out a local `Team/` folder as it leaves out `team/`.
+    fs.insert_file("/m/Team/u.md", body);
+    fs.insert_file("/m/p.md", body);
+    block_on(s.push(&mut sync_state)).unwrap();
+    let remote = state.lock().unwrap().entries.clone();
+    assert!(remote.contains_key("p.md"));
+    assert!(!remote.contains_key("Team/u.md") && !remote.contains_key("team/t.md"));
+    // A folder whose name only starts alike is still private memory.
+    let config = SyncConfig::private("https://team.example", "acme/app", "/m/");
+    assert!(config.takes("teams/x.md") && config.takes("team_notes.md"));
+}

@@ -434,3 +434,47 @@ fn the_memory_tool_works_in_subfolders_of_a_windows_directory() {
     }
     assert!(m.fs().text("C:\\Users\\u\\.aws\\new\\x.md").is_none());
 }
+
+#[test]
+fn names_windows_reads_as_streams_devices_or_aliases_are_refused() {
+    let fs = WinFs::new();
+    let dir = "C:\\Users\\u\\.claude\\projects\\C--app\\memory\\";
+    fs.insert_file(&format!("{dir}.keep"), "");
+    let m = win_memdir(fs, dir);
+    for file in [
+        "notes:x.md",
+        "sub/C:x.md",
+        "x.md:stream",
+        "con.md",
+        "NUL.md",
+        "sub/Aux.md",
+        "prn.notes.md",
+        "com1.md",
+        "LPT9.md",
+        "con/x.md",
+        "team./x.md",
+        "team /x.md",
+        "notes.md.",
+        "notes.md ",
+    ] {
+        let mut save = input("Role", "Senior Go dev", "Ten years of Go.");
+        save.file = Some(file.into());
+        let err = block_on(m.save(save)).unwrap_err();
+        assert_eq!(err.code, Code::InvalidMemory, "{file}: {err:?}");
+    }
+    // Nothing was written but the marker file.
+    let files: Vec<String> = m.fs().files().into_iter().map(|(p, _)| p).collect();
+    assert_eq!(files, vec![format!("{dir}.keep")]);
+    // Near misses stay valid names.
+    for file in [
+        "console.md",
+        "com10.md",
+        "sub/lpt.md",
+        "a.b.md",
+        "nul_notes.md",
+    ] {
+        let mut save = input(file, "Senior Go dev", "Ten years of Go.");
+        save.file = Some(file.into());
+        block_on(m.save(save)).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+    }
+}

@@ -624,8 +624,14 @@ export function gitOpfsFs(root = "/") {
       const parent = await dirOf(segs.slice(0, -1));
       const file = await parent.getFileHandle(segs[segs.length - 1], { create: true });
       const writable = await file.createWritable();
-      await writable.write(typeof data === "string" ? utf8.encode(data) : data);
-      await writable.close();
+      try {
+        await writable.write(typeof data === "string" ? utf8.encode(data) : data);
+        await writable.close();
+      } catch (err) {
+        // Abort so the half-written swap file is dropped and the handle's lock is released.
+        await writable.abort().catch(() => {});
+        throw err;
+      }
     },
     async unlink(path) {
       const segs = parts(path);

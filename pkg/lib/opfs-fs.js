@@ -68,8 +68,14 @@ export function opfsFs(root) {
   }
   async function write(path, data) {
     const writable = await (await fileHandle(path, true)).createWritable();
-    await writable.write(data);
-    await writable.close();
+    try {
+      await writable.write(data);
+      await writable.close();
+    } catch (err) {
+      // Abort so the half-written swap file is dropped and the handle's lock is released.
+      await writable.abort().catch(() => {});
+      throw err;
+    }
   }
   async function stat(path) {
     if ((await entryKind(path)) === "dir") return { kind: "dir", size: 0, mtimeMs: 0 };

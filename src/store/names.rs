@@ -74,8 +74,10 @@ fn invalid(code: Code, file: &str, why: &str) -> Error {
 /// name policy of every write path, for both scopes. Non-empty, relative, `/`-separated; no
 /// NUL, backslash or control characters; no traversal hidden in URL encoding or Unicode
 /// look-alikes ([`sanitize_path_key`], as team keys); no bidirectional or invisible formatting
-/// characters ([`is_hidden_char`]); no `.`/`..`/empty segments; ends with `.md`; its last
-/// segment is not `MEMORY.md`; not under `logs/` (the daily logs, [`check_not_log`]); and an
+/// characters ([`is_hidden_char`]); no `.`/`..`/empty segments; no segment Windows reads as
+/// something else (a `:`, a reserved device name such as `con.md`, a trailing `.` or space:
+/// refused on every platform, since a memory directory may be shared with Windows); ends with
+/// `.md`; its last segment is not `MEMORY.md`; not under `logs/` (the daily logs, [`check_not_log`]); and an
 /// index line can name it ([`check_index_representable`]).
 ///
 /// ```
@@ -87,6 +89,9 @@ fn invalid(code: Code, file: &str, why: &str) -> Error {
 /// assert_eq!(check_memory_file("%2e%2e/x.md").unwrap_err().code, memdir::Code::PathUrlEncodedTraversal);
 /// assert_eq!(check_memory_file("logs/2026/12/2026-12-01.md").unwrap_err().code, memdir::Code::InvalidMemory);
 /// assert_eq!(check_memory_file("a>) b.md").unwrap_err().code, memdir::Code::InvalidMemory);
+/// assert_eq!(check_memory_file("notes:x.md").unwrap_err().code, memdir::Code::InvalidMemory);
+/// assert_eq!(check_memory_file("sub/con.md").unwrap_err().code, memdir::Code::InvalidMemory);
+/// assert_eq!(check_memory_file("team./x.md").unwrap_err().code, memdir::Code::InvalidMemory);
 /// ```
 pub fn check_memory_file(file: &str) -> Result<()> {
     if file.is_empty() {
@@ -122,7 +127,7 @@ pub fn check_memory_file(file: &str) -> Result<()> {
             s if s.len() > MAX_SEGMENT_BYTES => {
                 return Err(invalid(Code::InvalidMemory, file, "segment too long"));
             }
-            _ => {}
+            s => check_portable_segment(file, s)?,
         }
     }
     let base = file.rsplit('/').next().unwrap_or(file);
@@ -134,6 +139,61 @@ pub fn check_memory_file(file: &str) -> Result<()> {
     }
     check_not_log(file)?;
     check_index_representable(file)
+}
+
+/// Windows' reserved device names: a file whose name before its first `.` is one of these
+/// (without case) opens the device, not a file.
+const RESERVED_DEVICE_NAMES: [&str; 28] = [
+    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
+    "com9", "com¹", "com²", "com³", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8",
+    "lpt9", "lpt¹", "lpt²", "lpt³",
+];
+
+/// True when `segment` (one path segment) is a Windows reserved device name, with or without an
+/// extension, in any ASCII case: `con`, `NUL.md`, `com1.txt.md`, `Lpt9.md`.
+///
+/// ```
+/// use memdir::store::names::is_reserved_device_name;
+/// assert!(is_reserved_device_name("con.md") && is_reserved_device_name("LPT1.md"));
+/// assert!(is_reserved_device_name("aux") && is_reserved_device_name("Nul.notes.md"));
+/// assert!(!is_reserved_device_name("console.md") && !is_reserved_device_name("com10.md"));
+/// ```
+pub fn is_reserved_device_name(segment: &str) -> bool {
+    let stem = segment.split('.').next().unwrap_or(segment);
+    // Windows also ignores trailing spaces before the extension (`con .md`).
+    let stem = stem.trim_end_matches(' ');
+    RESERVED_DEVICE_NAMES
+        .iter()
+        .any(|name| stem.eq_ignore_ascii_case(name))
+}
+
+/// Refuse a segment Windows would read as something else: a `:` (an NTFS alternate data
+/// stream, or a drive), a reserved device name ([`is_reserved_device_name`]), or a trailing
+/// `.` or space (Windows drops them, so `a./` is `a/`). Refused on every platform: a memory
+/// directory travels between machines through git or team sync.
+fn check_portable_segment(file: &str, segment: &str) -> Result<()> {
+    if segment.contains(':') {
+        return Err(invalid(
+            Code::InvalidMemory,
+            file,
+            "contains `:` (a stream or drive on Windows)",
+        ));
+    }
+    if segment.ends_with('.') || segment.ends_with(' ') {
+        return Err(invalid(
+            Code::InvalidMemory,
+            file,
+            "a segment ends with `.` or a space (Windows drops them)",
+        ));
+    }
+    if is_reserved_device_name(segment) {
+        return Err(invalid(
+            Code::InvalidMemory,
+            file,
+            "a segment is a reserved Windows device name",
+        ));
+    }
+    Ok(())
 }
 
 /// Unicode characters that reorder or hide text without showing themselves: the bidirectional

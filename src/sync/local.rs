@@ -1,7 +1,7 @@
 //! The local side of a push: reading the team directory into keys, and cutting the upload into
 //! bodies under the size cap.
 
-use super::{MAX_ENTRY_BYTES, MAX_PUT_BODY_BYTES};
+use super::{names_excluded_dir, MAX_ENTRY_BYTES, MAX_PUT_BODY_BYTES};
 use crate::error::{Error, Result};
 use crate::host::{EntryKind, FileSystem};
 use crate::json::Json;
@@ -62,7 +62,8 @@ pub(crate) async fn list_team_keys<F: FileSystem>(
                 format!("{prefix}/{}", entry.name)
             };
             match entry.kind {
-                EntryKind::Dir if prefix.is_empty() && excluded.contains(&entry.name) => {}
+                EntryKind::Dir
+                    if prefix.is_empty() && names_excluded_dir(excluded, &entry.name) => {}
                 EntryKind::Dir => pending.push((path, key)),
                 EntryKind::File if is_sync_key(&key) => out.push((key, path)),
                 EntryKind::File | EntryKind::Symlink => {}

@@ -222,10 +222,20 @@ impl SyncConfig {
         config
     }
 
-    /// Whether `key` lies in one of [`Self::excluded_dirs`] (its first segment names one).
+    /// Whether `key` lies in one of [`Self::excluded_dirs`] (its first segment names one). The
+    /// segment is compared as a case-insensitive disk (APFS, NTFS) and Windows would open it:
+    /// without ASCII case and without trailing dots and spaces, so `Team/x.md` and `team./x.md`
+    /// are excluded with `team/`.
+    ///
+    /// ```
+    /// let c = memdir::sync::SyncConfig::private("https://h.example", "me/memory", "/m/");
+    /// assert!(c.is_excluded("Team/a.md") && c.is_excluded("TEAM/a.md"));
+    /// assert!(c.is_excluded("team./a.md") && c.is_excluded("team /a.md"));
+    /// assert!(!c.is_excluded("teams/a.md") && !c.is_excluded("Team.md"));
+    /// ```
     pub fn is_excluded(&self, key: &str) -> bool {
         let first = key.split('/').next().unwrap_or(key);
-        key.contains('/') && self.excluded_dirs.iter().any(|d| d == first)
+        key.contains('/') && names_excluded_dir(&self.excluded_dirs, first)
     }
 
     /// Whether a pull takes `key` at all (before the key checks): not excluded, and a memory
@@ -248,6 +258,13 @@ impl SyncConfig {
         let view = if hashes { "&view=hashes" } else { "" };
         format!("{base}/api/claude_code/team_memory?repo={repo}{view}")
     }
+}
+
+/// Whether the directory name `name` is one of `excluded` as a case-insensitive filesystem or
+/// Windows would open it: ASCII case ignored, trailing `.` and spaces dropped.
+pub(crate) fn names_excluded_dir(excluded: &[String], name: &str) -> bool {
+    let name = name.trim_end_matches(['.', ' ']);
+    excluded.iter().any(|d| d.eq_ignore_ascii_case(name))
 }
 
 /// JavaScript's `encodeURIComponent`: everything but `A-Z a-z 0-9 - _ . ! ~ * ' ( )` is
