@@ -4,6 +4,9 @@
 //! cache file holds (another directory's, garbage, truncated). Read-only instances never write
 //! it. Host calls are counted.
 
+// Test helpers: a failed unwrap is a failed test; std's sort is fine outside the library.
+#![allow(clippy::unwrap_used, clippy::disallowed_methods)]
+
 mod common;
 
 use common::{block_on, Op, Tap, TestClock, Watch};
