@@ -11,6 +11,7 @@ mod common;
 
 use common::{block_on, Op, Tap, TestClock, Watch};
 use memdir::host::FileSystem;
+use memdir::lint::LintOptions;
 use memdir::recall::index_cache::INDEX_CACHE_NAME;
 use memdir::recall::FindOptions;
 use memdir::{MemFs, Memdir, MemdirConfig, NoLlm, NoTelemetry, WriteMode};
@@ -139,6 +140,16 @@ fn a_new_instance_recalls_the_same_from_the_cache_without_reading_memories() {
             "{project}: every memory but MEMORY.md"
         );
         assert!(read(&fs, CACHE).is_some(), "{project}: cache written");
+        // The scan and lint never see it.
+        assert_eq!(block_on(first.scan()).unwrap().len(), n - 1, "{project}");
+        let report = block_on(first.lint(&LintOptions::default())).unwrap();
+        assert!(
+            report
+                .findings
+                .iter()
+                .all(|f| !format!("{f:?}").contains(INDEX_CACHE_NAME)),
+            "{project}"
+        );
 
         // A new instance reads no memory, only the cache, and answers the same.
         let (second, tap) = instance(&fs, "/mem/", WriteMode::Auto);

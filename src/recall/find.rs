@@ -429,9 +429,9 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         self.save_index_cache(live).await;
     }
 
-    /// The persisted index cache ([`INDEX_CACHE_NAME`]), if this is the instance's first full
-    /// pass over an empty index and the file reads and checks out.
-    async fn load_index_cache(&self, live: &LiveIndex) -> Option<IndexCache> {
+    /// The persisted index cache's text ([`INDEX_CACHE_NAME`]), if this is the instance's first
+    /// full pass over an empty index and the file reads.
+    async fn load_index_cache(&self, live: &LiveIndex) -> Option<String> {
         let mut mark = live.cache_mark();
         if mark.tried || !live.is_empty() {
             return None;
@@ -439,8 +439,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         mark.tried = true;
         live.set_cache_mark(mark);
         let path = format!("{}{INDEX_CACHE_NAME}", self.store.dir());
-        let text = self.store.fs().read_file(&path).await.ok()?;
-        IndexCache::decode(&text, self.store.dir())
+        self.store.fs().read_file(&path).await.ok()
     }
 
     /// Rewrite the persisted index cache when the index changed and a write is due (never in
@@ -519,29 +518,30 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             index.sweep();
             stale
         };
-        let mut cache = self.load_index_cache(live).await;
+        let text = self.load_index_cache(live).await;
+        let mut cache = text
+            .as_deref()
+            .and_then(|t| IndexCache::decode(t, self.store.dir()));
         for chunk in stale.chunks(READ_CHUNK) {
             // Forced paths (this instance's own writes) are read whatever the cache says.
-            let cached: Vec<bool> = chunk
+            let cached: Vec<Option<usize>> = chunk
                 .iter()
                 .map(|(_, f)| {
-                    cache.as_ref().is_some_and(|c| c.has(f))
-                        && forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_err()
+                    let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
+                    cache.as_ref().filter(|_| !forced)?.position(f)
                 })
                 .collect();
             let reads = chunk
                 .iter()
                 .zip(&cached)
-                .filter(|(_, &hit)| !hit)
+                .filter(|(_, at)| at.is_none())
                 .map(|((_, f), _)| self.store.read_memory_head(f))
                 .collect();
             let mut heads = join_all(reads).await.into_iter();
             let mut index = live.index().borrow_mut();
-            for ((order, file), hit) in chunk.iter().zip(cached) {
-                if hit {
-                    if let Some(c) = cache.as_mut() {
-                        c.apply(&mut index, file, *order);
-                    }
+            for ((order, file), at) in chunk.iter().zip(cached) {
+                if let (Some(at), Some(c)) = (at, cache.as_mut()) {
+                    c.apply_at(&mut index, file, at, *order);
                     continue;
                 }
                 match heads.next().flatten() {

@@ -11,16 +11,17 @@
 //!
 //! Format (text: the store writes strings): a header line
 //! `memdir-index 1 <fingerprint> <directory hash> <checksum> <body length>`, then the body:
-//! `T <n>` and `n` term lines, `E <n>` and `n` entry lines of tab-separated fields (path, size
-//! and mtime as `f64` bits, type, name, description, embedding hash, field lengths, then the
-//! terms as `id` — once in the body — or `id:filename.name.description.body` counts, in hex
-//! ids). Strings escape `\`, tab, CR and LF; `-` is an absent optional string, `=text` a present
+//! `T <n>` and `n` term lines (sorted, distinct), `E <n>` and `n` entry lines of tab-separated
+//! fields (path, size and mtime as `f64` bits, type, name, description, embedding hash, field
+//! lengths, then the memory's terms: ascending term numbers as gaps in printable base-32, each
+//! followed by its four counts per field unless it is once in the body only). Strings escape `\`, tab, CR and LF; `-` is an absent optional string, `=text` a present
 //! one.
 
 use super::index::RecallIndex;
 use super::ranker::{DocCounts, RankerIndex, RankerParams, FIELDS};
 use crate::store::listing::MemoryFile;
 use crate::types::{MemoryHeader, MemoryType};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// The index cache's file name inside the memory directory: hidden and not `.md`, so the scan,
@@ -66,8 +67,8 @@ impl CacheMark {
 
 /// One memory as the cache holds it.
 #[derive(Debug)]
-struct Cached {
-    rel: String,
+struct Cached<'a> {
+    rel: Cow<'a, str>,
     size: f64,
     mtime_ms: f64,
     memory_type: Option<MemoryType>,
@@ -80,55 +81,65 @@ struct Cached {
 
 /// A decoded cache, consumed entry by entry into a [`RecallIndex`].
 #[derive(Debug)]
-pub(crate) struct IndexCache {
-    terms: Vec<String>,
+pub(crate) struct IndexCache<'a> {
+    terms: Vec<Cow<'a, str>>,
     /// The ranker's id of each cache term, once interned.
     ids: Vec<Option<u32>>,
     /// Sorted by `rel`, distinct.
-    entries: Vec<Cached>,
+    entries: Vec<Cached<'a>>,
 }
 
-impl IndexCache {
+impl<'a> IndexCache<'a> {
     /// How many memories the cache holds.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 
-    /// True when the cache holds `file` with its current size and mtime (not yet applied).
-    pub(crate) fn has(&self, file: &MemoryFile) -> bool {
-        self.find(&file.rel).is_some_and(|i| {
-            self.entries
-                .get(i)
-                .is_some_and(|e| !e.used && e.size == file.size && e.mtime_ms == file.mtime_ms)
-        })
-    }
-
-    fn find(&self, rel: &str) -> Option<usize> {
-        self.entries
-            .binary_search_by(|e| e.rel.as_str().cmp(rel))
-            .ok()
+    /// Where the cache holds `file` with its current size and mtime (not yet applied).
+    pub(crate) fn position(&self, file: &MemoryFile) -> Option<usize> {
+        let at = self
+            .entries
+            .binary_search_by(|e| (*e.rel).cmp(&file.rel))
+            .ok()?;
+        let e = self.entries.get(at)?;
+        (!e.used && e.size == file.size && e.mtime_ms == file.mtime_ms).then_some(at)
     }
 
     /// Index `file` (listed at walk position `order`) from the cache; false (nothing done) when
     /// the cache does not hold it with this size and mtime.
+    #[cfg(test)]
     pub(crate) fn apply(&mut self, index: &mut RecallIndex, file: &MemoryFile, order: u32) -> bool {
-        if !self.has(file) {
-            return false;
+        match self.position(file) {
+            Some(at) => self.apply_at(index, file, at, order),
+            None => false,
         }
-        let Some(entry) = self.find(&file.rel).and_then(|i| self.entries.get_mut(i)) else {
+    }
+
+    /// [`IndexCache::apply`] at the [`IndexCache::position`] `at` of `file`.
+    pub(crate) fn apply_at(
+        &mut self,
+        index: &mut RecallIndex,
+        file: &MemoryFile,
+        at: usize,
+        order: u32,
+    ) -> bool {
+        let Some(entry) = self.entries.get_mut(at) else {
             return false;
         };
+        if entry.used || *entry.rel != file.rel {
+            return false;
+        }
         entry.used = true;
-        let (lens, counts) = std::mem::take(&mut entry.doc);
-        let mut mapped = Vec::with_capacity(counts.len());
-        for (t, tf) in counts {
+        let (lens, mut counts) = std::mem::take(&mut entry.doc);
+        // Cache term numbers to the ranker's ids, in place.
+        counts.retain_mut(|(t, _)| {
             let (Some(slot), Some(term)) =
-                (self.ids.get_mut(t as usize), self.terms.get(t as usize))
+                (self.ids.get_mut(*t as usize), self.terms.get(*t as usize))
             else {
-                continue;
+                return false;
             };
-            let id = match slot {
+            *t = match slot {
                 Some(id) => *id,
                 None => {
                     let id = index.ranker_mut().intern(term);
@@ -136,8 +147,8 @@ impl IndexCache {
                     id
                 }
             };
-            mapped.push((id, tf));
-        }
+            true
+        });
         let header = MemoryHeader {
             filename: file.rel.clone(),
             file_path: file.path.clone(),
@@ -147,13 +158,13 @@ impl IndexCache {
             name: entry.name.take(),
             body_head: String::new(),
         };
-        index.upsert_counted(header, file.size, order, entry.embed_hash, (lens, mapped));
+        index.upsert_counted(header, file.size, order, entry.embed_hash, (lens, counts));
         true
     }
 
     /// Read a cache file written for the memory directory `dir`; `None` when it cannot be
     /// trusted whole (another format, tokeniser or directory, torn, altered, malformed).
-    pub(crate) fn decode(text: &str, dir: &str) -> Option<IndexCache> {
+    pub(crate) fn decode(text: &'a str, dir: &str) -> Option<IndexCache<'a>> {
         let (head, body) = text.split_once('\n')?;
         let mut parts = head.strip_prefix(MAGIC)?.strip_prefix(' ')?.split(' ');
         let print = parse_hex(parts.next()?)?;
@@ -170,9 +181,14 @@ impl IndexCache {
         }
         let mut lines = body.split('\n');
         let n_terms: usize = lines.next()?.strip_prefix("T ")?.parse().ok()?;
-        let mut terms = Vec::new();
+        let mut terms: Vec<Cow<'a, str>> = Vec::new();
         for _ in 0..n_terms {
-            terms.push(unescape(lines.next()?)?);
+            let term = unescape(lines.next()?)?;
+            // Strictly ascending: distinct, so no two cache terms are one ranker term.
+            if terms.last().is_some_and(|last| *last >= term) {
+                return None;
+            }
+            terms.push(term);
         }
         let n_entries: usize = lines.next()?.strip_prefix("E ")?.parse().ok()?;
         let mut entries = Vec::new();
@@ -183,9 +199,9 @@ impl IndexCache {
         if lines.next() != Some("") || lines.next().is_some() {
             return None;
         }
-        crate::sort::sort_by(&mut entries, |a, b| a.rel.cmp(&b.rel));
+        // Written in path order: strictly ascending, so distinct.
         if entries.windows(2).any(|w| match w {
-            [a, b] => a.rel == b.rel,
+            [a, b] => a.rel >= b.rel,
             _ => false,
         }) {
             return None;
@@ -198,7 +214,7 @@ impl IndexCache {
     }
 }
 
-fn parse_entry(line: &str, n_terms: usize) -> Option<Cached> {
+fn parse_entry(line: &str, n_terms: usize) -> Option<Cached<'_>> {
     let mut f = line.split('\t');
     let rel = unescape(f.next()?)?;
     let size = f64::from_bits(parse_hex(f.next()?)?);
@@ -218,31 +234,23 @@ fn parse_entry(line: &str, n_terms: usize) -> Option<Cached> {
     if parts.next().is_some() {
         return None;
     }
+    let stream = f.next()?.as_bytes();
     let mut counts = Vec::new();
-    for item in f.next()?.split(' ').filter(|s| !s.is_empty()) {
-        let (id, tf) = match item.split_once(':') {
-            None => {
-                let mut tf = [0u16; FIELDS];
-                *tf.last_mut()? = 1;
-                (item, tf)
+    let (mut pos, mut next) = (0usize, 0u64);
+    while pos < stream.len() {
+        let v = get_varint(stream, &mut pos)?;
+        let id = next.checked_add(v / 2)?;
+        let mut tf = [0, 0, 0, 1];
+        if v % 2 == 1 {
+            for t in tf.iter_mut() {
+                *t = u16::try_from(get_varint(stream, &mut pos)?).ok()?;
             }
-            Some((id, tfs)) => {
-                let mut tf = [0u16; FIELDS];
-                let mut parts = tfs.split('.');
-                for t in tf.iter_mut() {
-                    *t = parts.next()?.parse().ok()?;
-                }
-                if parts.next().is_some() {
-                    return None;
-                }
-                (id, tf)
-            }
-        };
-        let id = u32::from_str_radix(id, 16).ok()?;
-        if id as usize >= n_terms {
+        }
+        if id >= n_terms as u64 {
             return None;
         }
-        counts.push((id, tf));
+        counts.push((id as u32, tf));
+        next = id + 1;
     }
     if f.next().is_some() || rel.is_empty() {
         return None;
@@ -264,27 +272,50 @@ fn parse_entry(line: &str, n_terms: usize) -> Option<Cached> {
 pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
     let ranker = index.ranker();
     let by_slot = ranker.slot_counts();
-    // Only the terms some memory uses, renumbered densely.
-    let mut renumber: Vec<u32> = vec![u32::MAX; ranker.term_count()];
-    let mut terms: Vec<u32> = Vec::new();
+    // The terms some memory uses, in text order: cache term `k` is the `k`-th (so the table is
+    // strictly ascending, which the reader checks, and no two cache terms are one term).
+    let mut used = vec![false; ranker.term_count()];
+    for &(id, _) in by_slot.iter().flatten() {
+        if let Some(u) = used.get_mut(id as usize) {
+            *u = true;
+        }
+    }
+    let mut terms: Vec<u32> = (0..used.len() as u32)
+        .filter(|&id| used.get(id as usize).copied().unwrap_or(false))
+        .collect();
+    crate::sort::sort_by(&mut terms, |&a, &b| {
+        ranker
+            .term_text(a)
+            .unwrap_or_default()
+            .cmp(ranker.term_text(b).unwrap_or_default())
+    });
+    let mut renumber: Vec<u32> = vec![0; ranker.term_count()];
+    for (k, &id) in terms.iter().enumerate() {
+        if let Some(r) = renumber.get_mut(id as usize) {
+            *r = k as u32;
+        }
+    }
     let mut rows = String::new();
     let mut n_entries = 0usize;
-    for (header, size, embed_hash) in index.cache_entries() {
+    let mut doc: Vec<(u32, [u16; FIELDS])> = Vec::new();
+    let mut entries: Vec<_> = index.cache_entries().collect();
+    crate::sort::sort_by(&mut entries, |a, b| a.0.filename.cmp(&b.0.filename));
+    for (header, size, embed_hash) in entries {
         let Some((slot, lens)) = ranker.doc_slot(&header.filename) else {
             continue;
         };
         n_entries += 1;
         escape_into(&mut rows, &header.filename);
-        let ty = header
-            .memory_type
-            .and_then(|t| MemoryType::ALL.iter().position(|&a| a == t));
         let _ = write!(
             rows,
             "\t{:x}\t{:x}\t",
             size.to_bits(),
             header.mtime_ms.to_bits()
         );
-        match ty {
+        match header
+            .memory_type
+            .and_then(|t| MemoryType::ALL.iter().position(|&a| a == t))
+        {
             Some(t) => {
                 let _ = write!(rows, "{t}");
             }
@@ -302,23 +333,27 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
         }
         let [a, b, c, d] = lens;
         let _ = write!(rows, "\t{embed_hash:x}\t{a}.{b}.{c}.{d}\t");
-        let counts = by_slot.get(slot as usize).map_or(&[][..], Vec::as_slice);
-        for (k, &(id, tf)) in counts.iter().enumerate() {
-            let Some(r) = renumber.get_mut(id as usize) else {
-                continue;
-            };
-            if *r == u32::MAX {
-                *r = terms.len() as u32;
-                terms.push(id);
+        doc.clear();
+        doc.extend(
+            by_slot
+                .get(slot as usize)
+                .into_iter()
+                .flatten()
+                .map(|&(id, tf)| (renumber.get(id as usize).copied().unwrap_or(0), tf)),
+        );
+        crate::sort::sort_by(&mut doc, |a, b| a.0.cmp(&b.0));
+        // Ascending cache ids as gaps; a term found once in the body only (the common case)
+        // takes one number, any other its four counts after it.
+        let mut next = 0u32;
+        for &(id, tf) in &doc {
+            let plain = tf == [0, 0, 0, 1];
+            put_varint(&mut rows, u64::from(id - next) * 2 + u64::from(!plain));
+            if !plain {
+                for t in tf {
+                    put_varint(&mut rows, u64::from(t));
+                }
             }
-            if k > 0 {
-                rows.push(' ');
-            }
-            let _ = write!(rows, "{:x}", *r);
-            if tf != [0, 0, 0, 1] {
-                let [a, b, c, d] = tf;
-                let _ = write!(rows, ":{a}.{b}.{c}.{d}");
-            }
+            next = id + 1;
         }
         rows.push('\n');
     }
@@ -337,6 +372,35 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
         fnv64(body.as_bytes()),
         body.len()
     )
+}
+
+/// A number as base-32 digits, low first: `P`..`o` for a digit more follow, `0`..`O` for the
+/// last (printable, never a separator).
+fn put_varint(out: &mut String, mut v: u64) {
+    while v >= 32 {
+        out.push(char::from(0x50 + (v & 31) as u8));
+        v >>= 5;
+    }
+    out.push(char::from(0x30 + v as u8));
+}
+
+/// The number of [`put_varint`] at `*pos` of `bytes`, moving past it.
+fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0u32;
+    loop {
+        let c = *bytes.get(*pos)?;
+        *pos += 1;
+        let digit = u64::from(c.checked_sub(0x30)?);
+        if shift > 60 || digit >= 64 {
+            return None;
+        }
+        v |= (digit & 31) << shift;
+        if digit < 32 {
+            return Some(v);
+        }
+        shift += 5;
+    }
 }
 
 /// A hash of what this build of the library derives from a memory's text (its terms and
@@ -387,7 +451,7 @@ fn parse_hex(s: &str) -> Option<u64> {
 fn optional(s: &str) -> Option<Option<String>> {
     match s {
         "-" => Some(None),
-        _ => Some(Some(unescape(s.strip_prefix('=')?)?)),
+        _ => Some(Some(unescape(s.strip_prefix('=')?)?.into_owned())),
     }
 }
 
@@ -403,9 +467,9 @@ fn escape_into(out: &mut String, s: &str) {
     }
 }
 
-fn unescape(s: &str) -> Option<String> {
+fn unescape(s: &str) -> Option<Cow<'_, str>> {
     if !s.contains('\\') {
-        return Some(s.to_owned());
+        return Some(Cow::Borrowed(s));
     }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
@@ -422,7 +486,7 @@ fn unescape(s: &str) -> Option<String> {
             out.push(c);
         }
     }
-    Some(out)
+    Some(Cow::Owned(out))
 }
 
 #[cfg(test)]

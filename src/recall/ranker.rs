@@ -1181,9 +1181,21 @@ impl RankerIndex {
     pub(crate) fn upsert_counted(&mut self, filename: &str, mtime_ms: f64, doc: DocCounts) {
         self.remove(filename);
         let (len, mut counts) = doc;
-        crate::sort::sort_by(&mut counts, |a, b| a.0.cmp(&b.0));
-        counts.dedup_by_key(|c| c.0);
-        counts.retain(|c| (c.0 as usize) < self.postings.len());
+        // Unknown ids and repeats dropped in one pass, with the marks `fill` uses.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.iter_mut().for_each(|m| *m = (0, 0));
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let marks = &mut self.marks;
+        counts.retain(|c| match marks.get_mut(c.0 as usize) {
+            Some(m) if m.0 != generation => {
+                m.0 = generation;
+                true
+            }
+            _ => false,
+        });
         let slot = match self.free.pop() {
             Some(slot) => slot,
             None => {
