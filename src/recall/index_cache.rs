@@ -4,8 +4,8 @@
 //! changed since some instance last wrote it. Pure: [`crate::recall::Recaller`] does its I/O.
 //!
 //! It is a cache, never trusted blindly: a file from another format, tokeniser (see
-//! [`fingerprint`]) or directory, a torn or altered file (length and FNV-1a checksum of the
-//! body), or anything that does not parse is ignored whole, and the index is built by reading
+//! [`fingerprint`]) or directory, a torn or altered file (length and a word-wise FNV-1a
+//! checksum of the body), or anything that does not parse is ignored whole, and the index is built by reading
 //! the memories as without it. An entry is used only for a file the directory walk listed with
 //! the same size and mtime, at the walk's own path: nothing in the cache names what is read.
 //!
@@ -437,11 +437,22 @@ pub(crate) fn fingerprint() -> u64 {
     fnv64(text.as_bytes())
 }
 
-/// FNV-1a, 64-bit.
+/// FNV-1a, 64-bit, over little-endian 8-byte words (the tail zero-padded) then the length: a
+/// checksum eight times cheaper per byte than the byte-wise hash, for a file of megabytes.
 fn fnv64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h: u64, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    const PRIME: u64 = 0x0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let word = <[u8; 8]>::try_from(w).unwrap_or_default();
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(PRIME);
+    }
+    let mut tail = [0u8; 8];
+    for (t, &b) in tail.iter_mut().zip(words.remainder()) {
+        *t = b;
+    }
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(PRIME);
+    (h ^ bytes.len() as u64).wrapping_mul(PRIME)
 }
 
 fn parse_hex(s: &str) -> Option<u64> {
