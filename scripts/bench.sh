@@ -25,6 +25,9 @@ fi
 # file, read the newest 200 heads, same concurrency; save: lock file, temp + rename of the file
 # and of MEMORY.md) and prints ours, the floor, the median per-round ratio and its spread.
 nice -n 10 node benches/hot.mjs
+# Browser start-up: navigation → init() resolved, esbuild bundles, loopback, headless Chromium.
+[ -d scripts/bench-tools/node_modules/esbuild ] || (cd scripts/bench-tools && npm ci --no-audit --no-fund --loglevel=error)
+nice -n 10 node benches/browser-start.mjs
 BENCH_ONLY=${BENCH_ONLY_RUN:-cold,size,recall} nice -n 10 node benches/run.mjs
 cargo test --release --test bench_ranker -- --ignored --nocapture --test-threads=1 2>&1 \
   | grep -oE '(ranker|parse_frontmatter|truncate_entrypoint|recall index) (over|native).*'

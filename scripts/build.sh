@@ -40,8 +40,11 @@ if [ "${1:-}" != "--dev" ]; then
   # -Oz --converge 272,411; -Os 272,327; -Os --converge 271,991; -O3 -Oz, --gufa: no better).
   # --low-memory-unused: the stack sits below the data and grows down from 1 MiB, so the low
   # 1 KiB is never addressed; --zero-filled-memory: the module defines its own (zeroed) memory.
+  # --reorder-functions-by-name (run while the name section is still there): functions of one
+  # module and their look-alike instances sit next to each other, which gzip's 32 KiB window
+  # rewards: 3.6 KB gzip less (324,075 → 320,502), the same code.
   scripts/node_modules/.bin/wasm-opt -Os --converge --low-memory-unused --zero-filled-memory \
-    --strip-debug --strip-producers \
+    --reorder-functions-by-name --strip-debug --strip-producers \
     pkg/dist/memdir_bg.wasm -o pkg/dist/memdir_bg.wasm
 fi
 # The delivery forms (the inline entry, CommonJS builds, trimmed self-contained declarations):

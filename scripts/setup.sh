@@ -37,6 +37,7 @@ step "toolchain matrix tools (esbuild, webpack, Vite, Vitest, Jest, jsdom, TypeS
 step "agent SDKs for the integration tests (scripts/agents: MCP SDK, Anthropic SDK, AI SDK)"; [ -f scripts/agents/node_modules/.package-lock.json ] && [ ! scripts/agents/package-lock.json -nt scripts/agents/node_modules/.package-lock.json ] || (cd scripts/agents && npm ci --no-audit --no-fund --loglevel=error)
 step "isomorphic-git for the demo's team sync (www/vendor, pinned; the package gets it as an optional dependency)"
 [ -f www/vendor/node_modules/.package-lock.json ] && [ ! www/vendor/package-lock.json -nt www/vendor/node_modules/.package-lock.json ] || (cd www/vendor && npm ci --no-audit --no-fund --loglevel=error)
+step "bench tools (scripts/bench-tools: esbuild for the browser start-up bench)"; [ -f scripts/bench-tools/node_modules/.package-lock.json ] && [ ! scripts/bench-tools/package-lock.json -nt scripts/bench-tools/node_modules/.package-lock.json ] || (cd scripts/bench-tools && npm ci --no-audit --no-fund --loglevel=error)
 step "local sentence model for the semantic recall evaluation (all-MiniLM-L6-v2, offline)"
 scripts/install-model.sh || echo "setup: the local model could not be installed; the semantic evaluation will say so and its tests skip"
 echo "setup: ok"

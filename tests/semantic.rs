@@ -445,7 +445,8 @@ fn a_long_query_is_matched_line_by_line_too() {
             "zeta theta kappa lambda omicron sigma"
         ]
     );
-    // The whole query alone is too far from car.md to pass.
+    // The whole query alone is too far from car.md to pass the fused cut-off (the clear-winner
+    // rule might still keep it in this tiny directory; the segments above are what matter).
     let whole = StandIn::vector(query);
     let car = StandIn::vector(
         "Automobile maintenance\nautomobile maintenance every spring\nBook the garage.",

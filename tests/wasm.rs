@@ -109,22 +109,23 @@ fn truncation_from_counts_and_a_prefix() {
     let lines: Vec<String> = (0..250).map(|i| format!("- line {i}")).collect();
     let text = lines.join("\n");
     let units = text.encode_utf16().count() as f64;
-    let out = pure::truncate_entrypoint_counted(text.as_str().into(), 250.0, units, None).unwrap();
+    // The answer is offsets: the content is the first `keepUnits` units, then `suffix`.
+    let content = |prefix: &str, out: &JsValue| {
+        let keep = get(out, "keepUnits").as_f64().unwrap() as usize;
+        format!("{}{}", &prefix[..keep], str_of(out, "suffix"))
+    };
+    let out = pure::truncate_entrypoint_cut(text.as_str().into(), 250.0, units, None).unwrap();
     assert_eq!(get(&out, "lineCount").as_f64(), Some(250.0));
     assert_eq!(get(&out, "wasLineTruncated").as_bool(), Some(true));
-    assert!(str_of(&out, "content").contains("250 lines (limit: 200)"));
+    assert!(content(&text, &out).contains("250 lines (limit: 200)"));
     // Only `maxUnits + 1` units of a long index are handed over; the counts describe the whole.
     let options: JsValue = js_sys::JSON::parse(r#"{"maxUnits": 20}"#).unwrap();
     let out =
-        pure::truncate_entrypoint_counted(text[..21].into(), 250.0, units, Some(options)).unwrap();
-    assert!(str_of(&out, "content").starts_with("- line 0\n- line 1\n\n> WARNING"));
+        pure::truncate_entrypoint_cut(text[..21].into(), 250.0, units, Some(options)).unwrap();
+    assert!(content(&text[..21], &out).starts_with("- line 0\n- line 1\n\n> WARNING"));
     assert_eq!(get(&out, "byteCount").as_f64(), Some(units));
-    let bad = pure::truncate_entrypoint_counted(
-        "x".into(),
-        1.0,
-        1.0,
-        Some(JsValue::from_str("not options")),
-    );
+    let bad =
+        pure::truncate_entrypoint_cut("x".into(), 1.0, 1.0, Some(JsValue::from_str("not options")));
     assert_eq!(str_of(&bad.unwrap_err(), "code"), "INVALID_INPUT");
 }
 

@@ -43,13 +43,17 @@ export function memoryFs(files = {}) {
     if (node.kind !== "file") throw hostError("EISDIR", path);
     return node;
   };
+  // Each write is later than the one before, even within one millisecond (a thousandth of a
+  // millisecond apart): "newest first" then follows the order of the writes.
+  let lastWrite = 0;
+  const stamp = () => (lastWrite = Math.max(Date.now(), lastWrite + 0.001));
   const put = (path, data) => {
     const p = normalize(path);
     const parent = nodes.get(parentOf(p));
     if (!parent) throw hostError("ENOENT", path);
     if (parent.kind !== "dir") throw hostError("ENOTDIR", path);
     if (nodes.get(p)?.kind === "dir") throw hostError("EISDIR", path);
-    nodes.set(p, { kind: "file", data: String(data), mtimeMs: Date.now() });
+    nodes.set(p, { kind: "file", data: String(data), mtimeMs: stamp() });
     notify(p);
   };
   const statOf = (path) => {

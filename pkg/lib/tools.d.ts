@@ -1,4 +1,5 @@
 import type { Memdir } from "../dist/memdir.js";
+import type { AbortSignal } from "./host-types.js";
 
 /** The names of the memory tools. */
 export type MemoryToolName = "recall" | "save" | "update" | "delete" | "list" | "read" | "lint" | "log";

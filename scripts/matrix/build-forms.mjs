@@ -133,7 +133,7 @@ cts("lib/api.d.ts", "dist/cjs/api.d.cts", [
   ["./host-types.js", "./host-types.cjs"],
   ["./tools.js", "./tools.cjs"],
 ]);
-cts("lib/tools.d.ts", "dist/cjs/tools.d.cts", [["../dist/memdir.js", "./memdir.cjs"]]);
+cts("lib/tools.d.ts", "dist/cjs/tools.d.cts", [["../dist/memdir.js", "./memdir.cjs"], ["./host-types.js", "./host-types.cjs"]]);
 cts("lib/host-types.d.ts", "dist/cjs/host-types.d.cts", []);
 cts("node.d.ts", "dist/cjs/node.d.cts", [["./dist/memdir.js", "./memdir.cjs"]]);
 write("dist/cjs/inline.d.cts", 'export * from "./index.cjs";\n');

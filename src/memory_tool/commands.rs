@@ -562,7 +562,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                         let list: Vec<String> = many.iter().map(usize::to_string).collect();
                         return Err(invalid(format!(
                             "No replacement was performed. Multiple occurrences of old_str `{old_str}` in lines: {}. Please ensure it is unique",
-                            list.join(", ")
+                            crate::jsstr::join(&list, ", ")
                         )));
                     }
                 };
@@ -594,7 +594,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> MemoryTool<'_, F, C, T> {
                 (
                     rel,
                     abs,
-                    lines.join("\n"),
+                    crate::jsstr::join(&lines, "\n"),
                     format!("The file {path} has been edited."),
                 )
             }

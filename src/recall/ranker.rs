@@ -296,6 +296,11 @@ pub struct RankerParams {
     /// How much a query term that no memory contains weighs in the yardstick (1 = as much as
     /// the rarest term, 0 = nothing).
     pub unknown_term_weight: f32,
+    /// How much each stop word of the query (`thanks`, `good`, `that`, …) weighs in the
+    /// yardstick, on the same scale. Lighter than any informative term, so it only fills the
+    /// yardstick's places a short query leaves empty: one content word amid small talk
+    /// (`thanks, looks good`) is weaker evidence than the same word typed alone.
+    pub stop_word_weight: f32,
     /// A memory needs at least this calibrated score to be returned.
     pub min_score: f32,
     /// … and at least this fraction of the best memory's raw score.
@@ -314,6 +319,7 @@ impl Default for RankerParams {
             body_b: 0.75,
             evidence_terms: 3,
             unknown_term_weight: 0.5,
+            stop_word_weight: 0.5,
             min_score: 0.4,
             min_relative: 0.6,
         }
@@ -818,6 +824,19 @@ impl RankerIndex {
                 idf,
             });
         });
+        // Stop words typed in the query (they carry no term of their own); not single letters,
+        // which are as often a name (`rev D`) as a contraction's tail (`I'd`).
+        let filler = self.idf(1) * self.params.stop_word_weight;
+        if filler > 0.0 {
+            let mut lower = String::new();
+            for_each_identifier_keyed(query, |ident, _| {
+                lower.clear();
+                lower.extend(ident.chars().map(|c| c.to_ascii_lowercase()));
+                if lower.len() > 1 && is_stop_word(&lower) {
+                    yardstick.push(filler);
+                }
+            });
+        }
         crate::sort::sort_by(&mut yardstick, |a, b| b.total_cmp(a));
         let best: f32 = yardstick.iter().take(self.params.evidence_terms).sum();
         (terms, best * (self.params.k1 + 1.0))
@@ -1318,6 +1337,34 @@ mod tests {
         ] {
             assert!(index.rank(q, 5).is_empty(), "{q}");
         }
+    }
+
+    #[test]
+    fn a_content_word_amid_small_talk_is_weaker_evidence() {
+        let index = RankerIndex::build(&corpus());
+        let score = |q: &str| {
+            index
+                .calibrated_scores(q)
+                .into_iter()
+                .find(|(f, _)| *f == "release_process.md")
+                .map_or(0.0, |(_, s)| s)
+        };
+        let alone = score("releases");
+        let chatty = score("thanks, those releases look good");
+        assert!(
+            alone > 0.0 && chatty > 0.0 && chatty < alone,
+            "{alone} {chatty}"
+        );
+        // Stop words only fill the places informative terms leave: with three of those, the
+        // same small talk changes nothing.
+        let three = score("releases tagged freeze");
+        let three_chatty = score("thanks, the releases were tagged before the freeze");
+        assert!(
+            (three - three_chatty).abs() < 1e-6,
+            "{three} {three_chatty}"
+        );
+        // Single letters are not counted (`rev D`, `I'd`).
+        assert_eq!(score("releases D"), alone);
     }
 
     #[test]

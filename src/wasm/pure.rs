@@ -109,8 +109,8 @@ pub fn format_manifest(
 /// `fields` holds `filename\0type\0description\0` per header (absent as empty), `times` the
 /// `mtimeMs` values, so 200 headers cross in two values instead of a property read per field.
 /// `undefined` when anything needs [`format_manifest`]'s checks (an unknown type, a string past
-/// the input caps, a count that does not match, a time no JS `Date` can hold), which the JS
-/// half then calls for the exact error.
+/// the input caps, a time no JS `Date` holds, a count that does not match), which the JS half
+/// then calls for the exact error.
 ///
 /// ```js
 /// __formatManifestPacked("user_role.md\0user\0Senior Go dev\0", new Float64Array([1700000000123.9]));
@@ -146,10 +146,10 @@ pub fn format_manifest_packed(fields: &str, times: &[f64]) -> Option<String> {
         });
     }
     // Exactly the headers' fields, then the empty piece after the last NUL.
-    // An invalid time makes `None` too: the field-by-field call then throws its exact error.
     if parts.next() != Some("") || parts.next().is_some() {
         return None;
     }
+    // A time no JS Date holds: the field-by-field route throws the exact error.
     crate::manifest::format_manifest_checked(&headers).ok()
 }
 

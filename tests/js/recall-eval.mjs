@@ -5,16 +5,17 @@
 // abstain accuracy, recall of must by query length and F1 by kind. Not a node:test file.
 //
 // Only the dev split is printed unless --report is given: tune on dev, decide, commit, and only
-// then look at test (and the blind holdout split, queries_holdout.jsonl, when present) to report.
+// then look at test (and the holdout splits, queries_holdout.jsonl and the blind
+// queries_holdout2.jsonl, when present) to report.
 //
 //   node tests/js/recall-eval.mjs                       # every system that can run here, dev
-//   node tests/js/recall-eval.mjs --report              # … dev, test and holdout
+//   node tests/js/recall-eval.mjs --report              # … dev, test, holdout and holdout2
 //   node tests/js/recall-eval.mjs --system lexical      # memdir.findRelevant, no embedder
 //   node tests/js/recall-eval.mjs --system cosine       # all-MiniLM-L6-v2 cosine alone
 //   node tests/js/recall-eval.mjs --system cosine+margin  # … and within a margin of the best
 //   node tests/js/recall-eval.mjs --system union        # memdir's lexical picks, then cosine's
 //   node tests/js/recall-eval.mjs --system semantic     # memdir.findRelevant with `embed`
-//   options: --fixture DIR, --split dev|test|holdout (test, holdout need --report), --report,
+//   options: --fixture DIR, --split dev|test|holdout|holdout2 (all but dev need --report), --report,
 //            --json FILE, --model-dir DIR
 //
 // Systems:
@@ -75,8 +76,8 @@ function parseArgs(argv) {
   return args;
 }
 
-/** The query splits: dev (tune on it), test (report), holdout (blind, report; optional). */
-const SPLITS = ["dev", "test", "holdout"];
+/** The query splits: dev (tune on it), test (report), holdout and holdout2 (blind, report; optional). */
+const SPLITS = ["dev", "test", "holdout", "holdout2"];
 
 const exists = (path) => access(path).then(() => true, () => false);
 
@@ -123,7 +124,7 @@ async function readFixture(dir) {
   const queries = {};
   for (const split of SPLITS) {
     const file = join(dir, `queries_${split}.jsonl`);
-    if (split === "holdout" && !(await exists(file))) continue;
+    if (split.startsWith("holdout") && !(await exists(file))) continue;
     const text = await readFile(file, "utf8");
     queries[split] = text
       .split("\n")
