@@ -170,7 +170,7 @@ impl<'a> IndexCache<'a> {
         let print = parse_hex(parts.next()?)?;
         let dir_hash = parse_hex(parts.next()?)?;
         let checksum = parse_hex(parts.next()?)?;
-        let len: usize = parts.next()?.parse().ok()?;
+        let len = parse_dec(parts.next()?)?;
         if parts.next().is_some()
             || print != fingerprint()
             || dir_hash != fnv64(dir.as_bytes())
@@ -180,7 +180,7 @@ impl<'a> IndexCache<'a> {
             return None;
         }
         let mut lines = body.split('\n');
-        let n_terms: usize = lines.next()?.strip_prefix("T ")?.parse().ok()?;
+        let n_terms = parse_dec(lines.next()?.strip_prefix("T ")?)?;
         let mut terms: Vec<Cow<'a, str>> = Vec::new();
         for _ in 0..n_terms {
             let term = unescape(lines.next()?)?;
@@ -190,7 +190,7 @@ impl<'a> IndexCache<'a> {
             }
             terms.push(term);
         }
-        let n_entries: usize = lines.next()?.strip_prefix("E ")?.parse().ok()?;
+        let n_entries = parse_dec(lines.next()?.strip_prefix("E ")?)?;
         let mut entries = Vec::new();
         for _ in 0..n_entries {
             entries.push(parse_entry(lines.next()?, terms.len())?);
@@ -221,15 +221,20 @@ fn parse_entry(line: &str, n_terms: usize) -> Option<Cached<'_>> {
     let mtime_ms = f64::from_bits(parse_hex(f.next()?)?);
     let memory_type = match f.next()? {
         "-" => None,
-        t => Some(*MemoryType::ALL.get(t.parse::<usize>().ok()?)?),
+        t => Some(*MemoryType::ALL.get(parse_dec(t)?)?),
     };
     let name = optional(f.next()?)?;
     let description = optional(f.next()?)?;
-    let embed_hash = u128::from_str_radix(f.next()?, 16).ok()?;
+    let hash = f.next()?;
+    let (hi, lo) = (hash.get(..16)?, hash.get(16..)?);
+    if lo.len() != 16 {
+        return None;
+    }
+    let embed_hash = (u128::from(parse_hex(hi)?) << 64) | u128::from(parse_hex(lo)?);
     let mut lens = [0u32; FIELDS];
     let mut parts = f.next()?.split('.');
     for l in lens.iter_mut() {
-        *l = parts.next()?.parse().ok()?;
+        *l = u32::try_from(parse_dec(parts.next()?)?).ok()?;
     }
     if parts.next().is_some() {
         return None;
@@ -332,7 +337,12 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
             }
         }
         let [a, b, c, d] = lens;
-        let _ = write!(rows, "\t{embed_hash:x}\t{a}.{b}.{c}.{d}\t");
+        let _ = write!(
+            rows,
+            "\t{:016x}{:016x}\t{a}.{b}.{c}.{d}\t",
+            (embed_hash >> 64) as u64,
+            embed_hash as u64
+        );
         doc.clear();
         doc.extend(
             by_slot
@@ -422,7 +432,9 @@ pub(crate) fn fingerprint() -> u64 {
     ranker.upsert((&probe).into());
     let mut text = super::semantic::embed_text(&probe);
     if let Some((_, lens)) = ranker.doc_slot(&probe.filename) {
-        let _ = write!(text, "\n{lens:?}");
+        for l in lens {
+            let _ = write!(text, " {l}");
+        }
     }
     for counts in ranker.slot_counts() {
         let mut named: Vec<(&str, [u16; FIELDS])> = counts
@@ -431,7 +443,10 @@ pub(crate) fn fingerprint() -> u64 {
             .collect();
         crate::sort::sort_by(&mut named, |a, b| a.0.cmp(b.0));
         for (term, tf) in named {
-            let _ = write!(text, "\n{term} {tf:?}");
+            let _ = write!(text, "\n{term}");
+            for t in tf {
+                let _ = write!(text, " {t}");
+            }
         }
     }
     fnv64(text.as_bytes())
@@ -456,7 +471,23 @@ fn fnv64(bytes: &[u8]) -> u64 {
 }
 
 fn parse_hex(s: &str) -> Option<u64> {
-    u64::from_str_radix(s, 16).ok()
+    parse_radix(s, 16)
+}
+
+fn parse_dec(s: &str) -> Option<usize> {
+    usize::try_from(parse_radix(s, 10)?).ok()
+}
+
+/// A non-empty run of digits in `radix` that fits in 64 bits (one parser for every number of
+/// the file, rather than one `from_str` per integer type).
+fn parse_radix(s: &str, radix: u32) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    s.chars().try_fold(0u64, |n, c| {
+        n.checked_mul(u64::from(radix))?
+            .checked_add(u64::from(c.to_digit(radix)?))
+    })
 }
 
 fn optional(s: &str) -> Option<Option<String>> {
