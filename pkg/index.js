@@ -3,12 +3,12 @@
 // webpack 5, Parcel, Rollup with its URL plugin — copy it into the build); elsewhere pass it to
 // `init()` or use `memdir/inline`, which carries it.
 import initWasm from "./dist/memdir.js";
-import { loadFailed, notBeside, prepare } from "./lib/load.js";
+import { loadOnce, notBeside, prepare } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
 
-let ready;
+const load = loadOnce((source) => initWasm({ module_or_path: prepare(source ?? besideThis()) }));
 
 /**
  * Load and instantiate the WebAssembly module. Call once before anything else; later calls
@@ -22,16 +22,7 @@ let ready;
  * truncateEntrypoint("- [Role](user_role.md) — Senior Go dev");
  */
 export function init(source) {
-  ready ??= Promise.resolve()
-    .then(() => initWasm({ module_or_path: prepare(source ?? besideThis()) }))
-    .then(
-      () => undefined,
-      (error) => {
-        ready = undefined;
-        throw loadFailed(error, source !== undefined);
-      },
-    );
-  return ready;
+  return load(source);
 }
 
 /** The .wasm beside this file (bundlers rewrite this expression to the copied asset's URL). */

@@ -5,19 +5,29 @@
 import * as fs from "node:fs";
 import * as url from "node:url";
 import initWasm, { initSync } from "./dist/memdir.js";
-import { loadFailed, notBeside, prepare, readLocal } from "./lib/load.js";
+import { loadOnce, notBeside, prepare, readLocal } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
 
 const node = { fs, url };
-let ready;
+let loaded = false;
 try {
   initSync({ module: fs.readFileSync(new URL("./dist/memdir_bg.wasm", import.meta.url)) });
-  ready = Promise.resolve();
+  loaded = true;
 } catch {
   // Bundled without the .wasm beside it: `init(source)` must be called.
 }
+const load = loadOnce((source) => {
+  if (source !== undefined) return initWasm({ module_or_path: prepare(source, node) });
+  let bytes;
+  try {
+    bytes = readLocal(new URL("./dist/memdir_bg.wasm", import.meta.url), node);
+  } catch (cause) {
+    throw notBeside(cause);
+  }
+  return initWasm({ module_or_path: bytes });
+}, loaded);
 
 /**
  * Ready at import in Node (a no-op then); in a bundle without the .wasm beside it, loads the
@@ -28,23 +38,5 @@ try {
  * await init(); // nothing to do in Node
  */
 export function init(source) {
-  ready ??= Promise.resolve()
-    .then(() => {
-      if (source !== undefined) return initWasm({ module_or_path: prepare(source, node) });
-      let bytes;
-      try {
-        bytes = readLocal(new URL("./dist/memdir_bg.wasm", import.meta.url), node);
-      } catch (cause) {
-        throw notBeside(cause);
-      }
-      return initWasm({ module_or_path: bytes });
-    })
-    .then(
-      () => undefined,
-      (error) => {
-        ready = undefined;
-        throw loadFailed(error, source !== undefined);
-      },
-    );
-  return ready;
+  return load(source);
 }

@@ -5,12 +5,12 @@
 import initWasm from "./dist/memdir.js";
 import { wasmGzipBase64 } from "./dist/wasm-inline.js";
 import { MemdirError } from "./lib/errors.js";
-import { loadFailed, prepare } from "./lib/load.js";
+import { loadOnce, prepare } from "./lib/load.js";
 
 export * from "./lib/api.js";
 export { openAiEmbed } from "./lib/embed.js";
 
-let ready;
+const load = loadOnce(async (source) => initWasm({ module_or_path: source === undefined ? await gunzip(fromBase64(wasmGzipBase64)) : prepare(source) }));
 
 function fromBase64(base64) {
   if (typeof atob === "function") {
@@ -61,14 +61,5 @@ async function gunzip(bytes) {
  * const memdir = new Memdir({ fs: memoryFs(), dir: "/mem/" });
  */
 export function init(source) {
-  ready ??= Promise.resolve()
-    .then(async () => initWasm({ module_or_path: source === undefined ? await gunzip(fromBase64(wasmGzipBase64)) : prepare(source) }))
-    .then(
-      () => undefined,
-      (error) => {
-        ready = undefined;
-        throw loadFailed(error, source !== undefined);
-      },
-    );
-  return ready;
+  return load(source);
 }

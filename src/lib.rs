@@ -46,6 +46,8 @@ pub mod store;
 pub mod str_map;
 pub mod sync;
 #[cfg(test)]
+mod test_host;
+#[cfg(test)]
 mod test_rng;
 pub mod types;
 

@@ -9,14 +9,26 @@
 //!   `slugify`, `derivedFileName`): a name that cannot be written back as the same name is
 //!   refused with `UNPAIRED_SURROGATE` ([`refusal`]), never turned into a different directory.
 //! * [`Handling::Preserve`] where the result is text made from the input (`redactSecrets`,
-//!   `parseIndexEntry`, `truncateEntrypoint`) or a verdict on it (`scanForSecrets`,
-//!   `shouldRecall`): the string is carried through the core with each lone surrogate
+//!   `parseIndexEntry`, `truncateEntrypoint`) or a verdict on it (`scanForSecrets`): the string is carried through the core with each lone surrogate
 //!   U+D800 + n standing as the private-use character U+E000 + n ([`carry`]) — one UTF-16 unit
 //!   either way, so every length, cut and boundary the core computes is the one JS would —
 //!   and the result is mapped back ([`restore_units`], [`restore_in_json`]). A lone surrogate
 //!   and its stand-in are both "not a word character, not whitespace" to every rule, so
 //!   verdicts do not change. A string that already holds characters of U+E000–U+E7FF *and* a
-//!   lone surrogate cannot be carried unambiguously and is refused.
+//!   lone surrogate cannot be carried unambiguously and is refused. `parseFrontmatter` is
+//!   carried the same way (its values and keys come back exactly; its body is sliced by JS).
+//! * [`Handling::Replace`] where the string is only looked at and nothing is written from it
+//!   as it is: the `findRelevant` and `shouldRecall` query, the transcript `messages` given to extraction. It is
+//!   read with U+FFFD in place of each lone surrogate, which matches nothing and changes no
+//!   verdict ([`handling`], [`field_handling`]).
+//!
+//! Every string field of an options object or a record read from JS ([`field_handling`]) is
+//! refused, except those of `messages`: such fields name directories (`dir`, `home`,
+//! `projectRoot`), files and keys (`file`, `name`, memory-tool paths, team keys), or are
+//! memory text written to disk as UTF-8 (`description`, `body`, memory-tool `file_text`),
+//! which cannot hold a lone surrogate: writing U+FFFD instead would change the caller's data
+//! without saying so. The same holds for the positional `file` of `update`/`delete` and the
+//! `text` of `appendLog`.
 //!
 //! ```
 //! use memdir::lone_surrogates::{carry, restore_units};
@@ -35,16 +47,25 @@ pub enum Handling {
     Preserve,
     /// Refuse the call with `UNPAIRED_SURROGATE`.
     Reject,
+    /// Read it with U+FFFD in its place: the string is only looked at.
+    Replace,
 }
 
-/// Functions that form a path, a file name or a key from their string arguments.
-const FORMS_NAMES: [&str; 5] = [
+/// Functions that form a path, a file name or a key from their string arguments, or write
+/// them to disk.
+const FORMS_NAMES: [&str; 8] = [
     "sanitizePathKey",
     "validateMemoryPath",
     "sanitizePath",
     "slugify",
     "derivedFileName",
+    "update",
+    "delete",
+    "appendLog",
 ];
+
+/// Functions (and record inputs) whose strings are only looked at.
+const LOOKS_ONLY: [&str; 3] = ["findRelevant", "shouldRecall", "messages"];
 
 /// The decision for the exported function `function` (its JS name).
 ///
@@ -52,12 +73,30 @@ const FORMS_NAMES: [&str; 5] = [
 /// use memdir::lone_surrogates::{handling, Handling};
 /// assert_eq!(handling("sanitizePath"), Handling::Reject);
 /// assert_eq!(handling("redactSecrets"), Handling::Preserve);
+/// assert_eq!(handling("findRelevant"), Handling::Replace);
 /// ```
 pub fn handling(function: &str) -> Handling {
     if FORMS_NAMES.contains(&function) {
         Handling::Reject
+    } else if LOOKS_ONLY.contains(&function) {
+        Handling::Replace
     } else {
         Handling::Preserve
+    }
+}
+
+/// The decision for a string field of the options object or record `input` (how its errors
+/// name it, e.g. `save input`, `messages`): refused, but for the strings that are only looked at.
+///
+/// ```
+/// use memdir::lone_surrogates::{field_handling, Handling};
+/// assert_eq!(field_handling("save input"), Handling::Reject);
+/// assert_eq!(field_handling("messages"), Handling::Replace);
+/// ```
+pub fn field_handling(input: &str) -> Handling {
+    match LOOKS_ONLY.contains(&input) {
+        true => Handling::Replace,
+        false => Handling::Reject,
     }
 }
 
@@ -71,8 +110,8 @@ pub fn refusal(what: &str) -> Error {
     Error::new(
         Code::UnpairedSurrogate,
         format!(
-            "{what} holds an unpaired UTF-16 surrogate: no file or key can be named by it \
-             (it would be written as U+FFFD, a different name)"
+            "{what} holds an unpaired UTF-16 surrogate, which no file name, key or UTF-8 file \
+             can hold (it would be written as U+FFFD, a different text)"
         ),
     )
 }
@@ -189,7 +228,20 @@ mod tests {
         for f in FORMS_NAMES {
             assert_eq!(handling(f), Handling::Reject);
         }
+        for f in LOOKS_ONLY {
+            assert_eq!(handling(f), Handling::Replace);
+        }
+        assert_eq!(field_handling("messages"), Handling::Replace);
+        for input in [
+            "Memdir options",
+            "save input",
+            "changes",
+            "memory tool command",
+        ] {
+            assert_eq!(field_handling(input), Handling::Reject);
+        }
         for f in [
+            "parseFrontmatter",
             "redactSecrets",
             "scanForSecrets",
             "parseIndexEntry",

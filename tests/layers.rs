@@ -37,6 +37,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "size",
             "sort",
             "str_map",
+            "test_host",
             "test_rng",
             "types",
         ],

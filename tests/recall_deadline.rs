@@ -6,68 +6,25 @@
 mod common;
 
 use common::llm::{Script, ScriptedLlm};
-use common::{block_on, TestClock};
-use memdir::host::{
-    Clock, DirEntry, Embedder, FileStat, FileSystem, FsCapabilities, HostResult, NoLlm,
-};
+use common::{block_on, Op, Tap, TestClock};
+use memdir::host::{Clock, Embedder, FileSystem, FsCapabilities, HostResult, NoLlm};
 use memdir::recall::{
     AbortFlag, AnsweredBy, FindOptions, LiveIndex, RecallConfig, RecallOutcome, Recaller,
 };
 use memdir::store::{Store, StoreConfig, WriteMode};
-use memdir::MemFs;
-use std::cell::Cell;
+use memdir::{MemFs, NoTelemetry};
+use std::rc::Rc;
 
-/// A `MemFs` whose listing and stats can be made to hang forever.
-struct Hanging<'a> {
-    inner: &'a MemFs,
-    hang: Cell<bool>,
-}
-
-impl Hanging<'_> {
-    async fn gate(&self) {
-        if self.hang.get() {
-            std::future::pending::<()>().await;
-        }
-    }
-}
-
-impl FileSystem for Hanging<'_> {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.gate().await;
-        self.inner.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.inner.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.gate().await;
-        self.inner.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.gate().await;
-        self.inner.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.inner.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.inner.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        FsCapabilities::default()
-    }
-}
-
-/// A clock whose timers never fire: only an abort can end a wait.
-struct Frozen;
-
-impl Clock for Frozen {
-    fn now_ms(&self) -> f64 {
-        1_700_000_000_000.0
-    }
-    async fn sleep(&self, _ms: u32) {
-        std::future::pending::<()>().await;
-    }
+/// A store of `/m/` over `fs`, timed by `clock`.
+fn store<F: FileSystem, C: Clock>(fs: F, clock: C) -> Store<F, C, NoTelemetry> {
+    Store::new(
+        fs,
+        clock,
+        NoTelemetry,
+        "/m/",
+        WriteMode::Auto,
+        StoreConfig::default(),
+    )
 }
 
 fn memories() -> MemFs {
@@ -86,18 +43,8 @@ fn memories() -> MemFs {
 #[test]
 fn a_hung_listing_times_out_and_answers_from_the_index_as_it_stands() {
     let fs = memories();
-    let host = Hanging {
-        inner: &fs,
-        hang: Cell::new(false),
-    };
-    let store = Store::new(
-        host,
-        TestClock::new(1_700_000_000_000.0),
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let host = Tap::with_caps(&fs, FsCapabilities::default());
+    let store = store(host, TestClock::new(1_700_000_000_000.0));
     let config = RecallConfig {
         timeout_ms: 1_000,
         ..RecallConfig::default()
@@ -112,7 +59,7 @@ fn a_hung_listing_times_out_and_answers_from_the_index_as_it_stands() {
 
     // The filesystem stops answering: recall ends at its timeout with the ranker's answer over
     // what the index already holds.
-    store.fs().hang.set(true);
+    store.fs().hang_reads.set(true);
     let started = store.clock().now_ms();
     let cut =
         block_on(recaller.find_relevant("install packages with pnpm", FindOptions::default()))
@@ -123,7 +70,7 @@ fn a_hung_listing_times_out_and_answers_from_the_index_as_it_stands() {
     assert!(store.clock().now_ms() - started <= 1_000.0 + 1.0);
 
     // It recovers when the filesystem does.
-    store.fs().hang.set(false);
+    store.fs().hang_reads.set(false);
     let again = block_on(recaller.find_relevant("release train", FindOptions::default())).unwrap();
     assert_eq!(again.outcome, RecallOutcome::Ok);
     assert!(again.memories[0].path.ends_with("project_release.md"));
@@ -132,18 +79,9 @@ fn a_hung_listing_times_out_and_answers_from_the_index_as_it_stands() {
 #[test]
 fn an_abort_ends_a_recall_stuck_in_the_host_even_when_no_timer_fires() {
     let fs = memories();
-    let host = Hanging {
-        inner: &fs,
-        hang: Cell::new(true),
-    };
-    let store = Store::new(
-        host,
-        Frozen,
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let host = Tap::with_caps(&fs, FsCapabilities::default());
+    host.hang_reads.set(true);
+    let store = store(host, TestClock::frozen(1_700_000_000_000.0));
     let config = RecallConfig::default();
     let recaller = Recaller::new(&store, None::<&NoLlm>, &config);
     let flag = AbortFlag::new();
@@ -157,36 +95,17 @@ fn an_abort_ends_a_recall_stuck_in_the_host_even_when_no_timer_fires() {
     assert!(out.memories.is_empty());
 }
 
-/// A `MemFs` whose directory listing takes `ms` of the shared test clock's time.
-struct Slow<'a> {
-    inner: &'a MemFs,
-    clock: &'a TestClock,
-    ms: f64,
-}
-
-impl FileSystem for Slow<'_> {
-    async fn read_file(&self, path: &str) -> HostResult<String> {
-        self.inner.read_file(path).await
-    }
-    async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-        self.inner.write_file(path, data).await
-    }
-    async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-        self.clock.now.set(self.clock.now.get() + self.ms);
-        self.inner.read_dir(path).await
-    }
-    async fn stat(&self, path: &str) -> HostResult<FileStat> {
-        self.inner.stat(path).await
-    }
-    async fn mkdir(&self, path: &str) -> HostResult<()> {
-        self.inner.mkdir(path).await
-    }
-    async fn remove(&self, path: &str) -> HostResult<()> {
-        self.inner.remove(path).await
-    }
-    fn capabilities(&self) -> FsCapabilities {
-        FsCapabilities::default()
-    }
+/// A `MemFs` claiming no optional capabilities whose directory listing takes `ms` of `clock`'s
+/// time.
+fn slow<'a>(inner: &'a MemFs, clock: &Rc<TestClock>, ms: f64) -> Tap<&'a MemFs> {
+    let clock = Rc::clone(clock);
+    let mut tap = Tap::with_caps(inner, FsCapabilities::default());
+    tap.on_call = Some(Rc::new(move |op, _| {
+        if op == Op::ReadDir {
+            clock.now.set(clock.now.get() + ms);
+        }
+    }));
+    tap
 }
 
 /// An embedder that never answers.
@@ -206,20 +125,9 @@ impl Embedder for HangingEmbedder {
 /// the stage began, with the ranker's answer and outcome `timeout`.
 fn one_deadline(stage: &str) {
     let fs = memories();
-    let clock = TestClock::new(1_700_000_000_000.0);
-    let host = Slow {
-        inner: &fs,
-        clock: &clock,
-        ms: 700.0,
-    };
-    let store = Store::new(
-        host,
-        &clock,
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let clock = Rc::new(TestClock::new(1_700_000_000_000.0));
+    let host = slow(&fs, &clock, 700.0);
+    let store = store(host, &*clock);
     let config = RecallConfig {
         timeout_ms: 1_000,
         ..RecallConfig::default()
@@ -261,14 +169,7 @@ fn one_deadline_covers_the_index_step_and_the_embedder() {
 fn a_hanging_embedder_before_the_llm_leaves_it_half_the_time() {
     let fs = memories();
     let clock = TestClock::new(1_700_000_000_000.0);
-    let store = Store::new(
-        &fs,
-        &clock,
-        memdir::NoTelemetry,
-        "/m/",
-        WriteMode::Auto,
-        StoreConfig::default(),
-    );
+    let store = store(&fs, &clock);
     // Two memories over a budget of one: the pre-filter asks the embedder, which never answers.
     let config = RecallConfig {
         timeout_ms: 1_000,

@@ -20,7 +20,9 @@ export function truncateEntrypoint(raw: string, options?: TruncateOptions): Entr
 
 /**
  * Parse a memory file's frontmatter. Never throws for a string: problems are listed in
- * `diagnostics` (a non-string is a `MemdirError` with code `INVALID_INPUT`).
+ * `diagnostics` (a non-string is a `MemdirError` with code `INVALID_INPUT`). Unpaired UTF-16
+ * surrogates come back exactly; the one refusal (`UNPAIRED_SURROGATE`) is a text holding both
+ * one and a private-use character U+E000–U+E7FF.
  *
  * @example
  * const { header, body } = parseFrontmatter("---\nname: Role\ntype: user\n---\nSenior Go dev");

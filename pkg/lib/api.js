@@ -34,6 +34,8 @@ let defaultCaps;
 const HEAD_PROBE_BYTES = 512;
 const utf8 = new TextEncoder();
 const probeBytes = new Uint8Array(HEAD_PROBE_BYTES);
+/** No unpaired UTF-16 surrogate (`isWellFormed`, ES2024, or the same test where it is missing). */
+const wellFormed = typeof "".isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !/\p{Cs}/u.test(s);
 
 /**
  * Apply MEMORY.md's caps exactly as the reference does: 200 lines, then 25,000 UTF-16 units cut
@@ -95,19 +97,24 @@ function packHeaders(headers) {
     times[i] = mtimeMs;
     fields += filename + "\0" + t + "\0" + d + "\0";
   }
-  return { fields, times };
+  // A lone surrogate would cross as U+FFFD: field by field, the core refuses it.
+  return wellFormed(fields) ? { fields, times } : null;
 }
 
 /**
  * Parse a memory file's frontmatter. Never throws for a string: problems are listed in
- * `diagnostics` (a non-string is a `MemdirError` with code `INVALID_INPUT`).
+ * `diagnostics` (a non-string is a `MemdirError` with code `INVALID_INPUT`). Unpaired UTF-16
+ * surrogates come back exactly; the one refusal (`UNPAIRED_SURROGATE`) is a text holding both
+ * one and a private-use character U+E000–U+E7FF.
  *
  * @example
  * const { header, body } = parseFrontmatter("---\nname: Role\ntype: user\n---\nSenior Go dev");
  * header.type; // "user"
  */
 export function parseFrontmatter(text) {
-  if (typeof text !== "string") return __parseFrontmatter(text);
+  // A non-string is refused by the core; a text with a lone surrogate goes whole to the core,
+  // which keeps it exactly (UTF-8 bytes cannot hold one).
+  if (typeof text !== "string" || !wellFormed(text)) return __parseFrontmatter(text);
   // The start of the text as UTF-8 bytes (whole characters; `read` counts UTF-16 units):
   // copying bytes in is cheaper than passing a JS string, which the glue copies char by char.
   // The core decodes its own answer (src/wasm/frontmatter.rs).

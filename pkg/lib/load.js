@@ -64,3 +64,25 @@ export function prepare(source, node) {
   }
   return readLocal(source, node) ?? source;
 }
+
+/**
+ * An entry's `init`: the first call runs `load(source)` (wasm-bindgen's loader, or a Promise of
+ * it) and later calls return the same Promise, which settles to `undefined`; a failure is
+ * rejected as `loadFailed` reports it and lets the next call try again. `loaded`: the module was
+ * instantiated already, so calls resolve at once.
+ */
+export function loadOnce(load, loaded = false) {
+  let ready = loaded ? Promise.resolve() : undefined;
+  return (source) => {
+    ready ??= Promise.resolve()
+      .then(() => load(source))
+      .then(
+        () => undefined,
+        (error) => {
+          ready = undefined;
+          throw loadFailed(error, source !== undefined);
+        },
+      );
+    return ready;
+  };
+}

@@ -158,50 +158,11 @@ fn count(n: usize) -> FieldValue {
 mod tests {
     use super::*;
     use crate::future::block_on;
-    use crate::host::{DirEntry, FileStat, FsCapabilities, HostResult};
+    use crate::host::FsCapabilities;
     use crate::store::StoreConfig;
+    use crate::test_host::{FixedClock, FsOp, HookedFs};
     use crate::{MemFs, NoTelemetry};
-    use std::cell::{Cell, RefCell};
-
-    struct Clock0;
-    impl Clock for Clock0 {
-        fn now_ms(&self) -> f64 {
-            0.0
-        }
-        async fn sleep(&self, _ms: u32) {}
-    }
-
-    /// A MemFs that counts directory listings.
-    #[derive(Default)]
-    struct ListCounter {
-        inner: MemFs,
-        lists: Cell<usize>,
-    }
-
-    impl FileSystem for ListCounter {
-        async fn read_file(&self, path: &str) -> HostResult<String> {
-            self.inner.read_file(path).await
-        }
-        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-            self.inner.write_file(path, data).await
-        }
-        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-            self.lists.set(self.lists.get() + 1);
-            self.inner.read_dir(path).await
-        }
-        async fn stat(&self, path: &str) -> HostResult<FileStat> {
-            self.inner.stat(path).await
-        }
-        async fn mkdir(&self, path: &str) -> HostResult<()> {
-            self.inner.mkdir(path).await
-        }
-        async fn remove(&self, path: &str) -> HostResult<()> {
-            self.inner.remove(path).await
-        }
-        fn capabilities(&self) -> FsCapabilities {
-            FsCapabilities::default()
-        }
-    }
+    use std::cell::RefCell;
 
     /// Records every event's name and field names.
     #[derive(Default)]
@@ -215,10 +176,10 @@ mod tests {
 
     #[test]
     fn lists_the_directory_only_for_a_recording_telemetry() {
-        let fs = ListCounter::default();
+        let fs = HookedFs::new(MemFs::new(), FsCapabilities::default());
         let store = Store::new(
             &fs,
-            Clock0,
+            FixedClock(0.0),
             NoTelemetry,
             "/m/",
             WriteMode::Auto,
@@ -228,12 +189,12 @@ mod tests {
             let prompt = block_on(load_prompt(&store, &PromptConfig::default()));
             assert!(matches!(prompt, Ok(Some(p)) if p.starts_with("# auto memory\n")));
         }
-        assert_eq!(fs.lists.get(), 0);
+        assert_eq!(fs.count(&[FsOp::ReadDir]), 0);
 
         let events = Events::default();
         let store = Store::new(
             &fs,
-            Clock0,
+            FixedClock(0.0),
             &events,
             "/m/",
             WriteMode::Auto,
@@ -241,7 +202,7 @@ mod tests {
         );
         let prompt = block_on(load_prompt(&store, &PromptConfig::default()));
         assert!(matches!(prompt, Ok(Some(_))));
-        assert_eq!(fs.lists.get(), 1);
+        assert_eq!(fs.count(&[FsOp::ReadDir]), 1);
         let recorded = events.0.borrow();
         assert_eq!(recorded.len(), 1);
         let (event, fields) = &recorded[0];

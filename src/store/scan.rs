@@ -384,69 +384,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 mod tests {
     use crate::error::HostError;
     use crate::future::block_on;
-    use crate::host::{Clock, DirEntry, FileStat, FileSystem, FsCapabilities, HostResult};
+    use crate::host::FsCapabilities;
     use crate::store::{Store, StoreConfig, WriteMode};
+    use crate::test_host::{FixedClock, FsOp, HookedFs};
     use crate::{MemFs, NoTelemetry};
-    use std::cell::Cell;
-
-    struct FixedClock;
-
-    impl Clock for FixedClock {
-        fn now_ms(&self) -> f64 {
-            1.7e12
-        }
-
-        async fn sleep(&self, _ms: u32) {}
-    }
-
-    /// A MemFs that counts head reads and cannot read one path.
-    struct CountingFs {
-        inner: MemFs,
-        unreadable: &'static str,
-        reads: Cell<usize>,
-    }
-
-    impl CountingFs {
-        fn read(&self, path: &str) -> HostResult<()> {
-            self.reads.set(self.reads.get() + 1);
-            if path == self.unreadable {
-                return Err(HostError::new(Some("EACCES"), "denied"));
-            }
-            Ok(())
-        }
-    }
-
-    impl FileSystem for CountingFs {
-        async fn read_file(&self, path: &str) -> HostResult<String> {
-            self.read(path)?;
-            self.inner.read_file(path).await
-        }
-        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-            self.inner.write_file(path, data).await
-        }
-        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-            self.inner.read_dir(path).await
-        }
-        async fn stat(&self, path: &str) -> HostResult<FileStat> {
-            self.inner.stat(path).await
-        }
-        async fn mkdir(&self, path: &str) -> HostResult<()> {
-            self.inner.mkdir(path).await
-        }
-        async fn remove(&self, path: &str) -> HostResult<()> {
-            self.inner.remove(path).await
-        }
-        fn capabilities(&self) -> FsCapabilities {
-            FsCapabilities {
-                read_head: true,
-                ..FsCapabilities::default()
-            }
-        }
-        async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
-            self.read(path)?;
-            self.inner.read_head(path, max_bytes).await
-        }
-    }
 
     #[test]
     fn reads_only_the_newest_and_fills_in_for_unreadable_files() {
@@ -456,14 +397,21 @@ mod tests {
             inner.insert_file(&path, format!("---\ndescription: d{i}\n---\nbody\n"));
             inner.set_mtime(&path, 1.0e12 + f64::from(i) * 1000.0);
         }
-        let fs = CountingFs {
-            inner,
-            unreadable: "/m/f249.md",
-            reads: Cell::new(0),
+        // A MemFs with head reads, which counts reads and cannot read one path.
+        let caps = FsCapabilities {
+            read_head: true,
+            ..FsCapabilities::default()
         };
+        let fs = HookedFs::new(inner, caps).refusing(|op, path| {
+            let read = matches!(op, FsOp::ReadFile | FsOp::ReadHead);
+            if read && path == "/m/f249.md" {
+                return Err(HostError::new(Some("EACCES"), "denied"));
+            }
+            Ok(())
+        });
         let memdir = Store::new(
             fs,
-            FixedClock,
+            FixedClock(1.7e12),
             NoTelemetry,
             "/m/",
             WriteMode::Auto,
@@ -475,6 +423,6 @@ mod tests {
         assert_eq!(headers[0].description.as_deref(), Some("d248"));
         assert_eq!(headers[199].filename, "f049.md");
         // 200 headers plus the one unreadable file: the 49 oldest are never read.
-        assert_eq!(memdir.fs.reads.get(), 201);
+        assert_eq!(memdir.fs.count(&[FsOp::ReadFile, FsOp::ReadHead]), 201);
     }
 }

@@ -185,69 +185,23 @@ fn escape(path: &str) -> Error {
 mod tests {
     use super::*;
     use crate::future::block_on;
-    use crate::host::{DirEntry, FileStat, FsCapabilities, HostResult};
+    use crate::host::FsCapabilities;
     use crate::store::{SaveInput, StoreConfig};
+    use crate::test_host::{FixedClock, FsOp, HookedFs};
     use crate::{MemFs, NoTelemetry};
-    use std::cell::RefCell;
-
-    struct Clock0;
-    impl Clock for Clock0 {
-        fn now_ms(&self) -> f64 {
-            1.7e12
-        }
-        async fn sleep(&self, _ms: u32) {}
-    }
-
-    /// A MemFs declaring `atomic_write` (or not) and logging every write and rename.
-    struct Logged {
-        inner: MemFs,
-        atomic: bool,
-        log: RefCell<Vec<String>>,
-    }
-
-    impl FileSystem for Logged {
-        async fn read_file(&self, path: &str) -> HostResult<String> {
-            self.inner.read_file(path).await
-        }
-        async fn write_file(&self, path: &str, data: &str) -> HostResult<()> {
-            self.log.borrow_mut().push(format!("write {path}"));
-            self.inner.write_file(path, data).await
-        }
-        async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
-            self.inner.read_dir(path).await
-        }
-        async fn stat(&self, path: &str) -> HostResult<FileStat> {
-            self.inner.stat(path).await
-        }
-        async fn mkdir(&self, path: &str) -> HostResult<()> {
-            self.inner.mkdir(path).await
-        }
-        async fn remove(&self, path: &str) -> HostResult<()> {
-            self.inner.remove(path).await
-        }
-        async fn rename(&self, from: &str, to: &str) -> HostResult<()> {
-            self.log.borrow_mut().push(format!("rename {to}"));
-            self.inner.rename(from, to).await
-        }
-        fn capabilities(&self) -> FsCapabilities {
-            FsCapabilities {
-                rename: true,
-                atomic_write: self.atomic,
-                ..FsCapabilities::default()
-            }
-        }
-    }
 
     /// The writes and renames of one save, and the files it leaves.
     fn one_save(atomic: bool) -> (Vec<String>, Vec<String>) {
-        let fs = Logged {
-            inner: MemFs::new(),
-            atomic,
-            log: RefCell::new(Vec::new()),
+        // A MemFs declaring `atomic_write` (or not), whose writes and renames are logged.
+        let caps = FsCapabilities {
+            rename: true,
+            atomic_write: atomic,
+            ..FsCapabilities::default()
         };
+        let fs = HookedFs::new(MemFs::new(), caps);
         let store = Store::new(
             &fs,
-            Clock0,
+            FixedClock(1.7e12),
             NoTelemetry,
             "/m/",
             WriteMode::Auto,
@@ -261,7 +215,14 @@ mod tests {
             ..SaveInput::default()
         };
         assert!(block_on(store.save(input)).is_ok());
-        let log = fs.log.borrow().clone();
+        let log = fs
+            .calls_of(&[FsOp::WriteFile, FsOp::Rename])
+            .into_iter()
+            .map(|(op, path)| match op {
+                FsOp::Rename => format!("rename {path}"),
+                _ => format!("write {path}"),
+            })
+            .collect::<Vec<_>>();
         let mut files: Vec<String> = block_on(fs.inner.read_dir("/m/"))
             .unwrap_or_default()
             .into_iter()

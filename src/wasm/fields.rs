@@ -88,6 +88,19 @@ pub fn string_arg(value: JsValue, name: &str) -> Result<String, JsValue> {
     }
 }
 
+#[wasm_bindgen(inline_js = r#"
+export function wellFormed(s) {
+  return typeof s.isWellFormed === "function" ? s.isWellFormed() : !/\p{Cs}/u.test(s);
+}
+"#)]
+extern "C" {
+    /// `s.isWellFormed()` (ES2024), or the same test by a regular expression where it is missing:
+    /// no unpaired surrogate, in one call however long the string. What a lone surrogate means
+    /// is the core's decision (`crate::lone_surrogates`).
+    #[wasm_bindgen(js_name = wellFormed)]
+    pub fn well_formed(s: &js_sys::JsString) -> bool;
+}
+
 #[wasm_bindgen]
 extern "C" {
     /// `Object.keys`, its exception caught (a Proxy's `ownKeys` trap may throw).
@@ -304,7 +317,9 @@ impl<'a> Fields<'a> {
 
     /// `value` as a string when it is one within the caps ([`MAX_INPUT_UNITS`] for one string,
     /// [`MAX_CALL_UNITS`] for all the strings of this input); past a cap, fail (naming `key`)
-    /// without copying it.
+    /// without copying it. One holding an unpaired surrogate fails with `UNPAIRED_SURROGATE`
+    /// unless the core reads this input's strings as they are looked at only
+    /// ([`crate::lone_surrogates::field_handling`]).
     #[inline(never)]
     fn text(&self, value: &JsValue, key: &str) -> Option<String> {
         let n = units(value)?;
@@ -320,7 +335,23 @@ impl<'a> Fields<'a> {
             return None;
         }
         self.slot.units.set(total);
+        if !well_formed(value.unchecked_ref()) {
+            self.lone_surrogate(key);
+            if self.failed() {
+                return None;
+            }
+        }
         value.as_string()
+    }
+
+    /// Fail for a lone surrogate in the string field `key`, unless the core accepts it.
+    #[inline(never)]
+    fn lone_surrogate(&self, key: &str) {
+        use crate::lone_surrogates::{field_handling, refusal, Handling};
+        if field_handling(self.what) == Handling::Reject {
+            let field = format!("`{key}` of the {}", self.what);
+            self.fail(super::error::to_js(refusal(&field)));
+        }
     }
 
     /// A required string.

@@ -5,13 +5,25 @@
 //! or the object built when a value has no JSON form. `pkg/lib/api.js` only hands over the
 //! start of the text (as UTF-8 bytes when it fits the probe), so the body never crosses.
 
-use super::fields::string_arg;
+use super::inputs::text_arg;
 use crate::frontmatter::{head_for_js, HeadForJs, HEADER_KEYS};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
-export function decodeHead(text, head, keys) {
+// A carried text's stand-ins (U+E000 + n for the lone surrogate U+D800 + n, src/lone_surrogates.rs)
+// back as the surrogates, in every key and string of a result not sliced from the text itself.
+const back = (v) => typeof v === "string"
+  ? v.replace(/[\uE000-\uE7FF]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x800))
+  : Array.isArray(v) ? v.map(back)
+  : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [back(k), back(x)]))
+  : v;
+
+export function decodeHead(text, head, keys, carried) {
   if (head === undefined) return undefined;
+  if (carried && !(head instanceof Uint32Array)) {
+    const { body, ...rest } = decodeHead(text, head, keys, false);
+    return { ...back(rest), body };
+  }
   if (head instanceof Uint32Array) {
     // [body, header bits, key start, key end, value start, value end, ...]
     const frontmatter = {};
@@ -39,7 +51,7 @@ export function decodeHead(text, head, keys) {
 extern "C" {
     /// The result from the encoded `head` of `text` (`undefined` stays `undefined`).
     #[wasm_bindgen(js_name = decodeHead)]
-    fn decode_head(text: &JsValue, head: JsValue, keys: &JsValue) -> JsValue;
+    fn decode_head(text: &JsValue, head: JsValue, keys: &JsValue, carried: bool) -> JsValue;
 }
 
 thread_local! {
@@ -53,8 +65,8 @@ thread_local! {
 
 /// `parseFrontmatter(text)` from the core's encoding of `head` (a prefix of `text`, or all of
 /// it): the result, or `undefined` when `complete` is false and `head` ends inside the
-/// frontmatter.
-fn parse(text: &JsValue, head: &str, complete: bool) -> JsValue {
+/// frontmatter. `carried`: `head` holds stand-ins for lone surrogates of `text`.
+fn parse(text: &JsValue, head: &str, complete: bool, carried: bool) -> JsValue {
     let encoded = match head_for_js(head, complete) {
         HeadForJs::NeedMore => JsValue::UNDEFINED,
         HeadForJs::Json(json) => JsValue::from_str(&json),
@@ -63,18 +75,20 @@ fn parse(text: &JsValue, head: &str, complete: bool) -> JsValue {
             super::convert::frontmatter_head_to_js(&head, body_offset)
         }
     };
-    KEYS.with(|keys| decode_head(text, encoded, keys))
+    KEYS.with(|keys| decode_head(text, encoded, keys, carried))
 }
 
-/// `parseFrontmatter` over the whole of `text` (a non-string is an `INVALID_INPUT` error).
+/// `parseFrontmatter` over the whole of `text` (a non-string is an `INVALID_INPUT` error). A
+/// text with lone surrogates comes here (`pkg/lib/api.js`) and is carried
+/// ([`crate::lone_surrogates`]): keys and values come back exactly.
 ///
 /// ```js
 /// const { header, body } = __parseFrontmatter(text);
 /// ```
 #[wasm_bindgen(js_name = __parseFrontmatter, skip_typescript)]
 pub fn parse_frontmatter(text: JsValue) -> Result<JsValue, JsValue> {
-    let head = string_arg(text.clone(), "text")?;
-    Ok(parse(&text, &head, true))
+    let head = text_arg(text.clone(), "text", "parseFrontmatter")?;
+    Ok(parse(&text, &head.text, true, head.carried))
 }
 
 /// `parseFrontmatter` from the first `len` bytes of `utf8` (what `TextEncoder.encodeInto` wrote
@@ -90,7 +104,7 @@ pub fn parse_frontmatter_probe(text: JsValue, utf8: &[u8], len: usize, complete:
     let written = utf8.get(..len).unwrap_or(utf8);
     // `from_utf8` checks a word at a time; the lossy decoder only for bytes that need it.
     match std::str::from_utf8(written) {
-        Ok(head) => parse(&text, head, complete),
-        Err(_) => parse(&text, &String::from_utf8_lossy(written), complete),
+        Ok(head) => parse(&text, head, complete, false),
+        Err(_) => parse(&text, &String::from_utf8_lossy(written), complete, false),
     }
 }

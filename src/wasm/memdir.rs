@@ -3,9 +3,9 @@
 //! call back in while a Promise is pending.
 
 use super::error::throw;
-use super::fields::{self, string_arg};
+use super::fields;
 use super::host::{JsClock, JsFs, JsLlm, JsTelemetry};
-use super::inputs::{from_js, list_from_js, local_date, FindCall, RecalledMemory};
+use super::inputs::{from_js, list_from_js, local_date, text_arg, FindCall, RecalledMemory};
 use super::{promise, Core};
 use crate::store::{MemoryChanges, SaveInput};
 use js_sys::{Promise, Reflect};
@@ -101,7 +101,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "FindOptions")] options: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let query = string_arg(query, "query")?;
+        let query = text_arg(query, "query", "findRelevant")?.text;
         let call = FindCall::new(options.unwrap_or(JsValue::UNDEFINED))?;
         Ok(settle!(self.inner, |core| {
             let result = core.find_relevant(&query, call.options.clone()).await;
@@ -231,7 +231,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
         #[wasm_bindgen(unchecked_param_type = "MemoryChanges")] changes: JsValue,
     ) -> Result<Promise, JsValue> {
-        let file = string_arg(file, "file")?;
+        let file = text_arg(file, "file", "update")?.text;
         let changes: MemoryChanges = from_js(changes)?;
         Ok(settle!(self.inner, |core| {
             core.update(&file, changes).await
@@ -248,7 +248,7 @@ impl JsMemdir {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] file: JsValue,
     ) -> Result<Promise, JsValue> {
-        let file = string_arg(file, "file")?;
+        let file = text_arg(file, "file", "delete")?.text;
         Ok(settle!(self.inner, |core| { core.delete(&file).await }))
     }
 
@@ -274,7 +274,7 @@ impl JsMemdir {
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Date")] date: Option<JsValue>,
     ) -> Result<Promise, JsValue> {
-        let text = string_arg(text, "text")?;
+        let text = text_arg(text, "text", "appendLog")?.text;
         let now = crate::Clock::now_ms(self.inner.clock());
         let local = local_date(date, now)?;
         Ok(settle!(self.inner, |core| {

@@ -32,9 +32,8 @@ impl From<SurfacedMemory> for SurfacedOut {
 pub fn should_recall(
     #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
 ) -> Result<bool, JsValue> {
-    Ok(crate::recall::should_recall(&super::fields::string_arg(
-        query, "query",
-    )?))
+    let query = super::inputs::text_arg(query, "query", "shouldRecall")?;
+    Ok(crate::recall::should_recall(&query.text))
 }
 
 /// What one session has surfaced: recall stops once 61,440 UTF-16 units were shown, and a

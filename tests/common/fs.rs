@@ -31,6 +31,9 @@ pub enum Op {
 /// The calls that read or list: whole reads, head reads, listings and stats (not `lstat`).
 pub const READS: &[Op] = &[Op::ReadFile, Op::ReadHead, Op::ReadDir, Op::Stat];
 
+/// What [`Tap::on_call`] runs on each call.
+pub type OnCall = Rc<dyn Fn(Op, &str)>;
+
 /// How [`Tap`] answers `watch`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Watch {
@@ -55,6 +58,10 @@ pub struct Tap<F> {
     pub hang_writes: Cell<bool>,
     /// `create_exclusive` never answers while set.
     pub hang_create: Cell<bool>,
+    /// The calls in [`READS`] never answer while set.
+    pub hang_reads: Cell<bool>,
+    /// Called with each call and its (first) path as it arrives, before it is forwarded.
+    pub on_call: Option<OnCall>,
     /// These methods fail with `EACCES`.
     pub denied: Vec<Op>,
     /// `Some(hang)`: offer the host `lock`, which never answers when `hang`.
@@ -81,6 +88,8 @@ impl<F: Clone> Clone for Tap<F> {
             yields: self.yields,
             hang_writes: self.hang_writes.clone(),
             hang_create: self.hang_create.clone(),
+            hang_reads: self.hang_reads.clone(),
+            on_call: self.on_call.clone(),
             denied: self.denied.clone(),
             host_lock: self.host_lock,
             locks_taken: self.locks_taken.clone(),
@@ -110,6 +119,8 @@ where
             yields: false,
             hang_writes: Cell::new(false),
             hang_create: Cell::new(false),
+            hang_reads: Cell::new(false),
+            on_call: None,
             denied: Vec::new(),
             host_lock: None,
             locks_taken: RefCell::new(Vec::new()),
@@ -167,9 +178,15 @@ where
         listener.expect("watching")(event);
     }
 
-    /// Log the call, yield if asked, and refuse it if denied.
+    /// Log the call, tell `on_call`, hang or yield if asked, and refuse it if denied.
     async fn enter(&self, op: Op, path: &str) -> HostResult<()> {
         self.calls.borrow_mut().push((op, path.to_owned()));
+        if let Some(on_call) = &self.on_call {
+            on_call(op, path);
+        }
+        if self.hang_reads.get() && READS.contains(&op) {
+            std::future::pending::<()>().await;
+        }
         if self.yields {
             YieldOnce(false).await;
         }

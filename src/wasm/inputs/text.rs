@@ -86,21 +86,10 @@ pub(crate) struct Carried {
     pub carried: bool,
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r#"
-export function wellFormed(s) {
-  return typeof s.isWellFormed === "function" ? s.isWellFormed() : !/\p{Cs}/u.test(s);
-}
-"#)]
-extern "C" {
-    /// `s.isWellFormed()` (ES2024), or the same test by a regular expression where it is missing:
-    /// no unpaired surrogate, in one call however long the string.
-    #[wasm_bindgen(js_name = wellFormed)]
-    fn well_formed(s: &js_sys::JsString) -> bool;
-}
-
 /// The string argument `name` of the export `function`. This only looks: whether the string
 /// holds an unpaired surrogate; the core decides what that means for `function`
-/// ([`crate::lone_surrogates::handling`]): refused with `UNPAIRED_SURROGATE`, or carried.
+/// ([`crate::lone_surrogates::handling`]): refused with `UNPAIRED_SURROGATE`, carried, or read
+/// with U+FFFD in its place.
 pub(crate) fn text_arg(
     value: wasm_bindgen::JsValue,
     name: &str,
@@ -110,18 +99,18 @@ pub(crate) fn text_arg(
     use wasm_bindgen::JsCast;
     let within_cap =
         super::fields::units(&value).is_some_and(|n| n <= crate::types::MAX_INPUT_UNITS);
-    let lone = within_cap && {
-        let js = value.unchecked_ref::<js_sys::JsString>();
-        !well_formed(js)
-    };
-    if !lone {
-        return super::fields::string_arg(value, name).map(|text| Carried {
-            text,
-            carried: false,
-        });
-    }
     let js = value.unchecked_ref::<js_sys::JsString>();
-    let result = match handling(function) {
+    let how = match within_cap && !super::fields::well_formed(js) {
+        true => handling(function),
+        false => Handling::Replace,
+    };
+    let result = match how {
+        Handling::Replace => {
+            return super::fields::string_arg(value, name).map(|text| Carried {
+                text,
+                carried: false,
+            })
+        }
         Handling::Reject => Err(refusal(name)),
         Handling::Preserve => carry(&js.iter().collect::<Vec<u16>>()),
     };
