@@ -13,7 +13,7 @@ use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
 use super::index::ScoredMemory;
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
-use super::index_cache::{encode, IndexCache, INDEX_CACHE_NAME};
+use super::index_cache::{encode, IndexCache, Listed, INDEX_CACHE_NAME};
 use super::ranker::Field;
 use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::{fuse, fused_order, Fused, FusionParams};
@@ -528,7 +528,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                 .iter()
                 .map(|(_, f)| {
                     let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
-                    cache.as_ref().filter(|_| !forced)?.position(f)
+                    cache.as_ref().filter(|_| !forced)?.position(listed(f))
                 })
                 .collect();
             let reads = chunk
@@ -541,7 +541,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             let mut index = live.index().borrow_mut();
             for ((order, file), at) in chunk.iter().zip(cached) {
                 if let (Some(at), Some(c)) = (at, cache.as_mut()) {
-                    c.apply_at(&mut index, file, at, *order);
+                    c.apply_at(&mut index, listed(file), at, *order);
                     continue;
                 }
                 match heads.next().flatten() {
@@ -905,6 +905,16 @@ fn explain(
 }
 
 /// The caller's already-surfaced paths, sorted (for binary search).
+/// A listed memory file as the index cache keys it.
+fn listed(f: &MemoryFile) -> Listed<'_> {
+    Listed {
+        rel: &f.rel,
+        path: &f.path,
+        size: f.size,
+        mtime_ms: f.mtime_ms,
+    }
+}
+
 fn sorted_surfaced(options: &FindOptions) -> Vec<&str> {
     let mut surfaced: Vec<&str> = options
         .already_surfaced

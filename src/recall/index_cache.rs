@@ -19,8 +19,17 @@
 
 use super::index::RecallIndex;
 use super::ranker::{DocCounts, RankerIndex, RankerParams, FIELDS};
-use crate::store::listing::MemoryFile;
 use crate::types::{MemoryHeader, MemoryType};
+
+/// A file the directory walk listed: its path relative to the memory directory, its absolute
+/// path, and its stat.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Listed<'f> {
+    pub(crate) rel: &'f str,
+    pub(crate) path: &'f str,
+    pub(crate) size: f64,
+    pub(crate) mtime_ms: f64,
+}
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -97,10 +106,10 @@ impl<'a> IndexCache<'a> {
     }
 
     /// Where the cache holds `file` with its current size and mtime (not yet applied).
-    pub(crate) fn position(&self, file: &MemoryFile) -> Option<usize> {
+    pub(crate) fn position(&self, file: Listed<'_>) -> Option<usize> {
         let at = self
             .entries
-            .binary_search_by(|e| (*e.rel).cmp(&file.rel))
+            .binary_search_by(|e| (*e.rel).cmp(file.rel))
             .ok()?;
         let e = self.entries.get(at)?;
         (!e.used && e.size == file.size && e.mtime_ms == file.mtime_ms).then_some(at)
@@ -109,7 +118,7 @@ impl<'a> IndexCache<'a> {
     /// Index `file` (listed at walk position `order`) from the cache; false (nothing done) when
     /// the cache does not hold it with this size and mtime.
     #[cfg(test)]
-    pub(crate) fn apply(&mut self, index: &mut RecallIndex, file: &MemoryFile, order: u32) -> bool {
+    pub(crate) fn apply(&mut self, index: &mut RecallIndex, file: Listed<'_>, order: u32) -> bool {
         match self.position(file) {
             Some(at) => self.apply_at(index, file, at, order),
             None => false,
@@ -120,14 +129,14 @@ impl<'a> IndexCache<'a> {
     pub(crate) fn apply_at(
         &mut self,
         index: &mut RecallIndex,
-        file: &MemoryFile,
+        file: Listed<'_>,
         at: usize,
         order: u32,
     ) -> bool {
         let Some(entry) = self.entries.get_mut(at) else {
             return false;
         };
-        if entry.used || *entry.rel != file.rel {
+        if entry.used || *entry.rel != *file.rel {
             return false;
         }
         entry.used = true;
@@ -150,8 +159,8 @@ impl<'a> IndexCache<'a> {
             true
         });
         let header = MemoryHeader {
-            filename: file.rel.clone(),
-            file_path: file.path.clone(),
+            filename: file.rel.to_owned(),
+            file_path: file.path.to_owned(),
             mtime_ms: file.mtime_ms,
             description: entry.description.take(),
             memory_type: entry.memory_type,
@@ -570,18 +579,36 @@ mod tests {
             .join(" ")
     }
 
-    fn file(rel: &str, size: f64, mtime_ms: f64) -> MemoryFile {
-        MemoryFile {
+    /// A listed file, as the walk owns it.
+    struct File {
+        rel: String,
+        path: String,
+        size: f64,
+        mtime_ms: f64,
+    }
+
+    impl File {
+        fn listed(&self) -> Listed<'_> {
+            Listed {
+                rel: &self.rel,
+                path: &self.path,
+                size: self.size,
+                mtime_ms: self.mtime_ms,
+            }
+        }
+    }
+
+    fn file(rel: &str, size: f64, mtime_ms: f64) -> File {
+        File {
             rel: rel.into(),
             path: format!("/m/{rel}"),
-            read: format!("/m/{rel}"),
             size,
             mtime_ms,
         }
     }
 
     /// `n` random memories: (file, header with its body).
-    fn memories(seed: u64, n: usize) -> Vec<(MemoryFile, MemoryHeader)> {
+    fn memories(seed: u64, n: usize) -> Vec<(File, MemoryHeader)> {
         let mut rng = XorShift(seed);
         (0..n)
             .map(|i| {
@@ -612,7 +639,7 @@ mod tests {
             .collect()
     }
 
-    fn fresh(mems: &[(MemoryFile, MemoryHeader)]) -> RecallIndex {
+    fn fresh(mems: &[(File, MemoryHeader)]) -> RecallIndex {
         let mut index = RecallIndex::new(RankerParams::default());
         for (order, (f, h)) in mems.iter().enumerate() {
             index.upsert(h.clone(), f.size, order as u32);
@@ -657,7 +684,11 @@ mod tests {
         assert_eq!(cache.len(), 120);
         let mut loaded = RecallIndex::new(RankerParams::default());
         for (order, (f, _)) in mems.iter().enumerate() {
-            assert!(cache.apply(&mut loaded, f, order as u32), "{}", f.rel);
+            assert!(
+                cache.apply(&mut loaded, f.listed(), order as u32),
+                "{}",
+                f.rel
+            );
         }
         assert_eq!(loaded.edits(), 0, "nothing was read");
         for q in QUERIES {
@@ -674,11 +705,26 @@ mod tests {
         let mut cache = IndexCache::decode(&text, "/m/").unwrap();
         let mut index = RecallIndex::new(RankerParams::default());
         let (f, _) = &mems[3];
-        assert!(!cache.apply(&mut index, &file(&f.rel, f.size + 1.0, f.mtime_ms), 0));
-        assert!(!cache.apply(&mut index, &file(&f.rel, f.size, f.mtime_ms + 1.0), 0));
-        assert!(!cache.apply(&mut index, &file("absent.md", f.size, f.mtime_ms), 0));
-        assert!(cache.apply(&mut index, f, 0));
-        assert!(!cache.apply(&mut index, f, 0), "an entry is used once");
+        assert!(!cache.apply(
+            &mut index,
+            file(&f.rel, f.size + 1.0, f.mtime_ms).listed(),
+            0
+        ));
+        assert!(!cache.apply(
+            &mut index,
+            file(&f.rel, f.size, f.mtime_ms + 1.0).listed(),
+            0
+        ));
+        assert!(!cache.apply(
+            &mut index,
+            file("absent.md", f.size, f.mtime_ms).listed(),
+            0
+        ));
+        assert!(cache.apply(&mut index, f.listed(), 0));
+        assert!(
+            !cache.apply(&mut index, f.listed(), 0),
+            "an entry is used once"
+        );
         assert_eq!(index.len(), 1);
         // Another directory, another version, another tokeniser: ignored whole.
         assert!(IndexCache::decode(&text, "/other/").is_none());
@@ -747,7 +793,7 @@ mod tests {
             taken += 1;
             let mut loaded = RecallIndex::new(RankerParams::default());
             for (order, (f, h)) in mems.iter().enumerate() {
-                if !cache.apply(&mut loaded, f, order as u32) {
+                if !cache.apply(&mut loaded, f.listed(), order as u32) {
                     loaded.upsert(h.clone(), f.size, order as u32);
                 }
             }
