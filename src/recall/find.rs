@@ -13,6 +13,7 @@ use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
 use super::index::ScoredMemory;
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
+use super::index_cache::{encode, IndexCache, Listed, INDEX_CACHE_NAME};
 use super::ranker::Field;
 use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::{fuse, fused_order, Fused, FusionParams};
@@ -22,7 +23,7 @@ use crate::future::join_all;
 use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
 use crate::store::deadline::Cut;
 use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
-use crate::store::Store;
+use crate::store::{Store, WriteMode};
 use crate::types::{MemoryHeader, MAX_SELECTED};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -425,6 +426,46 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             self.full_pass(live, &pending.paths).await;
         }
         unfinished.pending = None;
+        self.save_index_cache(live).await;
+    }
+
+    /// The persisted index cache's text ([`INDEX_CACHE_NAME`]), if this is the instance's first
+    /// full pass over an empty index and the file reads.
+    async fn load_index_cache(&self, live: &LiveIndex) -> Option<String> {
+        let mut mark = live.cache_mark();
+        if mark.tried || !live.is_empty() {
+            return None;
+        }
+        mark.tried = true;
+        live.set_cache_mark(mark);
+        let path = format!("{}{INDEX_CACHE_NAME}", self.store.dir());
+        self.store.fs().read_file(&path).await.ok()
+    }
+
+    /// Rewrite the persisted index cache when the index changed and a write is due (never in
+    /// read-only mode). A cache: a failed write costs reads next time, never a recall.
+    async fn save_index_cache(&self, live: &LiveIndex) {
+        if !matches!(
+            self.store.write_mode(),
+            WriteMode::Auto | WriteMode::Confirm
+        ) {
+            return;
+        }
+        let mut mark = live.cache_mark();
+        let now = self.store.clock().now_ms();
+        let (edits, text) = {
+            let index = live.index().borrow();
+            if !mark.due(index.edits(), now) {
+                return;
+            }
+            (index.edits(), encode(&index, self.store.dir()))
+        };
+        let path = format!("{}{INDEX_CACHE_NAME}", self.store.dir());
+        if self.store.write_atomic(&path, &text).await.is_ok() {
+            mark.saved_edits = edits;
+            mark.saved_at_ms = Some(now);
+            live.set_cache_mark(mark);
+        }
     }
 
     /// Look at each reported path again; false when a full pass is needed (a directory changed).
@@ -477,15 +518,33 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             index.sweep();
             stale
         };
+        let text = self.load_index_cache(live).await;
+        let mut cache = text
+            .as_deref()
+            .and_then(|t| IndexCache::decode(t, self.store.dir()));
         for chunk in stale.chunks(READ_CHUNK) {
+            // Forced paths (this instance's own writes) are read whatever the cache says.
+            let cached: Vec<Option<usize>> = chunk
+                .iter()
+                .map(|(_, f)| {
+                    let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
+                    cache.as_ref().filter(|_| !forced)?.position(listed(f))
+                })
+                .collect();
             let reads = chunk
                 .iter()
-                .map(|(_, f)| self.store.read_memory_head(f))
+                .zip(&cached)
+                .filter(|(_, at)| at.is_none())
+                .map(|((_, f), _)| self.store.read_memory_head(f))
                 .collect();
-            let heads = join_all(reads).await;
+            let mut heads = join_all(reads).await.into_iter();
             let mut index = live.index().borrow_mut();
-            for ((order, file), head) in chunk.iter().zip(heads) {
-                match head {
+            for ((order, file), at) in chunk.iter().zip(cached) {
+                if let (Some(at), Some(c)) = (at, cache.as_mut()) {
+                    c.apply_at(&mut index, listed(file), at, *order);
+                    continue;
+                }
+                match heads.next().flatten() {
                     Some(h) => index.upsert(h, file.size, *order),
                     // Unreadable: left out, as the scan leaves it out.
                     None => {
@@ -846,6 +905,16 @@ fn explain(
 }
 
 /// The caller's already-surfaced paths, sorted (for binary search).
+/// A listed memory file as the index cache keys it.
+fn listed(f: &MemoryFile) -> Listed<'_> {
+    Listed {
+        rel: &f.rel,
+        path: &f.path,
+        size: f.size,
+        mtime_ms: f.mtime_ms,
+    }
+}
+
 fn sorted_surfaced(options: &FindOptions) -> Vec<&str> {
     let mut surfaced: Vec<&str> = options
         .already_surfaced

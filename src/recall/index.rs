@@ -9,7 +9,8 @@
 //!   gate so that one refresh runs at a time. With a watch and no change reported, a recall
 //!   stats nothing; without one, each recall lists and stats the directory.
 
-use super::ranker::{RankerIndex, RankerParams};
+use super::index_cache::CacheMark;
+use super::ranker::{DocCounts, RankerIndex, RankerParams};
 use crate::host::{HostWatch, WatchEvent, WatchListener};
 use crate::types::MemoryHeader;
 use std::cell::{Cell, RefCell};
@@ -71,6 +72,9 @@ pub struct RecallIndex {
     slots: HashMap<String, usize>,
     /// The current full pass (see [`RecallIndex::begin_pass`]).
     pass: u32,
+    /// Memories read (not taken from the cache) or forgotten so far: the persisted cache is
+    /// rewritten when this moved (see [`super::index_cache`]).
+    edits: u32,
 }
 
 impl RecallIndex {
@@ -81,6 +85,7 @@ impl RecallIndex {
             entries: Vec::new(),
             slots: HashMap::new(),
             pass: 0,
+            edits: 0,
         }
     }
 
@@ -162,6 +167,44 @@ impl RecallIndex {
         self.ranker.upsert((&header).into());
         let embed_hash = fnv1a_128(super::semantic::embed_text(&header).as_bytes());
         header.body_head = String::new();
+        self.edits = self.edits.wrapping_add(1);
+        self.put(header, size, order, embed_hash);
+    }
+
+    /// Index a memory from the persisted cache: its header (no `body_head`), the hash of its
+    /// embedding text and its term statistics (term ids of this index's ranker), as
+    /// [`RecallIndex::upsert`] would have computed them from its text.
+    pub(crate) fn upsert_counted(
+        &mut self,
+        header: MemoryHeader,
+        size: f64,
+        order: u32,
+        embed_hash: u128,
+        doc: DocCounts,
+    ) {
+        self.ranker
+            .upsert_counted(&header.filename, header.mtime_ms, doc);
+        self.put(header, size, order, embed_hash);
+    }
+
+    /// The ranker, to intern the cache's terms.
+    pub(crate) fn ranker_mut(&mut self) -> &mut RankerIndex {
+        &mut self.ranker
+    }
+
+    /// How many memories were read or forgotten since the index was made.
+    pub(crate) fn edits(&self) -> u32 {
+        self.edits
+    }
+
+    /// Every indexed memory: its header (no `body_head`), size and embedding-text hash.
+    pub(crate) fn cache_entries(&self) -> impl Iterator<Item = (&MemoryHeader, f64, u128)> {
+        self.entries
+            .iter()
+            .map(|e| (&e.header, e.size, e.embed_hash))
+    }
+
+    fn put(&mut self, header: MemoryHeader, size: f64, order: u32, embed_hash: u128) {
         let entry = Entry {
             size,
             order,
@@ -189,6 +232,7 @@ impl RecallIndex {
         let Some(i) = self.slots.remove(rel) else {
             return false;
         };
+        self.edits = self.edits.wrapping_add(1);
         if i < self.entries.len() {
             self.entries.swap_remove(i);
             if let Some(moved) = self.entries.get(i) {
@@ -450,6 +494,7 @@ pub struct LiveIndex {
     watch: RefCell<Option<HostWatch>>,
     watch_state: Cell<WatchState>,
     gate: Gate,
+    cache: Cell<CacheMark>,
 }
 
 impl LiveIndex {
@@ -465,6 +510,7 @@ impl LiveIndex {
             watch: RefCell::new(None),
             watch_state: Cell::new(WatchState::Untried),
             gate: Gate::default(),
+            cache: Cell::new(CacheMark::default()),
         }
     }
 
@@ -543,6 +589,15 @@ impl LiveIndex {
         self.changes.paths.borrow_mut().extend(pending.paths);
     }
 
+    /// Where this instance stands with the persisted index cache.
+    pub(crate) fn cache_mark(&self) -> CacheMark {
+        self.cache.get()
+    }
+
+    pub(crate) fn set_cache_mark(&self, mark: CacheMark) {
+        self.cache.set(mark);
+    }
+
     /// The index (borrow it only between `await`s).
     pub(crate) fn index(&self) -> &RefCell<RecallIndex> {
         &self.index
@@ -591,6 +646,11 @@ fn note(changes: &Changes, dir: &str, event: WatchEvent<'_>) {
         path.strip_prefix("./").unwrap_or(path)
     };
     let rel = rel.trim_end_matches('/');
+    if rel.starts_with(".memdir-") || rel.starts_with(".memdir.") {
+        // The library's own files at the top (index cache, vectors, journal, lock, and their
+        // temp files): never a memory, and the cache's own rewrite must not wake a refresh.
+        return;
+    }
     let plain = !rel.is_empty()
         && rel
             .split('/')

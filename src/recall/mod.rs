@@ -14,6 +14,7 @@ pub mod abort;
 pub mod embed;
 pub mod find;
 pub mod index;
+pub mod index_cache;
 pub mod ranker;
 pub mod selector;
 pub mod semantic;

@@ -350,7 +350,7 @@ pub struct RankedMemory {
     pub score: f32,
 }
 
-const FIELDS: usize = 4;
+pub(crate) const FIELDS: usize = 4;
 
 /// The fields of a memory the ranker reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1144,6 +1144,105 @@ impl RankerIndex {
             order.extend(rest.into_iter().take(budget - order.len()));
         }
         order.into_iter().map(|(i, _)| i as usize).collect()
+    }
+}
+
+/// One document's term statistics as the index keeps them: its field lengths and, per distinct
+/// term id, its occurrences per field (what the persisted index cache stores).
+pub(crate) type DocCounts = ([u32; FIELDS], Vec<(u32, [u16; FIELDS])>);
+
+/// The persisted index cache's access (see [`super::index_cache`]): export and re-insert a
+/// document's term statistics without tokenising it again.
+impl RankerIndex {
+    /// The text of term `id`.
+    pub(crate) fn term_text(&self, id: u32) -> Option<&str> {
+        self.term_text.get(id as usize).map(|t| &**t)
+    }
+
+    /// How many term ids exist (live or not).
+    pub(crate) fn term_count(&self) -> usize {
+        self.term_text.len()
+    }
+
+    /// Every slot's distinct term ids and their counts per field, in one sweep over the
+    /// postings (see [`RankerIndex::doc_slot`]).
+    pub(crate) fn slot_counts(&self) -> Vec<Vec<(u32, [u16; FIELDS])>> {
+        let mut by_slot: Vec<Vec<(u32, [u16; FIELDS])>> = vec![Vec::new(); self.docs.len()];
+        for (id, list) in self.postings.iter().enumerate() {
+            for p in list {
+                if let Some(v) = by_slot.get_mut(p.slot as usize) {
+                    v.push((id as u32, p.tf));
+                }
+            }
+        }
+        by_slot
+    }
+
+    /// The slot of the document `filename` and its field lengths.
+    pub(crate) fn doc_slot(&self, filename: &str) -> Option<(u32, [u32; FIELDS])> {
+        let slot = self.by_name.get(filename).copied()?;
+        Some((slot, self.lens.get(slot as usize).copied()?))
+    }
+
+    /// The id of `term` (a new one if it is new).
+    pub(crate) fn intern(&mut self, term: &str) -> u32 {
+        Vocab {
+            terms: &mut self.terms,
+            term_text: &mut self.term_text,
+            postings: &mut self.postings,
+            marks: &mut self.marks,
+        }
+        .id(term)
+    }
+
+    /// Add (or replace) the document `filename` from its statistics: `counts` hold term ids of
+    /// [`RankerIndex::intern`] (unknown ids and repeats of an id are dropped).
+    pub(crate) fn upsert_counted(&mut self, filename: &str, mtime_ms: f64, doc: DocCounts) {
+        self.remove(filename);
+        let (len, mut counts) = doc;
+        // Unknown ids and repeats dropped in one pass, with the marks `fill` uses.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.iter_mut().for_each(|m| *m = (0, 0));
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let marks = &mut self.marks;
+        counts.retain(|c| match marks.get_mut(c.0 as usize) {
+            Some(m) if m.0 != generation => {
+                m.0 = generation;
+                true
+            }
+            _ => false,
+        });
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None => {
+                self.docs.push(None);
+                self.lens.push([0; FIELDS]);
+                (self.docs.len() - 1) as u32
+            }
+        };
+        for &(id, tf) in &counts {
+            if let Some(list) = self.postings.get_mut(id as usize) {
+                list.push(Posting { slot, tf });
+            }
+        }
+        for (total, l) in self.totals.iter_mut().zip(len) {
+            *total += u64::from(l);
+        }
+        if let Some(l) = self.lens.get_mut(slot as usize) {
+            *l = len;
+        }
+        self.by_name.insert(filename.into(), slot);
+        if let Some(d) = self.docs.get_mut(slot as usize) {
+            *d = Some(Doc {
+                filename: filename.to_owned(),
+                mtime_ms,
+                terms: counts.iter().map(|c| c.0).collect(),
+            });
+        }
+        self.live += 1;
     }
 }
 

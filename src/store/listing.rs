@@ -12,7 +12,6 @@ use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
 use super::scan::{is_memory_file_name, SCAN_CHUNK};
 use super::Store;
 use crate::frontmatter::parse_frontmatter;
-use crate::future::join_some;
 use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::types::{MemoryHeader, FRONTMATTER_MAX_LINES};
 
@@ -83,21 +82,20 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let root = self.dir.clone();
         let candidates = self.scan_candidates(&root).await;
         let mut files = Vec::with_capacity(candidates.len());
+        // One host call per batch (`stat_many`), as the scan does.
         for chunk in candidates.chunks(SCAN_CHUNK) {
-            let stats = chunk
-                .iter()
-                .map(|c| async {
-                    let st = self.fs.stat(&c.read).await.ok()?;
-                    (st.kind == EntryKind::File).then(|| MemoryFile {
-                        rel: c.rel.clone(),
-                        path: format!("{root}{}", c.rel),
-                        read: c.read.clone(),
-                        size: st.size,
-                        mtime_ms: st.mtime_ms,
-                    })
+            let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
+            let stats = self.fs.stat_many(&paths).await;
+            files.extend(chunk.iter().zip(stats).filter_map(|(c, st)| {
+                let st = st.filter(|s| s.kind == EntryKind::File)?;
+                Some(MemoryFile {
+                    rel: c.rel.clone(),
+                    path: format!("{root}{}", c.rel),
+                    read: c.read.clone(),
+                    size: st.size,
+                    mtime_ms: st.mtime_ms,
                 })
-                .collect();
-            files.extend(join_some(stats).await);
+            }));
         }
         files
     }
