@@ -519,6 +519,8 @@ fn library_files_and_git_sync_data_are_reserved_in_any_case() {
         "/memories/.Memdir-Undo.json",
         "/memories/.Consolidate-Lock",
         "/memories/.MEMDIR-JOURNAL",
+        "/memories/.memdir-vectors",
+        "/memories/.Memdir-Index",
         "/memories/MEMORY.md.TMP-abc",
     ];
     for path in paths {

@@ -8,11 +8,14 @@ pub const MEMORIES_ROOT: &str = "/memories";
 
 /// Internal files of the library the tool may neither show nor touch (compared ignoring ASCII
 /// case, since a case-insensitive filesystem maps `.MEMDIR.LOCK` onto `.memdir.lock`).
-const RESERVED: [&str; 4] = [
+const RESERVED: [&str; 6] = [
     ".memdir.lock",
     ".consolidate-lock",
     ".memdir-undo.json",
     ".memdir-journal",
+    // The recall caches (`recall::semantic::SIDECAR_NAME`, `recall::index_cache::INDEX_CACHE_NAME`).
+    ".memdir-vectors",
+    ".memdir-index",
 ];
 
 /// Git sync's data folder (`<dir>/.git-sync/<scope>/`, holding the git config): reserved as a
