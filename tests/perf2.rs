@@ -262,7 +262,9 @@ fn ranking_digest(headers: &[memdir::MemoryHeader]) -> u64 {
 #[test]
 fn ranking_is_unchanged_by_the_fast_index() {
     // The digest of the BM25F ranker of issue #13 with its default parameters (same scores, bit
-    // for bit): a change to tokenising, scoring or the cut-off shows up here.
+    // for bit): a change to tokenising, scoring or the cut-off shows up here. Re-pinned in
+    // session 5 for the cut-off's stop-word weight (`RankerParams::stop_word_weight`), the one
+    // intended scoring change of that session.
     let mut rng = XorShift(0xABCD_EF01_2345_6789);
     let headers = random_headers(&mut rng, 400);
     let digest = ranking_digest(&headers);
@@ -270,4 +272,4 @@ fn ranking_is_unchanged_by_the_fast_index() {
     assert_eq!(digest, EXPECTED_RANKING_DIGEST);
 }
 
-const EXPECTED_RANKING_DIGEST: u64 = 0x4dd7_349f_4f38_073f;
+const EXPECTED_RANKING_DIGEST: u64 = 0x1f88_63a4_b2e3_3053;
