@@ -234,7 +234,7 @@ pub const RECALL_EVENT: &str = "memdir_recall";
 /// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
 /// let config = RecallConfig::default();
 /// let recall = block_on(Recaller::new(&store, None::<&NoLlm>, &config)
-///     .find_relevant("which language for services", FindOptions::default())).unwrap();
+///     .find_relevant("Go for the new services?", FindOptions::default())).unwrap();
 /// assert_eq!(recall.memories[0].path, "/m/go.md");
 /// ```
 pub struct Recaller<
