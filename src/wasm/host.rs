@@ -316,12 +316,7 @@ impl FileSystem for JsFs {
             .iter()
             .map(|p| u32::try_from(p.encode_utf16().count()).unwrap_or(u32::MAX))
             .collect();
-        let answer = settle(stat_batch(
-            &self.obj,
-            &crate::jsstr::join(paths, ""),
-            &lengths,
-        ))
-        .await;
+        let answer = settle(stat_batch(&self.obj, &paths.concat(), &lengths)).await;
         let values = answer
             .ok()
             .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
