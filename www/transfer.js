@@ -9,16 +9,16 @@ export async function writeFiles(fs, dir, files) {
   }
 }
 
-/** The embeddings cache recall keeps in the directory: rebuilt on demand, so never exported. */
-const VECTORS = ".memdir-vectors";
+/** The caches recall keeps in the directory (vectors, index): rebuilt on demand, so never exported. */
+const CACHES = new Set([".memdir-vectors", ".memdir-index"]);
 
-/** Every file under `dir` (but the embeddings cache), keyed by its path relative to `dir`. */
+/** Every file under `dir` (but the recall caches), keyed by its path relative to `dir`. */
 export async function exportDirectory(fs, dir) {
   const out = {};
   async function walk(prefix) {
     for (const entry of await fs.readDir(dir + prefix)) {
       const rel = prefix + entry.name;
-      if (rel === VECTORS) continue;
+      if (CACHES.has(rel)) continue;
       if (entry.kind === "dir") await walk(rel + "/");
       else if (entry.kind === "file") out[rel] = await fs.readFile(dir + rel);
     }
