@@ -57,9 +57,11 @@ run wasm-node cargo test --target wasm32-unknown-unknown --test wasm; count_carg
 chromium_stage() {
   WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --test wasm 2>&1 | tee "$logs/wasm-chromium.try"
   local status=${PIPESTATUS[0]}
-  # On a busy machine the page can miss the runner's 300 s start-up window before any test runs
-  # ("Failed to detect test as having been run"); that is the browser not starting, not a test
-  # failing, and it alone earns one more try. Any test result decides at once.
+  # "Failed to detect test as having been run" with no test result: on a busy machine the page
+  # can miss the runner's 300 s start-up window, which earns one more try. Session 5 also saw it
+  # on an idle machine with every test invoked and no summary, that is a test that sometimes
+  # never settles in Chromium (open: see the session-5 note); the second try does not hide that
+  # when it happens twice. Any test result decides at once.
   if [ "$status" -ne 0 ] && ! grep -q '^test result:' "$logs/wasm-chromium.try" \
     && grep -q 'Failed to detect test as having been run' "$logs/wasm-chromium.try"; then
     echo "wasm-chromium: the page did not start; one more try"
