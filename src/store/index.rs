@@ -71,6 +71,17 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         root: &ReadRoot,
         scope: Scope,
     ) -> Result<Option<String>> {
+        self.read_index_contained(root, scope, false).await
+    }
+
+    /// [`Store::read_index_in`]; `by_head`: read through [`Store::read_index_text`] (the reads
+    /// for the model; a write reads with `readFile`, whose text it checks and rewrites).
+    async fn read_index_contained(
+        &self,
+        root: &ReadRoot,
+        scope: Scope,
+        by_head: bool,
+    ) -> Result<Option<String>> {
         let path = self.index_path(scope);
         let real = match self.resolve_read(root, &path).await? {
             ReadTarget::Inside(real) => real,
@@ -80,7 +91,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 return Err(read_escape(&path));
             }
         };
-        match self.read_index_text(&real).await {
+        let read = match by_head {
+            true => self.read_index_text(&real).await,
+            false => self.bounded(self.fs.read_file(&real)).await,
+        };
+        match read {
             Ok(text) => Ok(Some(text)),
             Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(super::deadline::fs_error("read", &path, e)),
@@ -161,7 +176,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// [`Store::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
     pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
         let path = self.index_path(scope);
-        let Some(raw) = self.read_index_optional(scope).await? else {
+        let root = self.read_root().await?;
+        let Some(raw) = self.read_index_contained(&root, scope, true).await? else {
             return Ok(IndexView {
                 path,
                 exists: false,
