@@ -407,3 +407,126 @@ fn frontmatter_check_rejects_what_it_should() {
         3
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Leave-one-project-out tuning of the ranker's cut-off (RECALL_EVAL_LOPO=1)
+
+/// With `RECALL_EVAL_LOPO=1` (best with `--release`): for each family of ranker settings, choose
+/// the setting with the best mean F1 on 12 of the 13 directories (every split pooled), score it
+/// on the 13th, and print each fold and the mean held-out F1 next to the defaults'. What
+/// [`memdir::recall::RankerParams`]'s weights were chosen with (see its docs).
+#[test]
+fn lopo() {
+    if std::env::var("RECALL_EVAL_LOPO").is_err() {
+        return;
+    }
+    use memdir::recall::{RankerIndex, RankerParams};
+    let mut indexes: BTreeMap<String, RankerIndex> = BTreeMap::new();
+    let mut all: Vec<(&str, Query)> = Vec::new();
+    for split in [SPLITS[0], SPLITS[1], HOLDOUT, HOLDOUT2] {
+        for q in queries(split) {
+            indexes.entry(q.project.clone()).or_insert_with(|| {
+                let headers = block_on(load_project(&q.project).scan()).unwrap();
+                RankerIndex::build(&headers)
+            });
+            all.push((split, q));
+        }
+    }
+    let d = RankerParams::default();
+    let mut grid = vec![d.clone()];
+    for &min_score in &[0.35f32, 0.375, 0.4, 0.425, 0.45, 0.475, 0.5, 0.525, 0.55] {
+        for &stop_word_weight in &[0.25f32, 0.5, 0.75, 1.0] {
+            for &unknown_identifier_weight in &[0.5f32, 0.75, 1.0, 1.25, 1.5, 2.0] {
+                grid.push(RankerParams {
+                    min_score,
+                    stop_word_weight,
+                    unknown_identifier_weight,
+                    ..d.clone()
+                });
+            }
+        }
+    }
+    let label = |p: &RankerParams| {
+        format!(
+            "min_score {:.3} stop_word_weight {:.2} unknown_identifier_weight {:.2}",
+            p.min_score, p.stop_word_weight, p.unknown_identifier_weight
+        )
+    };
+    // f1[setting][query]
+    let f1: Vec<Vec<f64>> = grid
+        .iter()
+        .map(|p| {
+            all.iter()
+                .map(|(_, q)| {
+                    let index = indexes.get_mut(&q.project).unwrap();
+                    index.set_params(p.clone());
+                    let got = index.rank(&q.query, 5).into_iter().map(|r| r.filename);
+                    metrics::score_query(q, got.collect()).f1
+                })
+                .collect()
+        })
+        .collect();
+    let projects: BTreeSet<&str> = all.iter().map(|(_, q)| q.project.as_str()).collect();
+    let mean = |c: usize, keep: &dyn Fn(&Query) -> bool| {
+        let kept: Vec<f64> = all
+            .iter()
+            .zip(&f1[c])
+            .filter(|((_, q), _)| keep(q))
+            .map(|(_, &f)| f)
+            .collect();
+        kept.iter().sum::<f64>() / kept.len().max(1) as f64
+    };
+    println!(
+        "pooled F1 of the defaults ({}): {:.4}",
+        label(&d),
+        mean(0, &|_| true)
+    );
+    type Family<'a> = (&'a str, Box<dyn Fn(&RankerParams) -> bool + 'a>);
+    let families: [Family<'_>; 4] = [
+        (
+            "unknown_identifier_weight",
+            Box::new(|p| p.min_score == d.min_score && p.stop_word_weight == d.stop_word_weight),
+        ),
+        (
+            "min_score",
+            Box::new(|p| {
+                p.unknown_identifier_weight == d.unknown_identifier_weight
+                    && p.stop_word_weight == d.stop_word_weight
+            }),
+        ),
+        (
+            "unknown_identifier_weight x min_score",
+            Box::new(|p| p.stop_word_weight == d.stop_word_weight),
+        ),
+        ("all three", Box::new(|_| true)),
+    ];
+    for (name, member) in &families {
+        let candidates: Vec<usize> = (1..grid.len()).filter(|&c| member(&grid[c])).collect();
+        println!("== {name}: {} settings", candidates.len());
+        let (mut held_out, mut defaults) = (0.0, 0.0);
+        for p in &projects {
+            let train = |q: &Query| q.project != *p;
+            let test = |q: &Query| q.project == *p;
+            // Best on the other twelve; the first in grid order on a tie.
+            let best = candidates
+                .iter()
+                .copied()
+                .max_by(|&a, &b| mean(a, &train).total_cmp(&mean(b, &train)).then(b.cmp(&a)))
+                .unwrap();
+            held_out += mean(best, &test);
+            defaults += mean(0, &test);
+            println!(
+                "  {p:20} held-out F1 {:.3} (defaults {:.3})  chosen: {}",
+                mean(best, &test),
+                mean(0, &test),
+                label(&grid[best])
+            );
+        }
+        let k = projects.len() as f64;
+        println!(
+            "  mean held-out F1 {:.4} (defaults {:.4})",
+            held_out / k,
+            defaults / k
+        );
+    }
+}
