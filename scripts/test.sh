@@ -47,7 +47,7 @@ gate clippy-native cargo clippy --all-targets -- -D warnings -A clippy::unwrap_u
 gate clippy-wasm cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
 
 run cargo-test cargo test --no-fail-fast; count_cargo "$logs/cargo-test.log"
-printf '\n== recall evaluation (tests/fixtures/recall_eval: dev half tuned on; test, holdout and holdout2 reported)\n'
+printf '\n== recall evaluation (tests/fixtures/recall_eval: dev half tuned on; test and the three holdouts reported)\n'
 RECALL_EVAL_REPORT=1 cargo test -q --test recall_eval lexical_ranker_tables -- --nocapture 2>&1 | grep -E '^(==|  )' || true
 
 gate build scripts/build.sh
