@@ -96,7 +96,9 @@ pub(crate) async fn read<F: FileSystem>(fs: &F, path: &str) -> Option<Vec<u8>> {
         }
         // One byte more than the stat said: a file that grew since reads longer than its
         // header says, and is ignored.
-        return fs.read_head(path, size as usize + 1).await.ok();
+        if let Ok(bytes) = fs.read_head(path, size as usize + 1).await {
+            return Some(bytes);
+        }
     }
     fs.read_file(path).await.ok().map(String::into_bytes)
 }
