@@ -664,9 +664,10 @@ fn note(changes: &Changes, dir: &str, event: WatchEvent<'_>) {
         path.strip_prefix("./").unwrap_or(path)
     };
     let rel = rel.trim_end_matches('/');
-    if rel.starts_with(".memdir-") || rel.starts_with(".memdir.") {
-        // The library's own files at the top (index cache, vectors, journal, lock, and their
-        // temp files): never a memory, and the cache's own rewrite must not wake a refresh.
+    if crate::library_files::library_file_or_its_temp(rel).is_some() {
+        // The library's own files at the top (`LIBRARY_FILES`: index cache, vectors,
+        // journal, locks, and their temp files): never a memory, and the cache's own rewrite
+        // must not wake a refresh.
         return;
     }
     let plain = !rel.is_empty()
