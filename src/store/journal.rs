@@ -69,7 +69,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Record that the memory `rel` of `scope` is about to change. Must run under the lock.
     pub(crate) async fn journal_begin(&self, scope: Scope, rel: &str) -> Result<()> {
-        self.write_atomic(&self.journal_path(), &encode(scope, rel))
+        self.write_creating_parent(&self.journal_path(), &encode(scope, rel))
             .await
     }
 

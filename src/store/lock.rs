@@ -327,7 +327,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 held: Held::InProcessOnly,
             });
         }
-        self.mkdir_all(&self.dir).await?;
         let orphans = std::mem::take(&mut *self.lock_state.orphans.borrow_mut());
         for (path, holder) in orphans {
             self.remove_own_lock_file(&path, &holder).await;
@@ -337,22 +336,29 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let owner = self.owner_tag();
         let mut delay = LOCK_BACKOFF_START_MS;
         let mut quick_retries = 0u32;
+        // The directory is created only when the lock file cannot be for want of it.
+        let mut made_dir = false;
         loop {
             let now = self.clock.now_ms();
             let content = match &owner {
                 Some(tag) => format!("{holder}\n{}\n{tag}", now.floor()),
                 None => format!("{holder}\n{}", now.floor()),
             };
-            let created = self
+            let created = match self
                 .bounded_until(deadline, self.fs.create_exclusive(&path, &content))
                 .await
-                .map_err(|e| {
-                    if self.lock_timeout(deadline).is_err() {
-                        self.lock_timeout_error()
-                    } else {
-                        fs_error("create", &path, e)
-                    }
-                })?;
+            {
+                Ok(created) => created,
+                Err(e) if e.is_not_found() && !made_dir => {
+                    made_dir = true;
+                    self.mkdir_all(&self.dir).await?;
+                    continue;
+                }
+                Err(_) if self.lock_timeout(deadline).is_err() => {
+                    return Err(self.lock_timeout_error())
+                }
+                Err(e) => return Err(fs_error("create", &path, e)),
+            };
             if created {
                 return Ok(DirLock {
                     flag,

@@ -10,8 +10,9 @@ use super::Store;
 use super::TEAM_DIR;
 use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file_modified, MemoryFields};
-use crate::host::{Clock, FileSystem, Telemetry};
+use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::index_entry::{format_index_entry, upsert_index_entry, IndexEntry};
+use crate::paths::PathStyle;
 use crate::types::MemoryType;
 
 /// Check a save request; the parsed type on success.
@@ -69,6 +70,9 @@ pub(crate) struct PlannedWrite {
     pub index: Option<String>,
     /// The file's previous text (for rollback), `None` when it is new.
     pub previous: Option<String>,
+    /// True when the caller already ran [`Store::check_containment`] for this path under the
+    /// lock and filled in `previous`: [`Store::commit`] does not repeat either.
+    pub checked: bool,
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
@@ -136,10 +140,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             None => derived_file_name(memory_type, &input.name, 1),
         };
         let path = format!("{dir}{rel}");
-        self.check_containment(input.scope, &rel, &path).await?;
-        if !input.replace && self.path_exists(&path).await? {
+        let exists = self.check_write_target(input.scope, &rel, &path).await?;
+        if !input.replace && exists {
             return Err(already_exists(input, &rel));
         }
+        // Only a file that is there has a previous text to put back.
+        let previous = match exists {
+            true => self.read_optional(&path).await?,
+            false => None,
+        };
         let fields = MemoryFields {
             name: Some(input.name.clone()),
             description: Some(input.description.clone()),
@@ -149,7 +158,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             scope: input.scope,
             text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), &input.body),
             index: None,
-            previous: None,
+            previous,
+            checked: true,
             rel,
             path,
         };
@@ -176,13 +186,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             check_entry_round_trip(&entry)?;
             self.guard_secrets(plan.scope, &format_index_entry(&entry))?;
         }
-        self.check_containment(plan.scope, &plan.rel, &plan.path)
-            .await?;
-        self.ensure_parent(&plan.path).await?;
-        plan.previous = self.read_optional(&plan.path).await?;
+        if !plan.checked {
+            self.check_containment(plan.scope, &plan.rel, &plan.path)
+                .await?;
+            plan.previous = self.read_optional(&plan.path).await?;
+        }
         let mut index_warning = None;
         if !skip_index {
-            let old = self.read_index_for_write(plan.scope).await?;
+            let old = self.read_index_for_commit(plan.scope).await?;
             let new = upsert_index_entry(&old, &entry);
             index_warning = self.measure_index(plan.scope, &new);
             if let Some(refusal) = index_warning
@@ -198,7 +209,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if journaled {
             self.journal_begin(plan.scope, &plan.rel).await?;
         }
-        if let Err(e) = self.write_atomic(&plan.path, &plan.text).await {
+        if let Err(e) = self.write_creating_parent(&plan.path, &plan.text).await {
             if journaled {
                 self.journal_end().await;
             }
@@ -249,6 +260,88 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 format!("{rel:?} resolves outside the memory directory through a symlink"),
             ))
         }
+    }
+
+    /// [`Store::check_containment`] for a write of `path`, telling whether something is there
+    /// (a file, a directory, or a link to one). For a private path on a host with `lstat` and
+    /// `realpath`, in two calls where they suffice: `lstat` of the path (no link there: its
+    /// real path is its parent's real path and its name) and `realpath` of its parent, which is
+    /// the memory directory's own for a file at the top; a link, a missing parent or a host
+    /// error takes the full check (and a `stat` for the answer).
+    pub(crate) async fn check_write_target(
+        &self,
+        scope: Scope,
+        rel: &str,
+        path: &str,
+    ) -> Result<bool> {
+        if scope == Scope::Private {
+            if let Some(exists) = self.contained_by_parent(path).await? {
+                return Ok(exists);
+            }
+        }
+        self.check_containment(scope, rel, path).await?;
+        self.path_exists(path).await
+    }
+
+    /// The two-call check of [`Store::check_write_target`]: `Some(exists)` when it could
+    /// decide, `PATH_SYMLINK_ESCAPE` when the parent resolves outside, `None` to fall back.
+    async fn contained_by_parent(&self, path: &str) -> Result<Option<bool>> {
+        let caps = self.fs.capabilities();
+        if !caps.realpath || !caps.lstat {
+            return Ok(None);
+        }
+        let exists = match self.fs.lstat(path).await {
+            Ok(st) if st.kind == EntryKind::Symlink => return Ok(None),
+            Ok(_) => true,
+            Err(e) if e.is_not_found() => false,
+            Err(_) => return Ok(None),
+        };
+        let style = PathStyle::of_dir(&self.dir);
+        let parent = style.parent(path);
+        let Ok(real_parent) = self.fs.realpath(&parent).await else {
+            return Ok(None);
+        };
+        let root = style.trim_trailing_sep(&self.dir);
+        let real_root = if parent == root {
+            real_parent.clone()
+        } else {
+            match self.fs.realpath(&root).await {
+                Ok(real) => real,
+                Err(_) => return Ok(None),
+            }
+        };
+        if style.contains(&real_root, &real_parent) {
+            Ok(Some(exists))
+        } else {
+            Err(Error::new(
+                Code::PathSymlinkEscape,
+                format!("{path:?} resolves outside the memory directory through a symlink"),
+            ))
+        }
+    }
+
+    /// [`Store::read_index_for_write`] for a commit. The private index sits in the memory
+    /// directory itself, so when `lstat` finds no link there (a regular file, or nothing) it is
+    /// inside whatever the directory's real path is: read it (or take it as empty) without
+    /// resolving either. A link, a directory or a host error takes the full contained read.
+    async fn read_index_for_commit(&self, scope: Scope) -> Result<String> {
+        if scope != Scope::Private || !self.fs.capabilities().lstat {
+            return self.read_index_for_write(scope).await;
+        }
+        let path = self.index_path(scope);
+        match self.fs.lstat(&path).await {
+            Ok(st) if st.kind == EntryKind::File => {}
+            Err(e) if e.is_not_found() => return Ok(String::new()),
+            _ => return self.read_index_for_write(scope).await,
+        }
+        let text = match self.bounded(self.fs.read_file(&path)).await {
+            Ok(text) => text,
+            // Gone since the lstat: as if it had not been there.
+            Err(e) if e.is_not_found() => String::new(),
+            Err(e) => return Err(super::deadline::fs_error("read", &path, e)),
+        };
+        self.check_bytes_intact(&path, &text).await?;
+        Ok(text)
     }
 
     /// The secret guard: every write into team memory, and into private memory unless the

@@ -71,11 +71,10 @@ pub(super) struct Candidate {
     pub(super) read: String,
 }
 
-/// A candidate that is a regular file, with its stat.
+/// A candidate that is a regular file (by its place in the walk's list), with its stat: no
+/// string is copied for the many files that are only stat'ed.
 struct StatedFile {
-    rel: String,
-    path: String,
-    read: String,
+    at: usize,
     stat: FileStat,
 }
 
@@ -176,15 +175,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         // as reading every file, for a fraction of the reads.
         let mut files = Vec::with_capacity(candidates.len());
         // One host call per batch (`stat_many`), the batch's stats in flight together.
-        for chunk in candidates.chunks(SCAN_CHUNK) {
+        for (n, chunk) in candidates.chunks(SCAN_CHUNK).enumerate() {
             let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
             let stats = self.fs.stat_many(&paths).await;
-            files.extend(chunk.iter().zip(stats).filter_map(|(candidate, stat)| {
+            let first = n * SCAN_CHUNK;
+            files.extend(stats.into_iter().enumerate().filter_map(|(i, stat)| {
                 let stat = stat.filter(|s| s.kind == EntryKind::File)?;
                 Some(StatedFile {
-                    rel: candidate.rel.clone(),
-                    path: format!("{root}{}", candidate.rel),
-                    read: candidate.read.clone(),
+                    at: first + i,
                     stat,
                 })
             }));
@@ -203,7 +201,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             let batch: Vec<_> = next
                 .by_ref()
                 .take((limit - headers.len()).min(SCAN_CHUNK))
-                .map(|file| self.read_header(file))
+                .filter_map(|file| {
+                    let candidate = candidates.get(file.at)?;
+                    Some(self.read_header(&root, candidate, file.stat))
+                })
                 .collect();
             if batch.is_empty() {
                 break;
@@ -257,7 +258,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                     break 'walk;
                 }
                 walk.entries += 1;
-                if !plausible_name(&entry.name) {
+                if !plausible_name(&entry.name)
+                    || (entry.kind == EntryKind::File && !is_memory_file_name(&entry.name))
+                {
                     continue;
                 }
                 let abs = format!("{}{}", dir.abs, entry.name);
@@ -327,22 +330,22 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// One header, or `None` when the file cannot be read.
-    async fn read_header(&self, file: StatedFile) -> Option<MemoryHeader> {
-        let StatedFile {
-            rel,
-            path,
-            read,
-            stat,
-        } = file;
+    async fn read_header(
+        &self,
+        root: &str,
+        candidate: &Candidate,
+        stat: FileStat,
+    ) -> Option<MemoryHeader> {
+        let Candidate { rel, read } = candidate;
         let head = if self.fs.capabilities().read_head {
-            self.read_head_lines(&read, stat.size).await?
+            self.read_head_lines(read, stat.size).await?
         } else {
-            first_lines(&self.fs.read_file(&read).await.ok()?, FRONTMATTER_MAX_LINES)
+            first_lines(&self.fs.read_file(read).await.ok()?, FRONTMATTER_MAX_LINES)
         };
         let parsed = parse_frontmatter(&head);
         Some(MemoryHeader {
-            filename: rel,
-            file_path: path,
+            file_path: format!("{root}{rel}"),
+            filename: rel.clone(),
             mtime_ms: stat.mtime_ms,
             description: parsed.header.description,
             memory_type: parsed.header.memory_type,
