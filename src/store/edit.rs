@@ -73,7 +73,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     ) -> Result<SaveOutcome> {
         validate_target(file)?;
         validate_changes(changes)?;
-        let lock = self.lock_dir().await?;
+        let intent = (!changes.skip_index).then(|| split_scope(file));
+        let lock = self.lock_dir_for(intent).await?;
         let result = self.update_locked(file, changes).await;
         self.unlock_dir(lock).await;
         result
@@ -127,7 +128,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     pub(crate) async fn delete_now(&self, file: &str) -> Result<SaveOutcome> {
         validate_target(file)?;
-        let lock = self.lock_dir().await?;
+        let lock = self.lock_dir_for(Some(split_scope(file))).await?;
         let result = self.delete_locked(file).await;
         self.unlock_dir(lock).await;
         result
@@ -164,6 +165,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 // Not restored: the journal stays and the next writer drops the entry.
                 if restored {
                     self.journal_end().await;
+                } else {
+                    self.journal_keep(scope, rel).await;
                 }
                 return Err(e);
             }

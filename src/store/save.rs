@@ -43,6 +43,15 @@ pub(crate) fn check_scoped_file(scope: Scope, file: &str) -> Result<()> {
     Ok(())
 }
 
+/// The file a save writes, relative to its scope's directory: the given `file`, or
+/// `<type>_<slug>.md`.
+fn save_target(input: &SaveInput) -> Result<String> {
+    Ok(match &input.file {
+        Some(file) => file.clone(),
+        None => derived_file_name(check_memory_type(&input.memory_type)?, &input.name, 1),
+    })
+}
+
 /// `ALREADY_EXISTS` for a save whose file is there and `replace` was not asked for: saving a
 /// name twice is a mistake to report, not a second memory (`name-2.md`) to make.
 fn already_exists(input: &SaveInput, rel: &str) -> Error {
@@ -126,7 +135,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     async fn save_now(&self, input: &SaveInput) -> Result<SaveOutcome> {
-        let lock = self.lock_dir().await?;
+        // The lock file carries the save's intent as its journal (see `lock_dir_for`).
+        let rel = save_target(input)?;
+        let intent = (!input.skip_index).then_some((input.scope, rel.as_str()));
+        let lock = self.lock_dir_for(intent).await?;
         let result = self.save_locked(input).await;
         self.unlock_dir(lock).await;
         result
@@ -135,10 +147,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     async fn save_locked(&self, input: &SaveInput) -> Result<SaveOutcome> {
         let memory_type = validate_save(input)?;
         let dir = self.scope_dir(input.scope);
-        let rel = match &input.file {
-            Some(file) => file.clone(),
-            None => derived_file_name(memory_type, &input.name, 1),
-        };
+        let rel = save_target(input)?;
         let path = format!("{dir}{rel}");
         let exists = self.check_write_target(input.scope, &rel, &path).await?;
         if !input.replace && exists {
@@ -222,6 +231,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 // writer brings the index in line with the file.
                 if self.roll_back(&plan).await {
                     self.journal_end().await;
+                } else {
+                    self.journal_keep(plan.scope, &plan.rel).await;
                 }
                 return Err(e);
             }
@@ -264,10 +275,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// [`Store::check_containment`] for a write of `path`, telling whether something is there
     /// (a file, a directory, or a link to one). For a private path on a host with `lstat` and
-    /// `realpath`, in two calls where they suffice: `lstat` of the path (no link there: its
-    /// real path is its parent's real path and its name) and `realpath` of its parent, which is
-    /// the memory directory's own for a file at the top; a link, a missing parent or a host
-    /// error takes the full check (and a `stat` for the answer).
+    /// `realpath`, with as few calls as suffice: `lstat` of the path (no link there: its real
+    /// path is its parent's real path and its name), which is all for a file at the top of the
+    /// directory (its parent is the directory); below it, `realpath` of the parent and of the
+    /// directory. A link, a missing parent or a host error takes the full check (and a `stat`
+    /// for the answer).
     pub(crate) async fn check_write_target(
         &self,
         scope: Scope,
@@ -298,17 +310,17 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         };
         let style = PathStyle::of_dir(&self.dir);
         let parent = style.parent(path);
+        let root = style.trim_trailing_sep(&self.dir);
+        // A file at the top: its parent is the directory itself, inside by definition, and
+        // the file is no link; nothing to resolve.
+        if parent == root {
+            return Ok(Some(exists));
+        }
         let Ok(real_parent) = self.fs.realpath(&parent).await else {
             return Ok(None);
         };
-        let root = style.trim_trailing_sep(&self.dir);
-        let real_root = if parent == root {
-            real_parent.clone()
-        } else {
-            match self.fs.realpath(&root).await {
-                Ok(real) => real,
-                Err(_) => return Ok(None),
-            }
+        let Ok(real_root) = self.fs.realpath(&root).await else {
+            return Ok(None);
         };
         if style.contains(&real_root, &real_parent) {
             Ok(Some(exists))
