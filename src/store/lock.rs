@@ -511,15 +511,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Remove the lock file at `path` if it still names `holder`; an orphan's journal lines
     /// are kept for the next lock to repair (its write may have stopped half done).
     async fn remove_own_lock_file(&self, path: &str, holder: &str, orphan: bool) {
-        // The first line is all a release compares: with `readHead`, no more is read.
-        let first_line = if self.fs.capabilities().read_head && !orphan {
-            self.bounded(self.fs.read_head(path, holder.len() + 1))
-                .await
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        } else {
-            self.bounded(self.fs.read_file(path)).await
-        };
-        if let Ok(content) = first_line {
+        let content = self.bounded(self.fs.read_file(path)).await;
+        if let Ok(content) = content {
             if content.split('\n').next() == Some(holder)
                 && self.bounded(self.fs.remove(path)).await.is_ok()
                 && orphan

@@ -274,12 +274,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// [`Store::check_containment`] for a write of `path`, telling whether something is there
-    /// (a file, a directory, or a link to one). For a private path on a host with `lstat` and
-    /// `realpath`, with as few calls as suffice: `lstat` of the path (no link there: its real
-    /// path is its parent's real path and its name), which is all for a file at the top of the
-    /// directory (its parent is the directory); below it, `realpath` of the parent and of the
-    /// directory. A link, a missing parent or a host error takes the full check (and a `stat`
-    /// for the answer).
+    /// (a file, a directory, or a link to one). For a private file at the top of the directory
+    /// on a host with `lstat` and `realpath`, one `lstat`: no link there means its real path is
+    /// the directory's real path and its name. A link, a deeper path or a host error takes the
+    /// full check (and a `stat` for the answer).
     pub(crate) async fn check_write_target(
         &self,
         scope: Scope,
@@ -287,7 +285,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         path: &str,
     ) -> Result<bool> {
         if scope == Scope::Private {
-            if let Some(exists) = self.contained_by_parent(path).await? {
+            if let Some(exists) = self.contained_by_parent(path).await {
                 return Ok(exists);
             }
         }
@@ -295,40 +293,21 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         self.path_exists(path).await
     }
 
-    /// The two-call check of [`Store::check_write_target`]: `Some(exists)` when it could
-    /// decide, `PATH_SYMLINK_ESCAPE` when the parent resolves outside, `None` to fall back.
-    async fn contained_by_parent(&self, path: &str) -> Result<Option<bool>> {
+    /// The one-call check of [`Store::check_write_target`]: `Some(exists)` when it could
+    /// decide, `None` to fall back.
+    async fn contained_by_parent(&self, path: &str) -> Option<bool> {
+        // A file at the top: its parent is the directory itself, inside by definition, so it
+        // is inside unless it is a link. Deeper paths take the full check.
         let caps = self.fs.capabilities();
-        if !caps.realpath || !caps.lstat {
-            return Ok(None);
-        }
-        let exists = match self.fs.lstat(path).await {
-            Ok(st) if st.kind == EntryKind::Symlink => return Ok(None),
-            Ok(_) => true,
-            Err(e) if e.is_not_found() => false,
-            Err(_) => return Ok(None),
-        };
         let style = PathStyle::of_dir(&self.dir);
-        let parent = style.parent(path);
-        let root = style.trim_trailing_sep(&self.dir);
-        // A file at the top: its parent is the directory itself, inside by definition, and
-        // the file is no link; nothing to resolve.
-        if parent == root {
-            return Ok(Some(exists));
+        if !caps.realpath || !caps.lstat || style.parent(path) != style.trim_trailing_sep(&self.dir)
+        {
+            return None;
         }
-        let Ok(real_parent) = self.fs.realpath(&parent).await else {
-            return Ok(None);
-        };
-        let Ok(real_root) = self.fs.realpath(&root).await else {
-            return Ok(None);
-        };
-        if style.contains(&real_root, &real_parent) {
-            Ok(Some(exists))
-        } else {
-            Err(Error::new(
-                Code::PathSymlinkEscape,
-                format!("{path:?} resolves outside the memory directory through a symlink"),
-            ))
+        match self.fs.lstat(path).await {
+            Ok(st) => (st.kind != EntryKind::Symlink).then_some(true),
+            Err(e) if e.is_not_found() => Some(false),
+            Err(_) => None,
         }
     }
 
