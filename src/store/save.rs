@@ -284,31 +284,23 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         rel: &str,
         path: &str,
     ) -> Result<bool> {
-        if scope == Scope::Private {
-            if let Some(exists) = self.contained_by_parent(path).await {
-                return Ok(exists);
-            }
-        }
-        self.check_containment(scope, rel, path).await?;
-        self.path_exists(path).await
-    }
-
-    /// The one-call check of [`Store::check_write_target`]: `Some(exists)` when it could
-    /// decide, `None` to fall back.
-    async fn contained_by_parent(&self, path: &str) -> Option<bool> {
         // A file at the top: its parent is the directory itself, inside by definition, so it
         // is inside unless it is a link. Deeper paths take the full check.
         let caps = self.fs.capabilities();
         let style = PathStyle::of_dir(&self.dir);
-        if !caps.realpath || !caps.lstat || style.parent(path) != style.trim_trailing_sep(&self.dir)
+        if scope == Scope::Private
+            && caps.realpath
+            && caps.lstat
+            && style.parent(path) == style.trim_trailing_sep(&self.dir)
         {
-            return None;
+            match self.fs.lstat(path).await {
+                Ok(st) if st.kind != EntryKind::Symlink => return Ok(true),
+                Err(e) if e.is_not_found() => return Ok(false),
+                _ => {}
+            }
         }
-        match self.fs.lstat(path).await {
-            Ok(st) => (st.kind != EntryKind::Symlink).then_some(true),
-            Err(e) if e.is_not_found() => Some(false),
-            Err(_) => None,
-        }
+        self.check_containment(scope, rel, path).await?;
+        self.path_exists(path).await
     }
 
     /// [`Store::read_index_for_write`] for a commit. The private index sits in the memory
@@ -325,12 +317,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             Err(e) if e.is_not_found() => return Ok(String::new()),
             _ => return self.read_index_for_write(scope).await,
         }
-        let text = match self.bounded(self.fs.read_file(&path)).await {
-            Ok(text) => text,
-            // Gone since the lstat: as if it had not been there.
-            Err(e) if e.is_not_found() => String::new(),
-            Err(e) => return Err(super::deadline::fs_error("read", &path, e)),
-        };
+        // Gone since the `lstat`: as if it had not been there.
+        let text = self.read_optional(&path).await?.unwrap_or_default();
         self.check_bytes_intact(&path, &text).await?;
         Ok(text)
     }

@@ -371,10 +371,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let mut want = start;
         loop {
             let bytes = self.fs.read_head(path, want).await.ok()?;
-            let complete = lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some()
-                || bytes.len() < want
+            // The cheap tests first: most files are shorter than the first read.
+            let complete = bytes.len() < want
                 || bytes.len() as f64 >= size
-                || want >= HEAD_MAX_BYTES;
+                || want >= HEAD_MAX_BYTES
+                || lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some();
             if complete {
                 return Some(bytes);
             }
