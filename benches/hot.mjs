@@ -312,11 +312,15 @@ async function saveGroup() {
   // save's own ms, for the growth figure (median of the first 100 against the last 100).
   const times = new Map([["floor", []], ["save()", []]]);
   const each = new Map([["floor", []], ["save()", []]]);
+  const eachCpu = new Map([["floor", []], ["save()", []]]);
   let n = 0, m = 0;
   const timed = async (name, fn) => {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await fn();
     each.get(name).push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    eachCpu.get(name).push((c.user + c.system) / 1000);
   };
   const cpu = new Map();
   const variants = [
@@ -347,6 +351,16 @@ async function saveGroup() {
     spread: "—",
     target: "≤ 1.2×",
     ok: a1 / a0 <= 1.2,
+  });
+  const [b0, b1] = ends(eachCpu.get("save()")), [g0, g1] = ends(eachCpu.get("floor"));
+  rows.push({
+    figure: "save(): CPU ms/save, the same (info: CPU time of this process, every thread)",
+    ours: `${fmt(b0)} → ${fmt(b1)} ms`,
+    floor: `floor ${fmt(g0)} → ${fmt(g1)} ms (${(g1 / g0).toFixed(2)}×)`,
+    ratio: `${(b1 / b0).toFixed(2)}×`,
+    spread: "—",
+    target: "(info)",
+    ok: null,
   });
   memdir.free?.();
 }
