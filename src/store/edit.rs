@@ -121,7 +121,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), body),
             index: None,
             previous: Some(current.clone()),
-            checked: true,
         };
         self.commit(plan, &fields, changes.skip_index).await
     }

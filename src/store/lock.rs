@@ -347,6 +347,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 held: Held::InProcessOnly,
             });
         }
+        self.mkdir_all(&self.dir).await?;
         let orphans = std::mem::take(&mut *self.lock_state.orphans.borrow_mut());
         for (path, holder) in orphans {
             self.remove_own_lock_file(&path, &holder, true).await;
@@ -357,8 +358,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let intent = intent.map(|(scope, rel)| journal_line(scope, rel));
         let mut delay = LOCK_BACKOFF_START_MS;
         let mut quick_retries = 0u32;
-        // The directory is created only when the lock file cannot be for want of it.
-        let mut made_dir = false;
         loop {
             let now = self.clock.now_ms();
             let mut content = match &owner {
@@ -377,21 +376,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                     content.push_str(line);
                 }
             }
-            let created = match self
+            let created = self
                 .bounded_until(deadline, self.fs.create_exclusive(&path, &content))
                 .await
-            {
-                Ok(created) => created,
-                Err(e) if e.is_not_found() && !made_dir => {
-                    made_dir = true;
-                    self.mkdir_all(&self.dir).await?;
-                    continue;
-                }
-                Err(_) if self.lock_timeout(deadline).is_err() => {
-                    return Err(self.lock_timeout_error())
-                }
-                Err(e) => return Err(fs_error("create", &path, e)),
-            };
+                .map_err(|e| {
+                    if self.lock_timeout(deadline).is_err() {
+                        self.lock_timeout_error()
+                    } else {
+                        fs_error("create", &path, e)
+                    }
+                })?;
             if created {
                 *self.lock_state.intent.borrow_mut() = intent;
                 return Ok(DirLock {

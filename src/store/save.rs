@@ -77,11 +77,9 @@ pub(crate) struct PlannedWrite {
     pub text: String,
     /// The new index text, unless the index is skipped.
     pub index: Option<String>,
-    /// The file's previous text (for rollback), `None` when it is new.
+    /// The file's previous text (for rollback), `None` when it is new. The caller has checked
+    /// the path's containment under the lock (and read this) before [`Store::commit`].
     pub previous: Option<String>,
-    /// True when the caller already ran [`Store::check_containment`] for this path under the
-    /// lock and filled in `previous`: [`Store::commit`] does not repeat either.
-    pub checked: bool,
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
@@ -168,7 +166,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), &input.body),
             index: None,
             previous,
-            checked: true,
             rel,
             path,
         };
@@ -176,7 +173,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Write a memory file and its index entry; on a failed index write, put the file back.
-    /// Must run under the directory lock.
+    /// Must run under the directory lock, after the path's containment check.
     pub(crate) async fn commit(
         &self,
         mut plan: PlannedWrite,
@@ -194,11 +191,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if !skip_index {
             check_entry_round_trip(&entry)?;
             self.guard_secrets(plan.scope, &format_index_entry(&entry))?;
-        }
-        if !plan.checked {
-            self.check_containment(plan.scope, &plan.rel, &plan.path)
-                .await?;
-            plan.previous = self.read_optional(&plan.path).await?;
         }
         let mut index_warning = None;
         if !skip_index {
