@@ -161,8 +161,9 @@ function asyncFs() {
       const entries = await fsp.readdir(path, { withFileTypes: true });
       return entries.map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "dir" : "file" }));
     },
-    stat: async (path) => statResult(await fsp.stat(path)),
-    lstat: async (path) => statResult(await fsp.lstat(path)),
+    // `then`, not an async function: one promise a stat, not two (a scan stats every file).
+    stat: (path) => fsp.stat(path).then(statResult),
+    lstat: (path) => fsp.lstat(path).then(statResult),
     mkdir: async (path) => {
       await fsp.mkdir(path, { recursive: true });
     },

@@ -326,3 +326,91 @@ fn stale_temp_files_are_swept_under_the_lock() {
     block_on(s.save(input("C"))).unwrap();
     assert!(text(&fs, "/m/late.md.tmp-abc").is_none());
 }
+
+// ---------- the lock file as the journal ----------
+
+#[test]
+fn a_save_carries_its_journal_in_the_lock_file_and_writes_no_journal_file() {
+    // Leaked: the call hook below looks at it while the save runs.
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    let mut host = Host::new(fs);
+    let calls = std::rc::Rc::clone(&host.calls);
+    // The lock file as it is when the memory file is written.
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let seen2 = std::rc::Rc::clone(&seen);
+    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
+        if op == common::Op::WriteFile && path.contains("project_a.md") {
+            *seen2.borrow_mut() = text(fs, LOCK);
+        }
+    }));
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    block_on(s.save(input("A"))).unwrap();
+    let lock = seen
+        .borrow()
+        .clone()
+        .expect("the lock file was there during the write");
+    assert!(lock.ends_with("\njournal private project_a.md"), "{lock:?}");
+    let journal_writes = calls
+        .borrow()
+        .iter()
+        .filter(|(_, p)| p.contains(".memdir-journal"))
+        .filter(|(op, _)| *op != common::Op::ReadFile)
+        .count();
+    assert_eq!(journal_writes, 0, "{:?}", calls.borrow());
+    assert!(text(fs, LOCK).is_none());
+    assert!(text(fs, "/m/MEMORY.md").unwrap().contains("(project_a.md)"));
+}
+
+#[test]
+fn the_journal_of_a_killed_writers_lock_file_is_repaired_by_the_writer_that_breaks_it() {
+    let fs = MemFs::new();
+    fs.insert_file("/m/MEMORY.md", "- [Old](project_old.md) — kept\n");
+    fs.insert_file(
+        "/m/project_old.md",
+        "---\nname: Old\ndescription: kept\ntype: project\n---\n\nold\n",
+    );
+    // Killed after writing its memory file, before the index: its stale lock file names it.
+    fs.insert_file(
+        "/m/project_orphan.md",
+        "---\nname: Orphan\ndescription: half saved\ntype: project\n---\n\nx\n",
+    );
+    // And a delete killed after removing its file (no owner tag: an empty third line).
+    fs.insert_file(
+        LOCK,
+        format!(
+            "h\n{}\n\njournal private project_orphan.md\njournal private project_old.md",
+            T0 - 40_000.0
+        ),
+    );
+    block_on(fs.remove("/m/project_old.md")).unwrap();
+    fs.set_mtime(LOCK, T0 - 40_000.0);
+    assert_eq!(save_over_lock(&fs, Host::new(&fs), 30_000), (Ok(()), 0.0));
+    let index = text(&fs, "/m/MEMORY.md").unwrap();
+    assert!(
+        index.contains("- [Orphan](project_orphan.md) — half saved"),
+        "{index}"
+    );
+    assert!(
+        !index.contains("project_old.md"),
+        "dangling entry removed: {index}"
+    );
+    assert!(index.contains("(project_a.md)"), "{index}");
+    assert!(text(&fs, "/m/.memdir-journal").is_none());
+}
+
+#[test]
+fn a_failed_index_write_that_cannot_be_undone_leaves_a_journal_file() {
+    // The index write fails (a directory is in its place) and the new memory file cannot be
+    // removed either: the journal the lock file carried must outlive the lock, as a journal
+    // file for the next writer.
+    let fs = MemFs::new();
+    let mut host = Host::new(&fs);
+    host.denied = vec![common::Op::Remove];
+    block_on(fs.mkdir("/m/MEMORY.md")).unwrap();
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    assert!(block_on(s.save(input("A"))).is_err());
+    assert_eq!(
+        text(&fs, "/m/.memdir-journal").as_deref(),
+        Some("private project_a.md\n")
+    );
+}

@@ -73,7 +73,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     ) -> Result<SaveOutcome> {
         validate_target(file)?;
         validate_changes(changes)?;
-        let lock = self.lock_dir().await?;
+        let intent = (!changes.skip_index).then(|| split_scope(file));
+        let lock = self.lock_dir_for(intent).await?;
         let result = self.update_locked(file, changes).await;
         self.unlock_dir(lock).await;
         result
@@ -119,14 +120,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             path,
             text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), body),
             index: None,
-            previous: None,
+            previous: Some(current.clone()),
         };
         self.commit(plan, &fields, changes.skip_index).await
     }
 
     pub(crate) async fn delete_now(&self, file: &str) -> Result<SaveOutcome> {
         validate_target(file)?;
-        let lock = self.lock_dir().await?;
+        let lock = self.lock_dir_for(Some(split_scope(file))).await?;
         let result = self.delete_locked(file).await;
         self.unlock_dir(lock).await;
         result
@@ -163,6 +164,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 // Not restored: the journal stays and the next writer drops the entry.
                 if restored {
                     self.journal_end().await;
+                } else {
+                    self.journal_keep(scope, rel).await;
                 }
                 return Err(e);
             }

@@ -87,6 +87,12 @@ pub fn lines_prefix_len(bytes: &[u8], max_lines: usize) -> Option<usize> {
 pub fn first_lines_of_bytes(bytes: &[u8], max_lines: usize) -> String {
     let end = lines_prefix_len(bytes, max_lines).unwrap_or(bytes.len());
     let used = bytes.get(..end).unwrap_or(bytes);
+    // Cut before the last line's `\n`, `used` holds the lines and nothing more: without a
+    // `\r`, they are its text as it is, less one leading U+FEFF (one pass, one copy).
+    let text = used.strip_prefix("\u{feff}".as_bytes()).unwrap_or(used);
+    if !text.contains(&b'\r') {
+        return String::from_utf8_lossy(text).into_owned();
+    }
     first_lines(&String::from_utf8_lossy(used), max_lines)
 }
 
@@ -125,6 +131,11 @@ mod tests {
             for max in [0, 1, 2, 3, 30, usize::MAX] {
                 assert_eq!(
                     first_lines(&text, max),
+                    first_lines_by_line(&text, max),
+                    "{text:?} {max}"
+                );
+                assert_eq!(
+                    first_lines_of_bytes(text.as_bytes(), max),
                     first_lines_by_line(&text, max),
                     "{text:?} {max}"
                 );

@@ -4,6 +4,14 @@
 //! directory lock — repairs that one entry: the index then points at the file if the file is on
 //! disk with a valid header, and at nothing otherwise.
 //!
+//! With a lock file (see [`super::lock`]), a save, update or delete names its memory before
+//! taking the lock, and the lock file carries that intent as a line `journal <scope> <file>`
+//! after its third line: the lock file is then the journal, and no journal file is written or
+//! removed. A writer killed mid-write leaves its lock file behind; whoever breaks it (stale, or
+//! its process gone) keeps its journal lines, carries them in its own lock file, and repairs
+//! those entries under the lock as above. A write that fails half done and cannot undo itself
+//! writes the journal file before its lock file goes.
+//!
 //! Recovery also sweeps the temp files of atomic writes a killed writer left behind
 //! (`<name>.tmp-<id>`, see [`super::write`]): under the lock, at most once per `lock_stale_ms`
 //! per store, a walk of the directory (no symlinks followed, at most [`SWEEP_MAX_DEPTH`] levels
@@ -19,6 +27,16 @@ use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
 use crate::index_entry::{remove_index_entry, upsert_index_entry, IndexEntry};
+
+/// What starts a journal line carried in a lock file (after its third line).
+pub(crate) const JOURNAL_PREFIX: &str = "journal ";
+
+/// The journal line a lock file carries for a write of the memory `rel` of `scope`.
+pub(crate) fn journal_line(scope: Scope, rel: &str) -> String {
+    let mut line = format!("{JOURNAL_PREFIX}{}", encode(scope, rel));
+    line.pop();
+    line
+}
 
 /// The journal's file name inside the memory directory.
 pub const JOURNAL_FILE_NAME: &str = ".memdir-journal";
@@ -68,54 +86,93 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Record that the memory `rel` of `scope` is about to change. Must run under the lock.
+    /// When the held lock file already carries that intent (see [`Store::lock_dir_for`]),
+    /// nothing is written: the lock file is the journal until it is removed.
     pub(crate) async fn journal_begin(&self, scope: Scope, rel: &str) -> Result<()> {
-        self.write_atomic(&self.journal_path(), &encode(scope, rel))
+        let carried = self.lock_state.intent.borrow().as_deref() == Some(&journal_line(scope, rel));
+        if carried {
+            self.lock_state.journal_in_lock.set(true);
+            return Ok(());
+        }
+        self.write_creating_parent(&self.journal_path(), &encode(scope, rel))
             .await
     }
 
     /// The change recorded by [`Self::journal_begin`] is complete.
     pub(crate) async fn journal_end(&self) {
+        if self.lock_state.journal_in_lock.replace(false) {
+            return;
+        }
         let _ = self.bounded(self.fs.remove(&self.journal_path())).await;
+    }
+
+    /// The change recorded by [`Self::journal_begin`] failed half done and could not be
+    /// undone: the journal must outlive the lock. A journal carried by the lock file is written
+    /// to the journal file (best effort) before the lock file goes.
+    pub(crate) async fn journal_keep(&self, scope: Scope, rel: &str) {
+        if self.lock_state.journal_in_lock.replace(false) {
+            let _ = self
+                .write_creating_parent(&self.journal_path(), &encode(scope, rel))
+                .await;
+        }
     }
 
     /// Finish what a killed writer left half done (see the module docs). Must run under the
     /// lock; never fails the caller's write.
     pub(crate) async fn journal_recover(&self) {
         self.sweep_temp_files().await;
+        // Journal lines of lock files this store broke: repaired, then dropped.
+        let salvaged = self.lock_state.salvaged.borrow().clone();
+        for line in salvaged {
+            let entry = line.strip_prefix(JOURNAL_PREFIX).and_then(decode);
+            let done = match entry {
+                Some((scope, rel)) => self.repair_entry(scope, rel).await,
+                None => true,
+            };
+            if done {
+                self.lock_state.salvaged.borrow_mut().retain(|l| *l != line);
+            }
+        }
         let Ok(Some(text)) = self.read_optional(&self.journal_path()).await else {
             return;
         };
         if let Some((scope, rel)) = decode(&text) {
-            let path = format!("{}{rel}", self.scope_dir(scope));
-            let header = match self.read_optional(&path).await {
-                Ok(Some(file)) => Some(parse_frontmatter(&file).header),
-                Ok(None) => None,
-                Err(_) => return,
-            };
-            let Ok(old) = self.read_raw_index(scope).await else {
-                return;
-            };
-            let new = match header {
-                Some(h) if h.name.is_some() && h.memory_type.is_some() => upsert_index_entry(
-                    &old,
-                    &IndexEntry {
-                        title: h.name.unwrap_or_default(),
-                        file: rel.to_owned(),
-                        hook: h.description.unwrap_or_default(),
-                    },
-                ),
-                _ => remove_index_entry(&old, rel),
-            };
-            if new != old
-                && self
-                    .write_atomic(&self.index_path(scope), &new)
-                    .await
-                    .is_err()
-            {
+            if !self.repair_entry(scope, rel).await {
                 return;
             }
         }
         self.journal_end().await;
+    }
+
+    /// Bring the index entry of the memory `rel` of `scope` in line with its file: pointing at
+    /// it when it is on disk with a valid header, at nothing otherwise. False when it could not
+    /// be done (a read or the write failed).
+    async fn repair_entry(&self, scope: Scope, rel: &str) -> bool {
+        let path = format!("{}{rel}", self.scope_dir(scope));
+        let header = match self.read_optional(&path).await {
+            Ok(Some(file)) => Some(parse_frontmatter(&file).header),
+            Ok(None) => None,
+            Err(_) => return false,
+        };
+        let Ok(old) = self.read_raw_index(scope).await else {
+            return false;
+        };
+        let new = match header {
+            Some(h) if h.name.is_some() && h.memory_type.is_some() => upsert_index_entry(
+                &old,
+                &IndexEntry {
+                    title: h.name.unwrap_or_default(),
+                    file: rel.to_owned(),
+                    hook: h.description.unwrap_or_default(),
+                },
+            ),
+            _ => remove_index_entry(&old, rel),
+        };
+        new == old
+            || self
+                .write_atomic(&self.index_path(scope), &new)
+                .await
+                .is_ok()
     }
 }
 

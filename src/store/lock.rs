@@ -36,6 +36,8 @@
 //! stale, unless the same store writes again first (it removes its own orphaned lock file).
 
 use super::deadline::fs_error;
+use super::journal::{journal_line, JOURNAL_PREFIX};
+use super::types::Scope;
 use super::Store;
 use super::LOCK_FILE_NAME;
 use crate::error::{Code, Error, HostError, Result};
@@ -92,6 +94,14 @@ pub(crate) struct LockState {
     /// Lock files (path, holder id) of writes whose future was dropped while holding the lock:
     /// the next writer of this store removes them if they still name that holder.
     orphans: RefCell<Vec<(String, String)>>,
+    /// Journal lines (see [`super::journal`]) taken from lock files this store broke or
+    /// removed as orphans: repaired under the next lock, and carried in its lock file until then.
+    pub(crate) salvaged: RefCell<Vec<String>>,
+    /// The journal line the held lock file carries (its write's intent), if any.
+    pub(crate) intent: RefCell<Option<String>>,
+    /// True while the held write's journal is the line in its lock file rather than the
+    /// journal file (set by `journal_begin`, cleared by `journal_end`).
+    pub(crate) journal_in_lock: Cell<bool>,
 }
 
 impl LockState {
@@ -275,7 +285,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Take the directory lock (see the module docs for the strategy), then finish any write a
     /// killed writer left half done (see [`super::journal`]).
     pub(crate) async fn lock_dir(&self) -> Result<DirLock<'_>> {
-        let lock = self.acquire_dir_lock().await?;
+        self.lock_dir_for(None).await
+    }
+
+    /// [`Store::lock_dir`] for a write of the memory `rel` of `scope` that keeps the index in
+    /// step: with a lock file, the file carries that intent as its journal line, so the write
+    /// needs no journal file of its own (see [`super::journal`]).
+    pub(crate) async fn lock_dir_for(&self, intent: Option<(Scope, &str)>) -> Result<DirLock<'_>> {
+        let lock = self.acquire_dir_lock(intent).await?;
         self.journal_recover().await;
         Ok(lock)
     }
@@ -288,7 +305,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         (!host.is_empty()).then(|| format!("{pid}@{host}"))
     }
 
-    async fn acquire_dir_lock(&self) -> Result<DirLock<'_>> {
+    async fn acquire_dir_lock(&self, intent: Option<(Scope, &str)>) -> Result<DirLock<'_>> {
         let timeout = f64::from(self.config.lock_timeout_ms);
         let handovers = || self.lock_state.queue.borrow().handovers;
         let mut enter = self.lock_state.enter();
@@ -307,6 +324,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             }
         };
         drop(enter);
+        // Left over by a write whose future was dropped while holding the lock.
+        self.lock_state.intent.borrow_mut().take();
+        self.lock_state.journal_in_lock.set(false);
         let deadline = self.clock.now_ms() + timeout;
         let caps = self.fs.capabilities();
         if caps.lock {
@@ -330,19 +350,32 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         self.mkdir_all(&self.dir).await?;
         let orphans = std::mem::take(&mut *self.lock_state.orphans.borrow_mut());
         for (path, holder) in orphans {
-            self.remove_own_lock_file(&path, &holder).await;
+            self.remove_own_lock_file(&path, &holder, true).await;
         }
         let path = self.lock_file_path();
         let holder = self.next_id();
         let owner = self.owner_tag();
+        let intent = intent.map(|(scope, rel)| journal_line(scope, rel));
         let mut delay = LOCK_BACKOFF_START_MS;
         let mut quick_retries = 0u32;
         loop {
             let now = self.clock.now_ms();
-            let content = match &owner {
+            let mut content = match &owner {
                 Some(tag) => format!("{holder}\n{}\n{tag}", now.floor()),
                 None => format!("{holder}\n{}", now.floor()),
             };
+            // Journal lines after the third line (empty without an owner tag): what broken
+            // locks left to repair, then this write's intent.
+            let salvaged = self.lock_state.salvaged.borrow().clone();
+            if intent.is_some() || !salvaged.is_empty() {
+                if owner.is_none() {
+                    content.push('\n');
+                }
+                for line in salvaged.iter().chain(intent.iter()) {
+                    content.push('\n');
+                    content.push_str(line);
+                }
+            }
             let created = self
                 .bounded_until(deadline, self.fs.create_exclusive(&path, &content))
                 .await
@@ -354,6 +387,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                     }
                 })?;
             if created {
+                *self.lock_state.intent.borrow_mut() = intent;
                 return Ok(DirLock {
                     flag,
                     held: Held::File(Box::new((path, holder))),
@@ -419,7 +453,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             ],
         );
         match self.bounded_until(deadline, self.fs.remove(path)).await {
-            Ok(()) => Ok(Verdict::Retry),
+            Ok(()) => {
+                self.salvage(&content);
+                Ok(Verdict::Retry)
+            }
             Err(e) if e.is_not_found() => Ok(Verdict::Retry),
             Err(_) => Ok(Verdict::Wait),
         }
@@ -444,16 +481,37 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// another holder (ours was broken as stale) is left alone.
     pub(crate) async fn unlock_dir(&self, mut lock: DirLock<'_>) {
         if let Held::File(file) = std::mem::replace(&mut lock.held, Held::InProcessOnly) {
-            self.remove_own_lock_file(&file.0, &file.1).await;
+            self.remove_own_lock_file(&file.0, &file.1, false).await;
         }
+        self.lock_state.intent.borrow_mut().take();
+        self.lock_state.journal_in_lock.set(false);
         drop(lock);
     }
 
-    /// Remove the lock file at `path` if it still names `holder`.
-    async fn remove_own_lock_file(&self, path: &str, holder: &str) {
-        if let Ok(content) = self.bounded(self.fs.read_file(path)).await {
-            if content.split('\n').next() == Some(holder) {
-                let _ = self.bounded(self.fs.remove(path)).await;
+    /// Keep the journal lines of a lock file about to be removed, for the next lock to repair.
+    fn salvage(&self, content: &str) {
+        let mut salvaged = self.lock_state.salvaged.borrow_mut();
+        for line in content
+            .split('\n')
+            .skip(3)
+            .filter(|l| l.starts_with(JOURNAL_PREFIX))
+        {
+            if !salvaged.iter().any(|s| s == line) {
+                salvaged.push(line.to_owned());
+            }
+        }
+    }
+
+    /// Remove the lock file at `path` if it still names `holder`; an orphan's journal lines
+    /// are kept for the next lock to repair (its write may have stopped half done).
+    async fn remove_own_lock_file(&self, path: &str, holder: &str, orphan: bool) {
+        let content = self.bounded(self.fs.read_file(path)).await;
+        if let Ok(content) = content {
+            if content.split('\n').next() == Some(holder)
+                && self.bounded(self.fs.remove(path)).await.is_ok()
+                && orphan
+            {
+                self.salvage(&content);
             }
         }
     }

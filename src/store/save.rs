@@ -10,8 +10,9 @@ use super::Store;
 use super::TEAM_DIR;
 use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file_modified, MemoryFields};
-use crate::host::{Clock, FileSystem, Telemetry};
+use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::index_entry::{format_index_entry, upsert_index_entry, IndexEntry};
+use crate::paths::PathStyle;
 use crate::types::MemoryType;
 
 /// Check a save request; the parsed type on success.
@@ -42,6 +43,15 @@ pub(crate) fn check_scoped_file(scope: Scope, file: &str) -> Result<()> {
     Ok(())
 }
 
+/// The file a save writes, relative to its scope's directory: the given `file`, or
+/// `<type>_<slug>.md`.
+fn save_target(input: &SaveInput) -> Result<String> {
+    Ok(match &input.file {
+        Some(file) => file.clone(),
+        None => derived_file_name(check_memory_type(&input.memory_type)?, &input.name, 1),
+    })
+}
+
 /// `ALREADY_EXISTS` for a save whose file is there and `replace` was not asked for: saving a
 /// name twice is a mistake to report, not a second memory (`name-2.md`) to make.
 fn already_exists(input: &SaveInput, rel: &str) -> Error {
@@ -67,7 +77,8 @@ pub(crate) struct PlannedWrite {
     pub text: String,
     /// The new index text, unless the index is skipped.
     pub index: Option<String>,
-    /// The file's previous text (for rollback), `None` when it is new.
+    /// The file's previous text (for rollback), `None` when it is new. The caller has checked
+    /// the path's containment under the lock (and read this) before [`Store::commit`].
     pub previous: Option<String>,
 }
 
@@ -122,7 +133,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     async fn save_now(&self, input: &SaveInput) -> Result<SaveOutcome> {
-        let lock = self.lock_dir().await?;
+        // The lock file carries the save's intent as its journal (see `lock_dir_for`).
+        let rel = save_target(input)?;
+        let intent = (!input.skip_index).then_some((input.scope, rel.as_str()));
+        let lock = self.lock_dir_for(intent).await?;
         let result = self.save_locked(input).await;
         self.unlock_dir(lock).await;
         result
@@ -131,15 +145,17 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     async fn save_locked(&self, input: &SaveInput) -> Result<SaveOutcome> {
         let memory_type = validate_save(input)?;
         let dir = self.scope_dir(input.scope);
-        let rel = match &input.file {
-            Some(file) => file.clone(),
-            None => derived_file_name(memory_type, &input.name, 1),
-        };
+        let rel = save_target(input)?;
         let path = format!("{dir}{rel}");
-        self.check_containment(input.scope, &rel, &path).await?;
-        if !input.replace && self.path_exists(&path).await? {
+        let exists = self.check_write_target(input.scope, &rel, &path).await?;
+        if !input.replace && exists {
             return Err(already_exists(input, &rel));
         }
+        // Only a file that is there has a previous text to put back.
+        let previous = match exists {
+            true => self.read_optional(&path).await?,
+            false => None,
+        };
         let fields = MemoryFields {
             name: Some(input.name.clone()),
             description: Some(input.description.clone()),
@@ -149,7 +165,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             scope: input.scope,
             text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), &input.body),
             index: None,
-            previous: None,
+            previous,
             rel,
             path,
         };
@@ -157,7 +173,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Write a memory file and its index entry; on a failed index write, put the file back.
-    /// Must run under the directory lock.
+    /// Must run under the directory lock, after the path's containment check.
     pub(crate) async fn commit(
         &self,
         mut plan: PlannedWrite,
@@ -176,13 +192,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             check_entry_round_trip(&entry)?;
             self.guard_secrets(plan.scope, &format_index_entry(&entry))?;
         }
-        self.check_containment(plan.scope, &plan.rel, &plan.path)
-            .await?;
-        self.ensure_parent(&plan.path).await?;
-        plan.previous = self.read_optional(&plan.path).await?;
         let mut index_warning = None;
         if !skip_index {
-            let old = self.read_index_for_write(plan.scope).await?;
+            let old = self.read_index_for_commit(plan.scope).await?;
             let new = upsert_index_entry(&old, &entry);
             index_warning = self.measure_index(plan.scope, &new);
             if let Some(refusal) = index_warning
@@ -198,7 +210,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if journaled {
             self.journal_begin(plan.scope, &plan.rel).await?;
         }
-        if let Err(e) = self.write_atomic(&plan.path, &plan.text).await {
+        if let Err(e) = self.write_creating_parent(&plan.path, &plan.text).await {
             if journaled {
                 self.journal_end().await;
             }
@@ -211,6 +223,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 // writer brings the index in line with the file.
                 if self.roll_back(&plan).await {
                     self.journal_end().await;
+                } else {
+                    self.journal_keep(plan.scope, &plan.rel).await;
                 }
                 return Err(e);
             }
@@ -249,6 +263,56 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 format!("{rel:?} resolves outside the memory directory through a symlink"),
             ))
         }
+    }
+
+    /// [`Store::check_containment`] for a write of `path`, telling whether something is there
+    /// (a file, a directory, or a link to one). For a private file at the top of the directory
+    /// on a host with `lstat` and `realpath`, one `lstat`: no link there means its real path is
+    /// the directory's real path and its name. A link, a deeper path or a host error takes the
+    /// full check (and a `stat` for the answer).
+    pub(crate) async fn check_write_target(
+        &self,
+        scope: Scope,
+        rel: &str,
+        path: &str,
+    ) -> Result<bool> {
+        // A file at the top: its parent is the directory itself, inside by definition, so it
+        // is inside unless it is a link. Deeper paths take the full check.
+        let caps = self.fs.capabilities();
+        let style = PathStyle::of_dir(&self.dir);
+        if scope == Scope::Private
+            && caps.realpath
+            && caps.lstat
+            && style.parent(path) == style.trim_trailing_sep(&self.dir)
+        {
+            match self.fs.lstat(path).await {
+                Ok(st) if st.kind != EntryKind::Symlink => return Ok(true),
+                Err(e) if e.is_not_found() => return Ok(false),
+                _ => {}
+            }
+        }
+        self.check_containment(scope, rel, path).await?;
+        self.path_exists(path).await
+    }
+
+    /// [`Store::read_index_for_write`] for a commit. The private index sits in the memory
+    /// directory itself, so when `lstat` finds no link there (a regular file, or nothing) it is
+    /// inside whatever the directory's real path is: read it (or take it as empty) without
+    /// resolving either. A link, a directory or a host error takes the full contained read.
+    async fn read_index_for_commit(&self, scope: Scope) -> Result<String> {
+        if scope != Scope::Private || !self.fs.capabilities().lstat {
+            return self.read_index_for_write(scope).await;
+        }
+        let path = self.index_path(scope);
+        match self.fs.lstat(&path).await {
+            Ok(st) if st.kind == EntryKind::File => {}
+            Err(e) if e.is_not_found() => return Ok(String::new()),
+            _ => return self.read_index_for_write(scope).await,
+        }
+        // Gone since the `lstat`: as if it had not been there.
+        let text = self.read_optional(&path).await?.unwrap_or_default();
+        self.check_bytes_intact(&path, &text).await?;
+        Ok(text)
     }
 
     /// The secret guard: every write into team memory, and into private memory unless the

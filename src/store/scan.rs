@@ -71,11 +71,10 @@ pub(super) struct Candidate {
     pub(super) read: String,
 }
 
-/// A candidate that is a regular file, with its stat.
+/// A candidate that is a regular file (by its place in the walk's list), with its stat: no
+/// string is copied for the many files that are only stat'ed.
 struct StatedFile {
-    rel: String,
-    path: String,
-    read: String,
+    at: usize,
     stat: FileStat,
 }
 
@@ -124,7 +123,15 @@ struct PendingDir {
 
 /// A directory entry name a well-behaved host can return.
 fn plausible_name(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains('/') && !name.contains('\0')
+    !name.is_empty() && name != "." && name != ".." && !name.bytes().any(|b| b == b'/' || b == 0)
+}
+
+/// `a` then `b`, in one allocation (cheaper than `format!` in the walk's per-entry loop).
+fn joined(a: &str, b: &str) -> String {
+    let mut out = String::with_capacity(a.len() + b.len());
+    out.push_str(a);
+    out.push_str(b);
+    out
 }
 
 pub(super) fn is_memory_file_name(name: &str) -> bool {
@@ -176,15 +183,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         // as reading every file, for a fraction of the reads.
         let mut files = Vec::with_capacity(candidates.len());
         // One host call per batch (`stat_many`), the batch's stats in flight together.
-        for chunk in candidates.chunks(SCAN_CHUNK) {
+        for (n, chunk) in candidates.chunks(SCAN_CHUNK).enumerate() {
             let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
             let stats = self.fs.stat_many(&paths).await;
-            files.extend(chunk.iter().zip(stats).filter_map(|(candidate, stat)| {
+            let first = n * SCAN_CHUNK;
+            files.extend(stats.into_iter().enumerate().filter_map(|(i, stat)| {
                 let stat = stat.filter(|s| s.kind == EntryKind::File)?;
                 Some(StatedFile {
-                    rel: candidate.rel.clone(),
-                    path: format!("{root}{}", candidate.rel),
-                    read: candidate.read.clone(),
+                    at: first + i,
                     stat,
                 })
             }));
@@ -203,7 +209,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             let batch: Vec<_> = next
                 .by_ref()
                 .take((limit - headers.len()).min(SCAN_CHUNK))
-                .map(|file| self.read_header(file))
+                .filter_map(|file| {
+                    let candidate = candidates.get(file.at)?;
+                    Some(self.read_header(&root, candidate, file.stat))
+                })
                 .collect();
             if batch.is_empty() {
                 break;
@@ -257,18 +266,18 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                     break 'walk;
                 }
                 walk.entries += 1;
-                if !plausible_name(&entry.name) {
+                if !plausible_name(&entry.name)
+                    || (entry.kind == EntryKind::File && !is_memory_file_name(&entry.name))
+                {
                     continue;
                 }
-                let abs = format!("{}{}", dir.abs, entry.name);
-                let rel = format!("{}{}", dir.rel, entry.name);
-                let wanted = match entry.kind {
-                    EntryKind::File => is_memory_file_name(&entry.name),
-                    // The daily logs (`logs/`, any case) are not memories.
-                    EntryKind::Dir | EntryKind::Symlink => {
-                        with_logs || !(dir.depth == 0 && is_log_path(&rel))
-                    }
-                };
+                let abs = joined(&dir.abs, &entry.name);
+                let rel = joined(&dir.rel, &entry.name);
+                // Files were filtered by name above; the daily logs (`logs/`, any case) are not
+                // memories.
+                let wanted = entry.kind == EntryKind::File
+                    || with_logs
+                    || !(dir.depth == 0 && is_log_path(&rel));
                 if !wanted {
                     continue;
                 }
@@ -297,7 +306,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                     }
                 };
                 match kind {
-                    EntryKind::File if is_memory_file_name(&entry.name) => {
+                    // A plain file's name was checked above; a link's name is checked here.
+                    EntryKind::File
+                        if entry.kind == EntryKind::File || is_memory_file_name(&entry.name) =>
+                    {
                         out.push(Candidate { rel, read });
                     }
                     EntryKind::Dir => {
@@ -327,22 +339,22 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// One header, or `None` when the file cannot be read.
-    async fn read_header(&self, file: StatedFile) -> Option<MemoryHeader> {
-        let StatedFile {
-            rel,
-            path,
-            read,
-            stat,
-        } = file;
+    async fn read_header(
+        &self,
+        root: &str,
+        candidate: &Candidate,
+        stat: FileStat,
+    ) -> Option<MemoryHeader> {
+        let Candidate { rel, read } = candidate;
         let head = if self.fs.capabilities().read_head {
-            self.read_head_lines(&read, stat.size).await?
+            self.read_head_lines(read, stat.size).await?
         } else {
-            first_lines(&self.fs.read_file(&read).await.ok()?, FRONTMATTER_MAX_LINES)
+            first_lines(&self.fs.read_file(read).await.ok()?, FRONTMATTER_MAX_LINES)
         };
         let parsed = parse_frontmatter(&head);
         Some(MemoryHeader {
-            filename: rel,
-            file_path: path,
+            file_path: format!("{root}{rel}"),
+            filename: rel.clone(),
             mtime_ms: stat.mtime_ms,
             description: parsed.header.description,
             memory_type: parsed.header.memory_type,
@@ -368,10 +380,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let mut want = start;
         loop {
             let bytes = self.fs.read_head(path, want).await.ok()?;
-            let complete = lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some()
-                || bytes.len() < want
+            // The cheap tests first: most files are shorter than the first read.
+            let complete = bytes.len() < want
                 || bytes.len() as f64 >= size
-                || want >= HEAD_MAX_BYTES;
+                || want >= HEAD_MAX_BYTES
+                || lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some();
             if complete {
                 return Some(bytes);
             }

@@ -128,6 +128,18 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         Ok(())
     }
 
+    /// [`Store::write_atomic`], creating the parent directory first only when the write says
+    /// it is missing: one host call for the usual write into a directory that is there.
+    pub(crate) async fn write_creating_parent(&self, path: &str, data: &str) -> Result<()> {
+        match self.write_atomic(path, data).await {
+            Err(e) if e.cause.as_ref().is_some_and(|c| c.is_not_found()) => {
+                self.ensure_parent(path).await?;
+                self.write_atomic(path, data).await
+            }
+            done => done,
+        }
+    }
+
     /// With `realpath`, refuse a write whose parent directory (or existing target) resolves
     /// outside `root` through a symlink. Without `realpath` only the lexical checks of
     /// [`super::names::check_memory_file`] apply.

@@ -33,10 +33,9 @@ export function statFields(stat, out) {
     return undefined;
   }
 }
-export function statBatch(fs, joined, lengths) {
+export function statBatch(fs, joined) {
   try {
-    const paths = new Array(lengths.length);
-    for (let i = 0, at = 0; i < lengths.length; at += lengths[i], i++) paths[i] = joined.slice(at, at + lengths[i]);
+    const paths = joined.split("\0");
     const out = new Float64Array(paths.length * 3);
     const put = (i, stat) => {
       try {
@@ -51,6 +50,7 @@ export function statBatch(fs, joined, lengths) {
     };
     let pending = null;
     for (let i = 0; i < paths.length; i++) {
+      if (paths[i] === "") continue;
       try {
         const value = fs.stat(paths[i]);
         if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((stat) => put(i, stat), () => {}));
@@ -97,12 +97,12 @@ extern "C" {
     /// A Promise or any object with a `then` method.
     #[wasm_bindgen(js_name = isThenable)]
     fn is_thenable(value: &JsValue) -> bool;
-    /// `fs.stat` of each path (`joined` cut at the UTF-16 `lengths`), as `[kind, size,
-    /// mtimeMs]` triples in one `Float64Array` (kind 1 file, 2 dir, 3 symlink, 0 failed or
-    /// invalid): the array itself when every answer was synchronous, else one promise of it
+    /// `fs.stat` of each path (`joined` cut at NUL; an empty path is not asked), as `[kind,
+    /// size, mtimeMs]` triples in one `Float64Array` (kind 1 file, 2 dir, 3 symlink, 0 failed
+    /// or invalid): the array itself when every answer was synchronous, else one promise of it
     /// for the whole batch.
     #[wasm_bindgen(js_name = statBatch)]
-    fn stat_batch(fs: &JsValue, joined: &str, lengths: &[u32]) -> JsValue;
+    fn stat_batch(fs: &JsValue, joined: &str) -> JsValue;
 }
 
 /// The kinds a host may name (`directory` is accepted for `dir`).
@@ -312,11 +312,22 @@ impl FileSystem for JsFs {
     }
 
     async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
-        let lengths: Vec<u32> = paths
-            .iter()
-            .map(|p| u32::try_from(p.encode_utf16().count()).unwrap_or(u32::MAX))
-            .collect();
-        let answer = settle(stat_batch(&self.obj, &paths.concat(), &lengths)).await;
+        if paths.is_empty() {
+            return Vec::new();
+        }
+        // NUL-separated: no path of a real file holds one, so such a path (sent empty) is not
+        // asked and reads as missing. Splitting on NUL in JS is cheaper than cutting at UTF-16
+        // lengths counted here.
+        let mut joined = String::with_capacity(paths.iter().map(|p| p.len() + 1).sum());
+        for (i, path) in paths.iter().enumerate() {
+            if i > 0 {
+                joined.push('\0');
+            }
+            if !path.contains('\0') {
+                joined.push_str(path);
+            }
+        }
+        let answer = settle(stat_batch(&self.obj, &joined)).await;
         let values = answer
             .ok()
             .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
