@@ -2,7 +2,7 @@
 //! to `JSON.parse`: one string across the boundary costs less than building the object
 //! property by property from wasm.
 
-use super::{delimit, fast, parse_head, Delimited, FrontmatterHead};
+use super::{block, delimit, fast, parse_head, Delimited, FrontmatterHead};
 use crate::json::{push_number, push_string};
 use crate::jsstr::byte_to_utf16_index;
 use crate::types::MemoryType;
@@ -53,6 +53,10 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
             }
             let body_offset = byte_to_utf16_index(text, *body_start);
             return HeadForJs::Json(plain_json(&entries, body_offset));
+        }
+        if let Some(entries) = block::parse_block(split.block) {
+            let body_offset = byte_to_utf16_index(text, *body_start);
+            return HeadForJs::Json(block_json(&entries, body_offset));
         }
     }
     let Some(head) = parse_head(delimited) else {
@@ -170,6 +174,26 @@ fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
         push_string(&mut out, key);
     }
     out.push_str("],\"diagnostics\":[]}");
+    out
+}
+
+/// The JSON of a block the widened fast path read (`block.rs`), as
+/// [`FrontmatterHead::to_js_json`] writes it.
+fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String {
+    let mut out = String::with_capacity(256);
+    out.push_str("{\"frontmatter\":");
+    block::push_entries(&mut out, entries);
+    out.push_str(",\"body\":");
+    push_number(&mut out, body_offset as f64);
+    out.push_str(",\"header\":");
+    let fields = block::memory_fields(entries);
+    push_header(
+        &mut out,
+        fields.name.as_deref(),
+        fields.description.as_deref(),
+        fields.memory_type.map(MemoryType::as_str),
+    );
+    out.push_str(",\"diagnostics\":[]}");
     out
 }
 
