@@ -242,9 +242,9 @@ impl<'a> Reader<'a> {
         min_indent: usize,
     ) -> Option<(Cow<'a, str>, &'a str)> {
         let double = q == b'"';
-        let special = |c: char| c == char::from(q) || (double && c == '\\');
+        let special = |s: &str| s.bytes().position(|b| b == q || (double && b == b'\\'));
         // The common case: closed on this line, nothing to undo.
-        if let Some(at) = first.find(special) {
+        if let Some(at) = special(first) {
             let bytes = first.as_bytes();
             if bytes.get(at) == Some(&q) && (double || bytes.get(at + 1) != Some(&b'\'')) {
                 return Some((Cow::Borrowed(first.get(..at)?), first.get(at + 1..)?));
@@ -257,7 +257,7 @@ impl<'a> Reader<'a> {
             let mut kept = out.len();
             let mut escaped_break = false;
             let mut rest = segment;
-            while let Some(at) = rest.find(special) {
+            while let Some(at) = special(rest) {
                 out.push_str(rest.get(..at)?);
                 let tail = rest.get(at + 1..)?;
                 if rest.as_bytes().get(at) == Some(&q) {

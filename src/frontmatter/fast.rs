@@ -27,24 +27,27 @@ pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
 /// where no escape had to be undone.
 pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
     let mut entries: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(4);
+    // Byte tests rather than `char` patterns: this is the hot path of every scan, and at the
+    // size-optimised build's inlining a `char` pattern costs a searcher per call.
     for line in block.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = match line.as_bytes().last() {
+            Some(b'\r') => line.get(..line.len() - 1)?,
+            _ => line,
+        };
         if line.is_empty() {
             continue;
         }
-        let (key, rest) = line.split_once(':')?;
-        let value = rest.strip_prefix(' ')?.trim_start_matches(' ');
-        if !is_plain_key(key) {
+        let colon = line.bytes().position(|b| b == b':')?;
+        let key = line.get(..colon)?;
+        if !is_plain_key(key) || line.as_bytes().get(colon + 1) != Some(&b' ') {
             return None;
         }
-        let value = if let Some(quoted) = value.strip_prefix('"') {
-            parse_double_quoted(quoted)?
-        } else if let Some(quoted) = value.strip_prefix('\'') {
-            parse_single_quoted(quoted)?
-        } else if is_plain_value(value) {
-            Cow::Borrowed(value)
-        } else {
-            return None;
+        let value = line.get(colon + 2..)?.trim_start_matches(' ');
+        let value = match value.as_bytes().first() {
+            Some(b'"') => parse_double_quoted(value.get(1..)?)?,
+            Some(b'\'') => parse_single_quoted(value.get(1..)?)?,
+            _ if is_plain_value(value) => Cow::Borrowed(value),
+            _ => return None,
         };
         // Few keys (the usual three): compare as they come. Many: one sort at the end, so a
         // block of thousands of keys does not cost their square.
@@ -188,12 +191,13 @@ pub(super) fn is_plain_key(key: &str) -> bool {
 /// no indicator first, nothing that looks like a number, boolean or null, no `: ` or ` #`, no
 /// surrounding or tab whitespace, only characters YAML prints.
 pub(super) fn is_plain_value(value: &str) -> bool {
-    let Some(first) = value.chars().next() else {
+    let bytes = value.as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
         return false;
     };
-    let starts_safely = !first.is_ascii_digit() && !"-?:,[]{}#&*!|>'\"%@`+.~ ".contains(first);
+    let starts_safely = !first.is_ascii_digit() && !b"-?:,[]{}#&*!|>'\"%@`+.~ ".contains(first);
     starts_safely
-        && !value.ends_with([' ', ':'])
+        && !matches!(last, b' ' | b':')
         && prints_plainly(value)
         && !is_reserved_word(value)
 }
@@ -229,9 +233,10 @@ pub(super) fn is_yaml_printable(c: char) -> bool {
 }
 
 fn is_reserved_word(word: &str) -> bool {
-    ["null", "true", "false"]
-        .iter()
-        .any(|reserved| word.eq_ignore_ascii_case(reserved))
+    matches!(word.len(), 4 | 5)
+        && ["null", "true", "false"]
+            .iter()
+            .any(|reserved| word.eq_ignore_ascii_case(reserved))
 }
 
 #[cfg(test)]
