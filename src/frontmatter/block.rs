@@ -16,30 +16,15 @@
 //!
 //! Anything else — a tab in indentation, a multi-line plain scalar, a repeated key, anchors,
 //! tags, flow mappings, a block scalar without content — gives `None`, and the block goes to
-//! serde_yaml. The fuzz equivalence check (`tests/fuzz`, [`super::fast_path_against_yaml`]) and
+//! serde_yaml. The result is the mapping serde_yaml builds (and goes to JS as the same JSON). The fuzz equivalence check (`tests/fuzz`, [`super::fast_path_against_yaml`]) and
 //! the property test below hold the result to serde_yaml's, values and types.
 
 use super::fast::{is_plain_key, is_plain_value, is_yaml_printable};
-use crate::json::{push_number, push_string};
 use serde_yaml::{Mapping, Value};
 use std::borrow::Cow;
 
 /// Nested block mappings the fast path reads below the top level.
 pub(super) const MAX_DEPTH: usize = 4;
-
-/// A value the fast path read, borrowed from the block where nothing had to be undone.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum Node<'a> {
-    Null,
-    Bool(bool),
-    Int(i64),
-    Str(Cow<'a, str>),
-    Seq(Vec<Node<'a>>),
-    Map(Entries<'a>),
-}
-
-/// A mapping's entries in order; keys are unique.
-pub(super) type Entries<'a> = Vec<(&'a str, Node<'a>)>;
 
 /// Indentation of a line whose first non-space character is a tab: never read.
 const TAB: usize = usize::MAX;
@@ -54,7 +39,7 @@ struct Reader<'a> {
 
 /// The entries of `block` when the fast path can read all of it, else `None` (see the module
 /// documentation). Blocks over [`super::MAX_YAML_BYTES`] are left to the caps.
-pub(super) fn parse_block(block: &str) -> Option<Entries<'_>> {
+pub(super) fn parse_block(block: &str) -> Option<Mapping> {
     if block.len() > super::MAX_YAML_BYTES || !clean(block) {
         return None;
     }
@@ -90,13 +75,27 @@ fn clean(block: &str) -> bool {
 
 /// Leading spaces of a line.
 fn indent(line: &str) -> usize {
-    line.len() - line.trim_start_matches(' ').len()
+    line.bytes().take_while(|&b| b == b' ').count()
+}
+
+/// `s` after its leading spaces (and tabs, with `tabs`). Byte loops rather than `char`
+/// patterns: the size-optimised build does not inline those.
+fn skip(s: &str, tabs: bool) -> &str {
+    let n = s
+        .bytes()
+        .take_while(|&b| b == b' ' || (tabs && b == b'\t'))
+        .count();
+    s.get(n..).unwrap_or_default()
+}
+
+fn first(s: &str) -> Option<u8> {
+    s.as_bytes().first().copied()
 }
 
 /// What may follow a value on its line: nothing, or whitespace and a comment.
 fn end_of_line(rest: &str) -> Option<()> {
-    let after = rest.trim_start_matches([' ', '\t']);
-    (after.is_empty() || (after.starts_with('#') && after.len() < rest.len())).then_some(())
+    let after = skip(rest, true);
+    (after.is_empty() || (first(after) == Some(b'#') && after.len() < rest.len())).then_some(())
 }
 
 impl<'a> Reader<'a> {
@@ -104,12 +103,12 @@ impl<'a> Reader<'a> {
     /// comes first); the lines skipped are consumed.
     fn peek(&mut self) -> Option<(usize, &'a str)> {
         while let Some(&(line, _)) = self.lines.get(self.pos) {
-            let rest = line.trim_start_matches(' ');
-            if rest.is_empty() || rest.starts_with('#') {
+            let rest = skip(line, false);
+            if matches!(first(rest), None | Some(b'#')) {
                 self.pos += 1;
                 continue;
             }
-            let at = if rest.starts_with('\t') {
+            let at = if first(rest) == Some(b'\t') {
                 TAB
             } else {
                 line.len() - rest.len()
@@ -128,8 +127,8 @@ impl<'a> Reader<'a> {
     }
 
     /// A block mapping whose keys sit at column `p`, up to the first line indented less.
-    fn map(&mut self, p: usize, depth: usize) -> Option<Entries<'a>> {
-        let mut entries: Entries<'a> = Vec::with_capacity(4);
+    fn map(&mut self, p: usize, depth: usize) -> Option<Mapping> {
+        let mut entries = Mapping::with_capacity(4);
         while let Some((at, line)) = self.peek() {
             if at < p {
                 break;
@@ -138,76 +137,68 @@ impl<'a> Reader<'a> {
                 return None;
             }
             self.pos += 1;
-            let (key, after) = line.get(p..)?.split_once(':')?;
+            let line = line.get(p..)?;
+            let colon = line.bytes().position(|b| b == b':')?;
+            let (key, after) = (line.get(..colon)?, line.get(colon + 1..)?);
             // libyaml reads a key of at most 1,024 characters.
-            if !is_plain_key(key) || key.len() > 1000 {
+            if !is_plain_key(key) || key.len() > 1000 || entries.contains_key(key) {
                 return None;
             }
-            if entries.len() < 16 && entries.iter().any(|(seen, _)| *seen == key) {
-                return None;
-            }
-            let value = match after.strip_prefix(' ') {
-                Some(value) => self.value(value.trim_start_matches(' '), p, depth)?,
-                None if after.is_empty() => self.nested(p, depth)?,
-                None => return None,
+            let value = match first(after) {
+                Some(b' ') => self.value(skip(after, false), p, depth)?,
+                None => self.nested(p, depth)?,
+                _ => return None,
             };
-            entries.push((key, value));
-        }
-        if entries.len() > 16 {
-            let mut keys: Vec<&str> = entries.iter().map(|(key, _)| *key).collect();
-            crate::sort::sort(&mut keys);
-            if keys.windows(2).any(|pair| pair.first() == pair.last()) {
-                return None;
-            }
+            entries.insert(Value::String(key.to_owned()), value);
         }
         Some(entries)
     }
 
     /// The value after `key: ` on a line of a mapping at column `p`.
-    fn value(&mut self, v: &'a str, p: usize, depth: usize) -> Option<Node<'a>> {
+    fn value(&mut self, v: &'a str, p: usize, depth: usize) -> Option<Value> {
         match v.as_bytes().first() {
             None | Some(b'#') => self.nested(p, depth),
             Some(&q @ (b'"' | b'\'')) => self.quoted_value(v, q, p),
-            Some(b'|' | b'>') => self.block_scalar(v, p).map(Node::Str),
+            Some(b'|' | b'>') => self.block_scalar(v, p).map(Value::String),
             Some(b'[') => {
                 let (items, rest) = flow_sequence(v.get(1..)?)?;
                 end_of_line(rest)?;
-                Some(Node::Seq(items))
+                Some(Value::Sequence(items))
             }
             _ => plain(v, false),
         }
     }
 
     /// A quoted scalar that opens `v` and ends its line (after the lines it spans).
-    fn quoted_value(&mut self, v: &'a str, q: u8, p: usize) -> Option<Node<'a>> {
+    fn quoted_value(&mut self, v: &'a str, q: u8, p: usize) -> Option<Value> {
         let (value, rest) = self.quoted(v.get(1..)?, q, p + 1)?;
         end_of_line(rest)?;
-        Some(Node::Str(value))
+        Some(Value::String(value.into_owned()))
     }
 
     /// The value of `key:` with nothing after it on the line: a block sequence (at column `p`
     /// or deeper), a nested mapping (deeper), or null.
-    fn nested(&mut self, p: usize, depth: usize) -> Option<Node<'a>> {
+    fn nested(&mut self, p: usize, depth: usize) -> Option<Value> {
         let Some((at, line)) = self.peek() else {
-            return Some(Node::Null);
+            return Some(Value::Null);
         };
         if at == TAB {
             return None;
         }
         let rest = line.get(at..)?;
         if at >= p && (rest == "-" || rest.starts_with("- ")) {
-            return self.sequence(at).map(Node::Seq);
+            return self.sequence(at).map(Value::Sequence);
         }
         if at > p {
             return (depth < MAX_DEPTH)
                 .then(|| self.map(at, depth + 1))?
-                .map(Node::Map);
+                .map(Value::Mapping);
         }
-        Some(Node::Null)
+        Some(Value::Null)
     }
 
     /// A block sequence of scalars whose `-` sit at column `c`.
-    fn sequence(&mut self, c: usize) -> Option<Vec<Node<'a>>> {
+    fn sequence(&mut self, c: usize) -> Option<Vec<Value>> {
         let mut items = Vec::new();
         while let Some((at, line)) = self.peek() {
             if at < c {
@@ -218,13 +209,13 @@ impl<'a> Reader<'a> {
             }
             let rest = line.get(c..)?;
             let item = match rest.strip_prefix("- ") {
-                Some(item) => item.trim_start_matches(' '),
+                Some(item) => skip(item, false),
                 None if rest == "-" => "",
                 None => break,
             };
             self.pos += 1;
             items.push(match item.as_bytes().first() {
-                None | Some(b'#') => Node::Null,
+                None | Some(b'#') => Value::Null,
                 Some(&q @ (b'"' | b'\'')) => self.quoted_value(item, q, c)?,
                 _ => plain(item, false)?,
             });
@@ -293,7 +284,7 @@ impl<'a> Reader<'a> {
             loop {
                 let &(line, _) = self.lines.get(self.pos)?;
                 self.pos += 1;
-                let content = line.trim_start_matches([' ', '\t']);
+                let content = skip(line, true);
                 if !content.is_empty() {
                     if indent(line) < min_indent {
                         return None;
@@ -316,7 +307,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A block scalar (`|` or `>` header `v`, the value of a key at column `p`).
-    fn block_scalar(&mut self, v: &'a str, p: usize) -> Option<Cow<'a, str>> {
+    fn block_scalar(&mut self, v: &'a str, p: usize) -> Option<String> {
         let folded = v.starts_with('>');
         let mut chomp = 0i8;
         let mut width = 0;
@@ -349,19 +340,19 @@ impl<'a> Reader<'a> {
                 continue;
             }
             if at == 0 {
-                if rest.starts_with('\t') || spaces <= p || deepest_blank > spaces {
+                if first(rest) == Some(b'\t') || spaces <= p || deepest_blank > spaces {
                     return None;
                 }
                 at = spaces;
             }
             if spaces < at {
-                if rest.starts_with('\t') {
+                if first(rest) == Some(b'\t') {
                     return None;
                 }
                 break;
             }
             let text = line.get(at..)?;
-            let blank = text.starts_with([' ', '\t']);
+            let blank = matches!(first(text), Some(b' ' | b'\t'));
             if folded && leading_break && !leading_blank && !blank {
                 if breaks == 0 {
                     out.push(' ');
@@ -386,7 +377,7 @@ impl<'a> Reader<'a> {
         for _ in 0..tail {
             out.push('\n');
         }
-        Some(Cow::Owned(out))
+        Some(out)
     }
 }
 
@@ -437,25 +428,25 @@ fn escape(tail: &str) -> Option<(char, usize)> {
 
 /// A one-line flow sequence of scalars, given what follows its `[`: the items and what follows
 /// the `]`.
-fn flow_sequence(after_bracket: &str) -> Option<(Vec<Node<'_>>, &str)> {
+fn flow_sequence(after_bracket: &str) -> Option<(Vec<Value>, &str)> {
     let mut items = Vec::new();
-    let mut rest = after_bracket.trim_start_matches(' ');
+    let mut rest = skip(after_bracket, false);
     if let Some(after) = rest.strip_prefix(']') {
         return Some((items, after));
     }
     loop {
         if let Some(&q @ (b'"' | b'\'')) = rest.as_bytes().first() {
             let (value, after) = one_line_quoted(rest.get(1..)?, q)?;
-            items.push(Node::Str(value));
-            rest = after.trim_start_matches(' ');
+            items.push(Value::String(value.into_owned()));
+            rest = skip(after, false);
         } else {
-            let end = rest.find([',', ']'])?;
+            let end = rest.bytes().position(|b| b == b',' || b == b']')?;
             items.push(plain(rest.get(..end)?, true)?);
             rest = rest.get(end..)?;
         }
         match rest.as_bytes().first() {
             Some(b',') => {
-                rest = rest.get(1..)?.trim_start_matches(' ');
+                rest = skip(rest.get(1..)?, false);
                 if rest.starts_with(']') {
                     return None;
                 }
@@ -467,16 +458,17 @@ fn flow_sequence(after_bracket: &str) -> Option<(Vec<Node<'_>>, &str)> {
 }
 
 /// A plain scalar (`flow`: inside `[…]`), typed as serde_yaml types it, when that is certain.
-fn plain(v: &str, flow: bool) -> Option<Node<'_>> {
-    let v = match v.find(" #") {
+fn plain(v: &str, flow: bool) -> Option<Value> {
+    let comment = v.as_bytes().windows(2).position(|pair| pair == b" #");
+    let v = match comment {
         Some(at) if !flow => v.get(..at)?,
         _ => v,
     };
     let v = v.trim_end_matches(' ');
     match v {
-        "null" | "Null" | "NULL" | "~" => return Some(Node::Null),
-        "true" | "True" | "TRUE" => return Some(Node::Bool(true)),
-        "false" | "False" | "FALSE" => return Some(Node::Bool(false)),
+        "null" | "Null" | "NULL" | "~" => return Some(Value::Null),
+        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
         _ => {}
     }
     let digits = v.strip_prefix('-').unwrap_or(v);
@@ -484,92 +476,10 @@ fn plain(v: &str, flow: bool) -> Option<Node<'_>> {
         && digits.bytes().all(|b| b.is_ascii_digit())
         && (!digits.starts_with('0') || v == "0");
     if decimal {
-        return v.parse().ok().map(Node::Int);
+        return v.parse::<i64>().ok().map(|n| Value::Number(n.into()));
     }
     let flow_safe = !flow || !v.contains(['[', ']', '{', '}', ',', ':', '?', '#']);
-    (flow_safe && is_plain_value(v)).then_some(Node::Str(Cow::Borrowed(v)))
-}
-
-impl Node<'_> {
-    /// The value serde_yaml reads.
-    fn into_value(self) -> Value {
-        match self {
-            Node::Null => Value::Null,
-            Node::Bool(b) => Value::Bool(b),
-            Node::Int(n) => Value::Number(n.into()),
-            Node::Str(s) => Value::String(s.into_owned()),
-            Node::Seq(items) => Value::Sequence(items.into_iter().map(Node::into_value).collect()),
-            Node::Map(entries) => Value::Mapping(to_mapping(entries)),
-        }
-    }
-
-    /// The value as JSON.
-    fn push_json(&self, out: &mut String) {
-        match self {
-            Node::Null => out.push_str("null"),
-            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Node::Int(n) => push_number(out, *n as f64),
-            Node::Str(s) => push_string(out, s),
-            Node::Seq(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    item.push_json(out);
-                }
-                out.push(']');
-            }
-            Node::Map(entries) => push_entries(out, entries),
-        }
-    }
-}
-
-/// The mapping of entries [`parse_block`] read.
-pub(super) fn to_mapping(entries: Entries<'_>) -> Mapping {
-    let mut mapping = Mapping::with_capacity(entries.len());
-    for (key, value) in entries {
-        mapping.insert(Value::String(key.to_owned()), value.into_value());
-    }
-    mapping
-}
-
-/// Entries as a JSON object.
-pub(super) fn push_entries(out: &mut String, entries: &[(&str, Node<'_>)]) {
-    out.push('{');
-    for (i, (key, value)) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_string(out, key);
-        out.push(':');
-        value.push_json(out);
-    }
-    out.push('}');
-}
-
-/// The memory fields of entries, as [`super::memory_fields`] reads them from the mapping.
-pub(super) fn memory_fields(entries: &[(&str, Node<'_>)]) -> super::MemoryFields {
-    let mut fields = super::MemoryFields::default();
-    let text = |value: &Node<'_>| match value {
-        Node::Str(s) => Some(s.to_string()),
-        _ => None,
-    };
-    for (key, value) in entries {
-        match *key {
-            "name" => fields.name = text(value),
-            "description" => {
-                fields.description = super::truthy_js_string(&value.clone().into_value())
-            }
-            "type" => {
-                fields.memory_type = text(value)
-                    .as_deref()
-                    .and_then(crate::types::MemoryType::parse)
-            }
-            _ => {}
-        }
-    }
-    fields
+    (flow_safe && is_plain_value(v)).then(|| Value::String(v.to_owned()))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 /// the YAML parser, a key repeats, or there is no key at all.
 pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
     let Some(entries) = plain_entries(block) else {
-        return super::block::parse_block(block).map(super::block::to_mapping);
+        return super::block::parse_block(block);
     };
     let mut mapping = Mapping::with_capacity(entries.len());
     for (key, value) in entries {
@@ -62,28 +62,6 @@ pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
     (!entries.is_empty()).then_some(entries)
 }
 
-/// Whether `value` is exactly one quoted scalar (`"…"` with backslash escapes, or `'…'` with
-/// `''`), closed at its end: YAML reads such a line in linear time.
-fn is_one_quoted_scalar(value: &str) -> bool {
-    let mut chars = value.chars();
-    let quote = match chars.next() {
-        Some(q @ ('"' | '\'')) => q,
-        _ => return false,
-    };
-    while let Some(c) = chars.next() {
-        if quote == '"' && c == '\\' {
-            chars.next();
-        } else if c == quote {
-            if quote == '\'' && chars.clone().next() == Some('\'') {
-                chars.next();
-                continue;
-            }
-            return chars.as_str().trim_end_matches(' ').is_empty();
-        }
-    }
-    false
-}
-
 /// Up to this many keys, repeats are found by comparing each new key with those before it.
 const FEW_KEYS: usize = 16;
 
@@ -110,27 +88,11 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
         let Some(value) = rest.strip_prefix(' ').map(|v| v.trim_start_matches(' ')) else {
             continue;
         };
-        let value_text = value;
-        let value = if let Some(quoted) = value.strip_prefix('"') {
-            parse_double_quoted(quoted)
-        } else if let Some(quoted) = value.strip_prefix('\'') {
-            parse_single_quoted(quoted)
-        } else {
-            is_plain_value(value).then_some(Cow::Borrowed(value))
+        let value = match value.as_bytes().first() {
+            // Trailing spaces after the closing quote are allowed here.
+            Some(&q @ (b'"' | b'\'')) => one_line(value.get(1..).unwrap_or_default(), q, true),
+            _ => is_plain_value(value).then_some(Cow::Borrowed(value)),
         };
-        // A quoted scalar with other escapes: that line alone through YAML (a quoted scalar
-        // holds no flow collection, so libyaml reads it in linear time).
-        let value = value.or_else(|| {
-            if !is_one_quoted_scalar(value_text) {
-                return None;
-            }
-            let parsed = super::yaml::parse_lenient(line).ok()?;
-            parsed
-                .value
-                .get(key)?
-                .as_str()
-                .map(|s| Cow::Owned(s.to_owned()))
-        });
         // A value with YAML's special characters: what the reference's quoting retry reads.
         let value = value.or_else(|| {
             super::yaml::problematic_value(line).map(|(_, value)| Cow::Borrowed(value))
@@ -151,20 +113,26 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
 /// `\"`, `\/`, `\\`, `\N \_ \L \P`, `\xXX`, `\uXXXX`, `\UXXXXXXXX` naming a Unicode scalar value,
 /// and a backslash before a tab); anything else gives `None`.
 fn parse_double_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
-    one_line(after_quote, b'"')
+    one_line(after_quote, b'"', false)
 }
 
 /// The string a one-line single-quoted scalar stands for, given what follows its opening
 /// quote: the closing quote must end the line, `''` stands for `'`; anything else gives `None`.
 fn parse_single_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
-    one_line(after_quote, b'\'')
+    one_line(after_quote, b'\'', false)
 }
 
-fn one_line(after_quote: &str, quote: u8) -> Option<Cow<'_, str>> {
+/// A quoted scalar that ends its line (after spaces, with `spaces`).
+fn one_line(after_quote: &str, quote: u8, spaces: bool) -> Option<Cow<'_, str>> {
     if !prints_in_quotes(after_quote) {
         return None;
     }
     let (value, rest) = super::block::one_line_quoted(after_quote, quote)?;
+    let rest = if spaces {
+        rest.trim_end_matches(' ')
+    } else {
+        rest
+    };
     rest.is_empty().then_some(value)
 }
 

@@ -54,9 +54,18 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
             let body_offset = byte_to_utf16_index(text, *body_start);
             return HeadForJs::Json(plain_json(&entries, body_offset));
         }
-        if let Some(entries) = block::parse_block(split.block) {
+        // The widened fast path (`block.rs`), without trying the plain one a second time.
+        if let Some(frontmatter) = block::parse_block(split.block) {
+            let head = FrontmatterHead {
+                header: super::memory_fields(&frontmatter),
+                frontmatter,
+                diagnostics: Vec::new(),
+                body_start: *body_start,
+            };
             let body_offset = byte_to_utf16_index(text, *body_start);
-            return HeadForJs::Json(block_json(&entries, body_offset));
+            if let Some(json) = head.to_js_json(body_offset) {
+                return HeadForJs::Json(json);
+            }
         }
     }
     let Some(head) = parse_head(delimited) else {
@@ -174,26 +183,6 @@ fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
         push_string(&mut out, key);
     }
     out.push_str("],\"diagnostics\":[]}");
-    out
-}
-
-/// The JSON of a block the widened fast path read (`block.rs`), as
-/// [`FrontmatterHead::to_js_json`] writes it.
-fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String {
-    let mut out = String::with_capacity(256);
-    out.push_str("{\"frontmatter\":");
-    block::push_entries(&mut out, entries);
-    out.push_str(",\"body\":");
-    push_number(&mut out, body_offset as f64);
-    out.push_str(",\"header\":");
-    let fields = block::memory_fields(entries);
-    push_header(
-        &mut out,
-        fields.name.as_deref(),
-        fields.description.as_deref(),
-        fields.memory_type.map(MemoryType::as_str),
-    );
-    out.push_str(",\"diagnostics\":[]}");
     out
 }
 
