@@ -43,16 +43,22 @@ pub(super) fn parse_block(block: &str) -> Option<Mapping> {
     if block.len() > super::MAX_YAML_BYTES || !clean(block) {
         return None;
     }
-    let mut reader = Reader::default();
-    let mut pieces = block.split('\n').peekable();
-    while let Some(piece) = pieces.next() {
-        let has_break = pieces.peek().is_some();
+    let breaks = block.bytes().filter(|&b| b == b'\n').count();
+    let mut reader = Reader {
+        lines: Vec::with_capacity(breaks + 1),
+        pos: 0,
+    };
+    for (n, piece) in block.split('\n').enumerate() {
+        let has_break = n < breaks;
         if !has_break && piece.is_empty() {
             break;
         }
-        reader
-            .lines
-            .push((piece.strip_suffix('\r').unwrap_or(piece), has_break));
+        // `clean` let a `\r` through only before a `\n`.
+        let line = match piece.as_bytes().last() {
+            Some(b'\r') => piece.get(..piece.len() - 1)?,
+            _ => piece,
+        };
+        reader.lines.push((line, has_break));
     }
     let entries = reader.map(0, 0)?;
     (reader.peek().is_none() && !entries.is_empty()).then_some(entries)
