@@ -280,7 +280,9 @@ impl<'a> Reader<'a> {
             }
             out.push_str(rest);
             if !escaped_break {
-                let trimmed = out.trim_end_matches([' ', '\t']).len().max(kept);
+                // Only this line's text is looked at (what came before is settled): linear.
+                let line = out.get(kept..)?;
+                let trimmed = kept + line.trim_end_matches([' ', '\t']).len();
                 out.truncate(trimmed);
             }
             if !self.broke() {
