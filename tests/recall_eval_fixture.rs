@@ -1,7 +1,7 @@
 //! The recall-evaluation fixture is well formed: every query file (dev, test, holdout,
-//! holdout2) and every memory directory it names. Nothing here ranks anything; it only checks the
-//! labelled data, so a typo in a label or a missing index line fails here rather than skewing a
-//! metric.
+//! holdout2, holdout3) and every memory directory it names. Nothing here ranks anything; it only
+//! checks the labelled data, so a typo in a label or a missing index line fails here rather than
+//! skewing a metric.
 
 use memdir::frontmatter::parse_frontmatter;
 use memdir::MemoryType;
@@ -10,11 +10,12 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const QUERY_FILES: [&str; 4] = [
+const QUERY_FILES: [&str; 5] = [
     "queries_dev.jsonl",
     "queries_test.jsonl",
     "queries_holdout.jsonl",
     "queries_holdout2.jsonl",
+    "queries_holdout3.jsonl",
 ];
 const KINDS: [&str; 7] = [
     "short",

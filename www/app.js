@@ -7,7 +7,7 @@ import { setupPanels } from "./panels.js";
 import { exportDirectory, importDirectory, clearDirectory, writeFiles } from "./transfer.js";
 import { setupTeam } from "./team.js";
 
-const { init, Memdir, opfsFs, parseFrontmatter, memoryAge, isMemdirError } = memdirLib;
+const { init, Memdir, opfsFs, parseFrontmatter, memoryAge, isMemdirError, libraryFiles } = memdirLib;
 
 /** The memory directory inside OPFS. */
 export const DIR = "/memdir-demo/memory/";
@@ -356,7 +356,8 @@ async function main() {
 
   $("export").addEventListener("click", async () => {
     try {
-      const files = await exportDirectory(state.fs, DIR);
+      const caches = new Set(libraryFiles().filter((f) => f.kind === "cache").map((f) => f.name));
+      const files = await exportDirectory(state.fs, DIR, caches);
       const blob = new Blob([JSON.stringify(files, null, 2)], { type: "application/json" });
       const link = el("a", { href: URL.createObjectURL(blob), download: `memdir-${new Date().toISOString().slice(0, 10)}.json` });
       link.click();

@@ -9,16 +9,14 @@ export async function writeFiles(fs, dir, files) {
   }
 }
 
-/** The caches recall keeps in the directory (vectors, index): rebuilt on demand, so never exported. */
-const CACHES = new Set([".memdir-vectors", ".memdir-index"]);
-
-/** Every file under `dir` (but the recall caches), keyed by its path relative to `dir`. */
-export async function exportDirectory(fs, dir) {
+/** Every file under `dir`, keyed by its path relative to `dir`, but the names in `leaveOut`
+ * (the app passes recall's caches from `libraryFiles()`: they are rebuilt on demand). */
+export async function exportDirectory(fs, dir, leaveOut = new Set()) {
   const out = {};
   async function walk(prefix) {
     for (const entry of await fs.readDir(dir + prefix)) {
       const rel = prefix + entry.name;
-      if (CACHES.has(rel)) continue;
+      if (leaveOut.has(rel)) continue;
       if (entry.kind === "dir") await walk(rel + "/");
       else if (entry.kind === "file") out[rel] = await fs.readFile(dir + rel);
     }

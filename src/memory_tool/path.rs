@@ -2,21 +2,10 @@
 
 use crate::error::{Code, Error, Result};
 use crate::path_key::sanitize_path_key;
+use crate::store::library_file;
 
 /// The root every memory-tool path starts with.
 pub const MEMORIES_ROOT: &str = "/memories";
-
-/// Internal files of the library the tool may neither show nor touch (compared ignoring ASCII
-/// case, since a case-insensitive filesystem maps `.MEMDIR.LOCK` onto `.memdir.lock`).
-const RESERVED: [&str; 6] = [
-    ".memdir.lock",
-    ".consolidate-lock",
-    ".memdir-undo.json",
-    ".memdir-journal",
-    // The recall caches (`recall::semantic::SIDECAR_NAME`, `recall::index_cache::INDEX_CACHE_NAME`).
-    ".memdir-vectors",
-    ".memdir-index",
-];
 
 /// Git sync's data folder (`<dir>/.git-sync/<scope>/`, holding the git config): reserved as a
 /// first segment, with everything below it.
@@ -112,9 +101,10 @@ pub fn tool_path(rel: &str) -> String {
     }
 }
 
-/// True for the library's own files, which listings leave out.
+/// True for the library's own files ([`crate::store::LIBRARY_FILES`], ASCII case ignored, and
+/// temp files), which listings leave out and the tool may neither show nor touch.
 pub(crate) fn is_reserved_name(name: &str) -> bool {
-    RESERVED.iter().any(|r| r.eq_ignore_ascii_case(name)) || has_temp_mark(name)
+    library_file(name).is_some() || has_temp_mark(name)
 }
 
 #[cfg(test)]

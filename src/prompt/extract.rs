@@ -12,6 +12,7 @@
 
 use super::guidance::{what_not_to_save, TEAM_SECRETS_BULLET};
 use super::intro::REMEMBER_FORGET_PARAGRAPH;
+use super::save::how_to_save_opening;
 use super::types_section::types_section;
 use crate::types::MemoryType;
 
@@ -124,26 +125,22 @@ fn operations_example(combined: bool) -> Vec<String> {
 /// the index line is written for you; bullets as the reference's extraction prompt (no
 /// frontmatter-upkeep bullet).
 pub fn extract_how_to_save(combined: bool, skip_index: bool) -> Vec<String> {
-    let mut lines = vec!["## How to save memories".to_owned(), String::new()];
-    let where_to = if combined {
-        "in the directory its scope calls for (private or team, as the type's scope guidance \
-         says)"
-    } else {
-        "(for example `user_role.md` or `feedback_testing.md`)"
-    };
-    if skip_index {
-        lines.push(format!(
-            "Give each memory a file of its own {where_to} and describe it as one operation of \
-             your reply:"
-        ));
-    } else {
-        lines.push("Saving a memory takes two steps.".to_owned());
-        lines.push(String::new());
-        lines.push(format!(
-            "**Step 1** — give the memory a file of its own {where_to} and describe it as one \
-             operation of your reply:"
-        ));
-    }
+    let mut lines = how_to_save_opening(
+        combined,
+        skip_index,
+        |where_to| {
+            format!(
+                "Give each memory a file of its own {where_to} and describe it as one operation \
+                 of your reply:"
+            )
+        },
+        |where_to| {
+            format!(
+                "**Step 1** — give the memory a file of its own {where_to} and describe it as one \
+                 operation of your reply:"
+            )
+        },
+    );
     lines.push(String::new());
     lines.extend(operations_example(combined));
     lines.push(String::new());

@@ -55,6 +55,33 @@ fn save_bullets(combined: bool, skip_index: bool) -> Vec<String> {
     bullets.into_iter().map(str::to_owned).collect()
 }
 
+/// The opening of a `## How to save memories` section, up to its example: the heading, then
+/// one sentence when there is no index step (`alone`), else "two steps" and Step 1
+/// (`step_one`). Both are given where the file goes, which depends on `combined`. Shared by
+/// the main prompt and the extraction prompt, which word the sentences for their own reader.
+pub(super) fn how_to_save_opening(
+    combined: bool,
+    skip_index: bool,
+    alone: impl Fn(&str) -> String,
+    step_one: impl Fn(&str) -> String,
+) -> Vec<String> {
+    let mut lines = vec!["## How to save memories".to_owned(), String::new()];
+    let where_to = if combined {
+        "in the directory its scope calls for (private or team, as the type's scope guidance \
+         says)"
+    } else {
+        "(for example `user_role.md` or `feedback_testing.md`)"
+    };
+    if skip_index {
+        lines.push(alone(where_to));
+    } else {
+        lines.push("Saving a memory takes two steps.".to_owned());
+        lines.push(String::new());
+        lines.push(step_one(where_to));
+    }
+    lines
+}
+
 /// `## How to save memories` for individual (`combined = false`) or combined mode; `skip_index`
 /// drops Step 2 and the index bullet.
 ///
@@ -65,25 +92,21 @@ fn save_bullets(combined: bool, skip_index: bool) -> Vec<String> {
 /// assert!(!without.iter().any(|l| l.contains("Step")));
 /// ```
 pub fn how_to_save(combined: bool, skip_index: bool) -> Vec<String> {
-    let mut lines = vec!["## How to save memories".to_owned(), String::new()];
-    let where_to = if combined {
-        "in the directory its scope calls for (private or team, as the type's scope guidance \
-         says)"
-    } else {
-        "(for example `user_role.md` or `feedback_testing.md`)"
-    };
-    if skip_index {
-        lines.push(format!(
-            "Save each memory in a file of its own {where_to}, starting with this frontmatter:"
-        ));
-    } else {
-        lines.push("Saving a memory takes two steps.".to_owned());
-        lines.push(String::new());
-        lines.push(format!(
-            "**Step 1** — put the memory in a file of its own {where_to}, starting with this \
-             frontmatter:"
-        ));
-    }
+    let mut lines = how_to_save_opening(
+        combined,
+        skip_index,
+        |where_to| {
+            format!(
+                "Save each memory in a file of its own {where_to}, starting with this frontmatter:"
+            )
+        },
+        |where_to| {
+            format!(
+                "**Step 1** — put the memory in a file of its own {where_to}, starting with this \
+                 frontmatter:"
+            )
+        },
+    );
     lines.push(String::new());
     lines.extend(frontmatter_example());
     lines.push(String::new());

@@ -235,6 +235,7 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
 
 /// [`for_each_term`], also giving each term's word before stemming (for a whole identifier,
 /// the term itself).
+#[cfg(test)]
 pub(crate) fn for_each_term_raw(text: &str, mut f: impl FnMut(&str, &str)) {
     let mut scratch = Scratch::default();
     for_each_identifier_keyed(text, |ident, _| {

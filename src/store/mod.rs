@@ -15,6 +15,7 @@ mod edit;
 pub mod head;
 mod index;
 mod journal;
+mod library_files;
 mod list;
 pub mod listing;
 pub mod lock;
@@ -30,6 +31,7 @@ use crate::host::{Clock, FileSystem, NoTelemetry, Telemetry};
 use std::cell::Cell;
 
 pub use contain::EVENT_READ_OUTSIDE;
+pub use library_files::{library_file, LibraryFile, LibraryFileKind, LIBRARY_FILES};
 pub use log::log_file_name;
 pub use scan::{ScanPage, EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
 pub use types::{

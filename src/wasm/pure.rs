@@ -504,6 +504,35 @@ pub fn error_codes() -> JsValue {
     list.into()
 }
 
+/// Every file the library keeps in a memory directory besides the memories and `MEMORY.md`
+/// (locks, journals, recall's caches), from the core's one list: what an export or a sync may
+/// leave out (the caches are rebuilt when missing) and what a file browser may hide.
+///
+/// ```js
+/// const caches = libraryFiles().filter((f) => f.kind === "cache").map((f) => f.name);
+/// // [".memdir-vectors", ".memdir-index"]
+/// ```
+#[wasm_bindgen(
+    js_name = libraryFiles,
+    unchecked_return_type = "{ name: string; kind: \"lock\" | \"journal\" | \"cache\" }[]"
+)]
+pub fn library_files() -> JsValue {
+    use crate::store::LibraryFileKind;
+    let list = js_sys::Array::new();
+    for file in crate::store::LIBRARY_FILES {
+        let kind = match file.kind {
+            LibraryFileKind::Lock => "lock",
+            LibraryFileKind::Journal => "journal",
+            LibraryFileKind::Cache => "cache",
+        };
+        let entry = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&entry, &"name".into(), &file.name.into());
+        let _ = js_sys::Reflect::set(&entry, &"kind".into(), &kind.into());
+        list.push(&entry);
+    }
+    list.into()
+}
+
 /// The default caps of `truncateEntrypoint` (and of a `Memdir`'s index): the reference's 200
 /// lines and 25,000 UTF-16 units.
 ///

@@ -239,3 +239,22 @@ test("a non-string where a string belongs is a MemdirError, and the module keeps
   assert.equal(sanitizePath("/a/b"), "-a-b");
   assert.equal(parseFrontmatter("---\nname: x\n---\nb").header.name, "x");
 });
+
+test("libraryFiles names every file the library itself leaves in a directory", async () => {
+  const files = memdir.libraryFiles();
+  const kinds = new Map(files.map((f) => [f.name, f.kind]));
+  assert.equal(kinds.size, files.length);
+  for (const f of files) assert.ok(["lock", "journal", "cache"].includes(f.kind), f.name);
+  // Save, recall with an embedder (vectors and the index cache), list: whatever is then in the
+  // directory besides the memories and MEMORY.md must be on the list.
+  const fs = memdir.memoryFs();
+  const embed = async (texts) => texts.map((t) => [t.length % 7, 1, 2]);
+  embed.model = "lengths";
+  const m = new memdir.Memdir({ fs, dir: "/memory/", embed });
+  await m.save({ name: "Uses pnpm", description: "Install packages with pnpm", type: "feedback", body: "pnpm only" });
+  await m.findRelevant("install packages with pnpm");
+  const names = (await fs.readDir("/memory/")).map((e) => e.name);
+  const extra = names.filter((n) => !n.endsWith(".md"));
+  assert.ok(extra.some((n) => kinds.get(n) === "cache"), `no cache written: ${names}`);
+  for (const n of extra) assert.ok(kinds.has(n), `${n} is not in libraryFiles()`);
+});

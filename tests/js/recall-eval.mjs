@@ -6,16 +6,16 @@
 //
 // Only the dev split is printed unless --report is given: tune on dev, decide, commit, and only
 // then look at test (and the holdout splits, queries_holdout.jsonl and the blind
-// queries_holdout2.jsonl, when present) to report.
+// queries_holdout2.jsonl and queries_holdout3.jsonl, when present) to report.
 //
 //   node tests/js/recall-eval.mjs                       # every system that can run here, dev
-//   node tests/js/recall-eval.mjs --report              # … dev, test, holdout and holdout2
+//   node tests/js/recall-eval.mjs --report              # … dev, test and the three holdouts
 //   node tests/js/recall-eval.mjs --system lexical      # memdir.findRelevant, no embedder
 //   node tests/js/recall-eval.mjs --system cosine       # all-MiniLM-L6-v2 cosine alone
 //   node tests/js/recall-eval.mjs --system cosine+margin  # … and within a margin of the best
 //   node tests/js/recall-eval.mjs --system union        # memdir's lexical picks, then cosine's
 //   node tests/js/recall-eval.mjs --system semantic     # memdir.findRelevant with `embed`
-//   options: --fixture DIR, --split dev|test|holdout|holdout2 (all but dev need --report), --report,
+//   options: --fixture DIR, --split dev|test|holdout|holdout2|holdout3 (all but dev need --report), --report,
 //            --json FILE, --model-dir DIR
 //
 // Systems:
@@ -76,8 +76,8 @@ function parseArgs(argv) {
   return args;
 }
 
-/** The query splits: dev (tune on it), test (report), holdout and holdout2 (blind, report; optional). */
-const SPLITS = ["dev", "test", "holdout", "holdout2"];
+/** The query splits: dev (tune on it), test (report), holdout, holdout2 and holdout3 (blind, report; optional). */
+const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3"];
 
 const exists = (path) => access(path).then(() => true, () => false);
 
