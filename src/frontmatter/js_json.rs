@@ -86,7 +86,8 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
 /// ```
 /// use memdir::frontmatter::fast_path_against_yaml;
 /// assert_eq!(fast_path_against_yaml("name: 'it''s'\ndescription: \"\\u00e9\""), Some(Ok(())));
-/// assert_eq!(fast_path_against_yaml("a: [1, 2]"), None);
+/// assert_eq!(fast_path_against_yaml("a: [1, 2]\nb: |\n  text\n"), Some(Ok(())));
+/// assert_eq!(fast_path_against_yaml("a: {b: 1}"), None);
 /// ```
 #[doc(hidden)]
 pub fn fast_path_against_yaml(block: &str) -> Option<Result<(), String>> {
