@@ -365,13 +365,22 @@ async function parseGroup() {
 
 // ---------------------------------------------------------------- readIndex, formatManifest
 
-/** Plain JS readIndex: read, drop frontmatter, (drop block comments when any), apply the caps. */
-async function readIndexJs(path) {
+/**
+ * Plain JS readIndex with the same I/O as ours: the containment check (the directory's and
+ * MEMORY.md's real paths, the file read only when its real path lies in the directory's, then
+ * read by that real path, so a symlink leading out is never followed), then drop frontmatter,
+ * (drop block comments when any), apply the caps.
+ */
+async function readIndexJs(dir) {
   let raw;
   try {
-    raw = await fsp.readFile(path, "utf8");
-  } catch {
-    return { exists: false, content: "" };
+    const root = await fsp.realpath(dir);
+    const real = await fsp.realpath(`${dir}MEMORY.md`);
+    if (!real.startsWith(`${root}/`)) throw new Error("MEMORY.md resolves outside the memory directory");
+    raw = await fsp.readFile(real, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT" || e.code === "EISDIR" || e.code === "ENOTDIR") return { exists: false, content: "" };
+    throw e;
   }
   if (raw.startsWith("---")) {
     const m = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(raw);
@@ -389,11 +398,11 @@ async function indexGroup() {
     const text = bytes === 200 ? indexOf(1 << 20).split("\n").slice(0, 200).join("\n") + "\n" : indexOf(bytes);
     fs.writeFileSync(`${dir}MEMORY.md`, text);
     const memdir = new api.Memdir({ fs: nodeFs(), dir });
-    const a = await memdir.readIndex(), b = await readIndexJs(`${dir}MEMORY.md`);
+    const a = await memdir.readIndex(), b = await readIndexJs(dir);
     if (a.content !== b.content || a.lineCount !== b.lineCount) console.log(`  !! readIndex ${label}: differs from plain JS`);
     const reps = 50;
     const t = await interleave("readIndex", [
-      { name: `plain JS ${label}`, run: async () => { for (let r = 0; r < reps; r++) await readIndexJs(`${dir}MEMORY.md`); } },
+      { name: `plain JS ${label}`, run: async () => { for (let r = 0; r < reps; r++) await readIndexJs(dir); } },
       { name: `readIndex() ${label}`, run: async () => { for (let r = 0; r < reps; r++) await memdir.readIndex(); } },
     ]);
     row(`readIndex(), MEMORY.md of ${label} (a call)`, t, `readIndex() ${label}`, `plain JS ${label}`, { per: reps, bound: 1.2 });

@@ -293,7 +293,8 @@ async function readHead16(path) {
 // Two first queries: "cache present" is a new instance over a directory some instance indexed
 // before (the persisted index `.memdir-index` is read and only changed files are read again:
 // none here), compared with the scan and with its own same-I/O floor (list + stat each file +
-// read the cache file); "no cache" is the very first query ever (the cache file removed before
+// stat and read the cache file's bytes, as the index reads them through readHead: no UTF-8
+// string is made of them); "no cache" is the very first query ever (the cache file removed before
 // each run), which reads every head and writes the cache, compared with the 16 KB-head floor.
 
 /** `interleave`, also measuring process CPU time per run; returns [wall medians, CPU medians]. */
@@ -359,7 +360,7 @@ async function recallGroup(api, nodeFs) {
   if (!fs.existsSync(cacheFile)) console.log("  !! recall: no index cache was written");
   const [m, cpu] = await interleaveCpu("recall", [
     { name: readFloor, run: async () => (await chunked(await listAsync(), async (name) => ((await fsp.stat(DIR + name)).mtimeMs > 0 ? (await readHead16(DIR + name)).length : 0))).length },
-    { name: cacheFloor, run: async () => (await chunked(await listAsync(), async (name) => (await fsp.stat(DIR + name)).mtimeMs)).length + (await fsp.readFile(cacheFile, "utf8")).length },
+    { name: cacheFloor, run: async () => (await chunked(await listAsync(), async (name) => (await fsp.stat(DIR + name)).mtimeMs)).length + (await fsp.stat(cacheFile)).size + (await fsp.readFile(cacheFile)).length },
     { name: "scan() (async nodeFs)", run: () => polled.scan() },
     { name: cached, run: firstQuery },
     {

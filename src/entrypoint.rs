@@ -340,7 +340,7 @@ pub fn load_index_for_model(raw: &str, options: &TruncateOptions) -> EntrypointT
 /// the newlines that follow it. Like the reference's lexer, CR and CRLF become LF when anything
 /// is stripped or examined.
 pub fn strip_block_html_comments(text: &str) -> Cow<'_, str> {
-    if !text.contains("<!--") {
+    if !holds_comment_open(text) {
         return Cow::Borrowed(text);
     }
     let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
@@ -373,6 +373,30 @@ pub fn strip_block_html_comments(text: &str) -> Cow<'_, str> {
         pos += line_len;
     }
     Cow::Owned(out)
+}
+
+/// Whether `text` holds `<!--`: a scan for `<` eight bytes at a time (in wasm at opt-level "z"
+/// several times faster than `str::contains`' two-way search), each `<` checked for `!--` after it.
+fn holds_comment_open(text: &str) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let opens_at = |i: usize| bytes.get(i..i + 4) == Some(b"<!--".as_slice());
+    let mut words = bytes.chunks_exact(8);
+    let mut base = 0;
+    for word in &mut words {
+        // A high bit for each byte of the word equal to `<` (exact: no false positives).
+        let x = crate::jsstr::word_at(word) ^ (LOW * u64::from(b'<'));
+        let mut found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        while found != 0 {
+            if opens_at(base + found.trailing_zeros() as usize / 8) {
+                return true;
+            }
+            found &= found - 1;
+        }
+        base += 8;
+    }
+    (base..bytes.len()).any(opens_at)
 }
 
 /// When `text` starts with a comment block, its length: through the end of the line holding the
@@ -460,6 +484,18 @@ fn strip_up_to_three_spaces(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn holds_comment_open_agrees_with_contains() {
+        let mut rng = crate::test_rng::XorShift(0xC0FF_EE00_1234_5678);
+        const PIECES: [&str; 7] = ["<", "!", "-", "<!-", "a", "\u{E9}", "<!--"];
+        for _ in 0..3000 {
+            let text: String = (0..rng.next() % 24)
+                .map(|_| PIECES[(rng.next() % 7) as usize])
+                .collect();
+            assert_eq!(holds_comment_open(&text), text.contains("<!--"), "{text:?}");
+        }
+    }
 
     #[test]
     fn the_cut_describes_the_same_content() {

@@ -29,6 +29,7 @@ pub mod host;
 pub mod index_entry;
 pub mod json;
 pub mod jsstr;
+pub mod library_files;
 pub mod lint;
 pub mod lone_surrogates;
 pub mod manifest;

@@ -156,7 +156,7 @@ fn a_new_instance_recalls_the_same_from_the_cache_without_reading_memories() {
         assert_eq!(recall_all(&second, &queries), expected, "{project}");
         assert_eq!(memory_reads(&tap), 0, "{project}");
         assert_eq!(
-            tap.paths_of(&[Op::ReadFile]),
+            tap.paths_of(&[Op::ReadFile, Op::ReadHead]),
             [CACHE],
             "{project}: one read of the cache"
         );
@@ -242,7 +242,7 @@ fn foreign_or_broken_caches_are_ignored_and_replaced() {
         other,
         String::new(),
         good[..good.len() / 2].to_owned(),
-        good.replacen("memdir-index 1", "memdir-index 2", 1),
+        good.replacen("memdir-index 2", "memdir-index 3", 1),
     ];
     for _ in 0..6 {
         let bytes: Vec<u8> = (0..next() % 2000).map(|_| next() as u8).collect();

@@ -27,6 +27,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "json",
             "jsstr",
             "lone_surrogates",
+            "library_files",
             "manifest",
             "mem_fs",
             "path_key",

@@ -72,33 +72,60 @@ export function truncateEntrypoint(raw, options) {
  * // "- [user] user_role.md (2023-11-14T22:13:20.123Z): Senior Go dev"
  */
 export function formatManifest(headers) {
-  // Plain headers cross as one string and one Float64Array (`__formatManifestPacked`); anything
-  // else, or anything the core declines there, goes field by field for the exact error.
+  // Plain headers cross as numbers (the time and the texts' lengths) and one string of their
+  // types; the core answers with the manifest holding a NUL for each filename and description
+  // (`manifest::format_packed`), which are filled in here from the strings the caller passed.
+  // Anything else, or anything the core declines, goes field by field for the exact error.
   const packed = packHeaders(headers);
-  return (packed === null ? undefined : __formatManifestPacked(packed.fields, packed.times)) ?? formatManifestFields(headers);
+  const skeleton = packed === null ? undefined : __formatManifestPacked(packed.numbers, packed.types);
+  if (skeleton === undefined) return formatManifestFields(headers);
+  const texts = packed.texts;
+  const pieces = skeleton.split("\0");
+  if (pieces.length !== texts.length + 1) return formatManifestFields(headers); // never: one mark per text
+  const parts = new Array(2 * pieces.length - 1);
+  parts[0] = pieces[0];
+  for (let k = 0; k < texts.length; k++) {
+    parts[2 * k + 1] = texts[k];
+    parts[2 * k + 2] = pieces[k + 1];
+  }
+  return parts.join("");
 }
 
 const isAbsent = (v) => v === undefined || v === null;
+/** Numbers per header in `__formatManifestPacked`'s input (`manifest::PACKED_FIELDS`). */
+const PACKED_FIELDS = 5;
 
 function packHeaders(headers) {
   if (!Array.isArray(headers)) return null;
-  const times = new Float64Array(headers.length);
-  let fields = "";
-  for (let i = 0; i < headers.length; i++) {
+  const n = headers.length;
+  // A fresh array each call: a getter on a header may call formatManifest itself.
+  const numbers = new Float64Array(n * PACKED_FIELDS);
+  const texts = new Array(2 * n);
+  let types = "";
+  for (let i = 0, at = 0; i < n; i++, at += PACKED_FIELDS) {
     const h = headers[i];
     if (h === null || typeof h !== "object" || Array.isArray(h)) return null;
     const { filename, mtimeMs, type, description, filePath } = h;
     if (typeof filename !== "string" || typeof mtimeMs !== "number") return null;
-    if (!isAbsent(type) && (typeof type !== "string" || type === "")) return null;
+    if (!isAbsent(type) && typeof type !== "string") return null;
     if (!isAbsent(description) && typeof description !== "string") return null;
     if (!isAbsent(filePath) && typeof filePath !== "string") return null;
-    const t = type ?? "", d = description ?? "";
-    if (filename.includes("\0") || t.includes("\0") || d.includes("\0")) return null;
-    times[i] = mtimeMs;
-    fields += filename + "\0" + t + "\0" + d + "\0";
+    const d = description ?? "", p = filePath ?? "";
+    // A lone surrogate is refused field by field (`UNPAIRED_SURROGATE`).
+    if (!wellFormed(filename) || !wellFormed(d) || !wellFormed(p)) return null;
+    numbers[at] = mtimeMs;
+    numbers[at + 1] = filename.length;
+    numbers[at + 3] = d.length;
+    numbers[at + 4] = p.length;
+    if (isAbsent(type)) numbers[at + 2] = -1;
+    else {
+      numbers[at + 2] = type.length;
+      types += type;
+    }
+    texts[2 * i] = filename;
+    texts[2 * i + 1] = d;
   }
-  // A lone surrogate would cross as U+FFFD: field by field, the core refuses it.
-  return wellFormed(fields) ? { fields, times } : null;
+  return { numbers, types, texts };
 }
 
 /**

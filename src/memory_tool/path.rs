@@ -1,8 +1,8 @@
 //! `/memories/…` paths of the memory tool, mapped onto the memory directory. Pure.
 
 use crate::error::{Code, Error, Result};
+use crate::library_files::{library_file, TEMP_MARK};
 use crate::path_key::sanitize_path_key;
-use crate::store::library_file;
 
 /// The root every memory-tool path starts with.
 pub const MEMORIES_ROOT: &str = "/memories";
@@ -10,9 +10,6 @@ pub const MEMORIES_ROOT: &str = "/memories";
 /// Git sync's data folder (`<dir>/.git-sync/<scope>/`, holding the git config): reserved as a
 /// first segment, with everything below it.
 const GIT_SYNC_DIR: &str = ".git-sync";
-
-/// What marks a temp file of the library (`MEMORY.md.tmp-<id>`), matched ignoring ASCII case.
-const TEMP_MARK: &str = ".tmp-";
 
 /// True when `name` holds the temp-file mark, ignoring ASCII case.
 fn has_temp_mark(name: &str) -> bool {

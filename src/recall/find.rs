@@ -429,9 +429,9 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         self.save_index_cache(live).await;
     }
 
-    /// The persisted index cache's text ([`INDEX_CACHE_NAME`]), if this is the instance's first
+    /// The persisted index cache's bytes ([`INDEX_CACHE_NAME`]), if this is the instance's first
     /// full pass over an empty index and the file reads.
-    async fn load_index_cache(&self, live: &LiveIndex) -> Option<String> {
+    async fn load_index_cache(&self, live: &LiveIndex) -> Option<Vec<u8>> {
         let mut mark = live.cache_mark();
         if mark.tried || !live.is_empty() {
             return None;
@@ -439,7 +439,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         mark.tried = true;
         live.set_cache_mark(mark);
         let path = format!("{}{INDEX_CACHE_NAME}", self.store.dir());
-        self.store.fs().read_file(&path).await.ok()
+        super::index_cache::read(self.store.fs(), &path).await
     }
 
     /// Rewrite the persisted index cache when the index changed and a write is due (never in

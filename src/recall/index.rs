@@ -67,9 +67,11 @@ pub struct ScoredMemory {
 #[derive(Clone, Debug)]
 pub struct RecallIndex {
     ranker: RankerIndex,
-    entries: Vec<Entry>,
-    /// Filename → position in `entries`.
-    slots: HashMap<String, usize>,
+    /// By the ranker's slot of the memory (its filename → slot map is the index's too: one
+    /// look-up structure, not two).
+    entries: Vec<Option<Entry>>,
+    /// How many entries are `Some`.
+    live: usize,
     /// The current full pass (see [`RecallIndex::begin_pass`]).
     pass: u32,
     /// Memories read (not taken from the cache) or forgotten so far: the persisted cache is
@@ -83,7 +85,7 @@ impl RecallIndex {
         RecallIndex {
             ranker: RankerIndex::new(params),
             entries: Vec::new(),
-            slots: HashMap::new(),
+            live: 0,
             pass: 0,
             edits: 0,
         }
@@ -100,7 +102,7 @@ impl RecallIndex {
     pub fn from_headers(headers: Vec<MemoryHeader>, params: RankerParams) -> Self {
         let mut index = RecallIndex::new(params);
         for (order, header) in headers.into_iter().enumerate() {
-            if !index.slots.contains_key(&header.filename) {
+            if index.entry(&header.filename).is_none() {
                 index.upsert(header, 0.0, order as u32);
             }
         }
@@ -109,12 +111,12 @@ impl RecallIndex {
 
     /// How many memories the index holds.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.live
     }
 
     /// True when the index holds no memory.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.live == 0
     }
 
     /// True when the memory at `rel` is indexed with this size and mtime.
@@ -124,7 +126,18 @@ impl RecallIndex {
     }
 
     fn entry(&self, rel: &str) -> Option<&Entry> {
-        self.slots.get(rel).and_then(|&i| self.entries.get(i))
+        let (slot, _) = self.ranker.doc_slot(rel)?;
+        self.entries.get(slot as usize)?.as_ref()
+    }
+
+    fn entry_mut(&mut self, rel: &str) -> Option<&mut Entry> {
+        let (slot, _) = self.ranker.doc_slot(rel)?;
+        self.entries.get_mut(slot as usize)?.as_mut()
+    }
+
+    /// Every indexed memory.
+    fn all(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().flatten()
     }
 
     /// Start a full pass: the memories it does not [`RecallIndex::listed`] or upsert are
@@ -137,7 +150,7 @@ impl RecallIndex {
     /// this size and mtime (nothing to read).
     pub fn listed(&mut self, rel: &str, size: f64, mtime_ms: f64, order: u32) -> bool {
         let pass = self.pass;
-        match self.slots.get(rel).and_then(|&i| self.entries.get_mut(i)) {
+        match self.entry_mut(rel) {
             Some(e) => {
                 e.pass = pass;
                 e.order = order;
@@ -151,8 +164,7 @@ impl RecallIndex {
     pub fn sweep(&mut self) {
         let pass = self.pass;
         let gone: Vec<String> = self
-            .entries
-            .iter()
+            .all()
             .filter(|e| e.pass != pass)
             .map(|e| e.header.filename.clone())
             .collect();
@@ -164,6 +176,7 @@ impl RecallIndex {
     /// Index a memory read from a file of `size` bytes, found at walk position `order`
     /// (replacing the one with the same filename). Tokenises `header.body_head`, then drops it.
     pub fn upsert(&mut self, mut header: MemoryHeader, size: f64, order: u32) {
+        self.forget(&header.filename);
         self.ranker.upsert((&header).into());
         let embed_hash = fnv1a_128(super::semantic::embed_text(&header).as_bytes());
         header.body_head = String::new();
@@ -182,6 +195,7 @@ impl RecallIndex {
         embed_hash: u128,
         doc: DocCounts,
     ) {
+        self.forget(&header.filename);
         self.ranker
             .upsert_counted(&header.filename, header.mtime_ms, doc);
         self.put(header, size, order, embed_hash);
@@ -197,58 +211,65 @@ impl RecallIndex {
         self.edits
     }
 
-    /// Every indexed memory: its header (no `body_head`), size and embedding-text hash.
-    pub(crate) fn cache_entries(&self) -> impl Iterator<Item = (&MemoryHeader, f64, u128)> {
-        self.entries
-            .iter()
-            .map(|e| (&e.header, e.size, e.embed_hash))
+    /// Every indexed memory: its header (no `body_head`), size, embedding-text hash and walk
+    /// position.
+    pub(crate) fn cache_entries(&self) -> impl Iterator<Item = (&MemoryHeader, f64, u128, u32)> {
+        self.all()
+            .map(|e| (&e.header, e.size, e.embed_hash, e.order))
     }
 
+    /// Keep `header`'s entry at the slot the ranker just gave its filename.
     fn put(&mut self, header: MemoryHeader, size: f64, order: u32, embed_hash: u128) {
-        let entry = Entry {
-            size,
-            order,
-            pass: self.pass,
-            header,
-            embed_hash,
+        let Some((slot, _)) = self.ranker.doc_slot(&header.filename) else {
+            return;
         };
-        match self.slots.get(&entry.header.filename) {
-            Some(&i) => {
-                if let Some(slot) = self.entries.get_mut(i) {
-                    *slot = entry;
-                }
+        let slot = slot as usize;
+        if self.entries.len() <= slot {
+            self.entries.resize_with(slot + 1, || None);
+        }
+        if let Some(place) = self.entries.get_mut(slot) {
+            if place.is_none() {
+                self.live += 1;
             }
-            None => {
-                self.slots
-                    .insert(entry.header.filename.clone(), self.entries.len());
-                self.entries.push(entry);
+            *place = Some(Entry {
+                size,
+                order,
+                pass: self.pass,
+                header,
+                embed_hash,
+            });
+        }
+    }
+
+    /// Drop the entry of `rel` (not the ranker's document); false if there was none.
+    fn forget(&mut self, rel: &str) -> bool {
+        let Some((slot, _)) = self.ranker.doc_slot(rel) else {
+            return false;
+        };
+        match self.entries.get_mut(slot as usize).and_then(Option::take) {
+            Some(_) => {
+                self.live -= 1;
+                true
             }
+            None => false,
         }
     }
 
     /// Forget the memory at `rel`; false if it was not indexed.
     pub fn remove(&mut self, rel: &str) -> bool {
+        let known = self.forget(rel);
         self.ranker.remove(rel);
-        let Some(i) = self.slots.remove(rel) else {
-            return false;
-        };
-        self.edits = self.edits.wrapping_add(1);
-        if i < self.entries.len() {
-            self.entries.swap_remove(i);
-            if let Some(moved) = self.entries.get(i) {
-                self.slots.insert(moved.header.filename.clone(), i);
-            }
+        if known {
+            self.edits = self.edits.wrapping_add(1);
         }
-        true
+        known
     }
 
     /// True when some memory is indexed below the directory `dir_rel` (relative, no trailing
     /// `/`).
     pub fn has_under(&self, dir_rel: &str) -> bool {
         let prefix = format!("{dir_rel}/");
-        self.entries
-            .iter()
-            .any(|e| e.header.filename.starts_with(&prefix))
+        self.all().any(|e| e.header.filename.starts_with(&prefix))
     }
 
     /// The header of `rel`, if indexed (with an empty `body_head`).
@@ -258,8 +279,7 @@ impl RecallIndex {
 
     /// How many memories are not in `surfaced` (absolute paths, sorted).
     pub fn candidates(&self, surfaced: &[&str]) -> usize {
-        self.entries
-            .iter()
+        self.all()
             .filter(|e| !is_in(surfaced, &e.header.file_path))
             .count()
     }
@@ -268,8 +288,7 @@ impl RecallIndex {
     /// file name: the scan's order.
     fn newest_first(&self, surfaced: &[&str]) -> Vec<&Entry> {
         let mut all: Vec<&Entry> = self
-            .entries
-            .iter()
+            .all()
             .filter(|e| !is_in(surfaced, &e.header.file_path))
             .collect();
         crate::sort::sort_by(&mut all, |a, b| {
@@ -398,8 +417,7 @@ impl RecallIndex {
             return Vec::new();
         }
         let mut hidden: Vec<String> = self
-            .entries
-            .iter()
+            .all()
             .filter(|e| is_in(surfaced, &e.header.file_path))
             .map(|e| e.header.filename.clone())
             .collect();
@@ -646,9 +664,10 @@ fn note(changes: &Changes, dir: &str, event: WatchEvent<'_>) {
         path.strip_prefix("./").unwrap_or(path)
     };
     let rel = rel.trim_end_matches('/');
-    if rel.starts_with(".memdir-") || rel.starts_with(".memdir.") {
-        // The library's own files at the top (index cache, vectors, journal, lock, and their
-        // temp files): never a memory, and the cache's own rewrite must not wake a refresh.
+    if crate::library_files::library_file_or_its_temp(rel).is_some() {
+        // The library's own files at the top (`LIBRARY_FILES`: index cache, vectors,
+        // journal, locks, and their temp files): never a memory, and the cache's own rewrite
+        // must not wake a refresh.
         return;
     }
     let plain = !rel.is_empty()

@@ -1,25 +1,35 @@
 //! The recall index persisted between instances ([`INDEX_CACHE_NAME`]): what the index keeps
 //! for each memory (manifest header, embedding-text hash, the ranker's term statistics), keyed
 //! by (path, size, mtime), so that the first recall of a new instance reads only the files that
-//! changed since some instance last wrote it. Pure: [`crate::recall::Recaller`] does its I/O.
+//! changed since some instance last wrote it. Pure but for `read`: [`crate::recall::Recaller`]
+//! does its I/O.
 //!
 //! It is a cache, never trusted blindly: a file from another format, tokeniser (see
 //! [`fingerprint`]) or directory, a torn or altered file (length and a word-wise FNV-1a
-//! checksum of the body), or anything that does not parse is ignored whole, and the index is built by reading
-//! the memories as without it. An entry is used only for a file the directory walk listed with
-//! the same size and mtime, at the walk's own path: nothing in the cache names what is read.
+//! checksum of the body), or anything that does not parse is ignored whole, and the index is
+//! built by reading the memories as without it. An entry is used only for a file the directory
+//! walk listed with the same size and mtime, at the walk's own path: nothing in the cache names
+//! what is read.
 //!
-//! Format (text: the store writes strings): a header line
-//! `memdir-index 1 <fingerprint> <directory hash> <checksum> <body length>`, then the body:
-//! `T <n>` and `n` term lines (sorted, distinct), `E <n>` and `n` entry lines of tab-separated
-//! fields (path, size and mtime as `f64` bits, type, name, description, embedding hash, field
-//! lengths, then the memory's terms: ascending term numbers as gaps in printable base-32, each
-//! followed by its four counts per field unless it is once in the body only). Strings escape `\`, tab, CR and LF; `-` is an absent optional string, `=text` a present
-//! one.
+//! Format 2 (UTF-8 text, since the store writes strings, but made of numbers): a header line
+//! `memdir-index 2 <fingerprint> <directory hash> <checksum> <body length>`, then the body, a
+//! run of numbers in printable base 32 (one byte per 5 bits) and strings (their byte length, then
+//! their bytes as they are): the term count and the terms (sorted, distinct), the entry count
+//! and the entries, each ending with a newline, in the walk order of the instance that wrote
+//! the file (so a new instance's walk meets them in turn). An entry is its path, size and mtime
+//! (their `f64` bits reversed, so that the low zero bits cost nothing), type (`0` none), name
+//! and description (`0` absent, else their length + 1 and bytes), embedding-text hash (two
+//! halves), four field lengths, then its term count and terms: ascending term numbers as gaps,
+//! doubled, plus one when the term's counts per field follow (any term but one found once in the
+//! body only): one number `body << 7 | description << 5 | name << 3 | filename << 1` when the
+//! first three are below 4, else `1` and the four counts.
 
 use super::index::RecallIndex;
-use super::ranker::{DocCounts, RankerIndex, RankerParams, FIELDS};
+use super::ranker::{RankerIndex, RankerParams, FIELDS};
+use crate::host::FileSystem;
 use crate::types::{MemoryHeader, MemoryType};
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
 
 /// A file the directory walk listed: its path relative to the memory directory, its absolute
 /// path, and its stat.
@@ -30,8 +40,6 @@ pub(crate) struct Listed<'f> {
     pub(crate) size: f64,
     pub(crate) mtime_ms: f64,
 }
-use std::borrow::Cow;
-use std::fmt::Write as _;
 
 /// The index cache's file name inside the memory directory: hidden and not `.md`, so the scan,
 /// lint, the listing and team sync never see it (as the vectors' `.memdir-vectors`).
@@ -41,7 +49,10 @@ use std::fmt::Write as _;
 /// ```
 pub const INDEX_CACHE_NAME: &str = ".memdir-index";
 
-const MAGIC: &str = "memdir-index 1";
+const MAGIC: &str = "memdir-index 2";
+
+/// The largest cache file read (bytes); a larger one is ignored (the index is built by reading).
+const MAX_CACHE_BYTES: f64 = (1u64 << 30) as f64;
 
 /// Rewrite the cache after this many memories were read or forgotten since the last write...
 const SAVE_EVERY_EDITS: u32 = 64;
@@ -74,28 +85,55 @@ impl CacheMark {
     }
 }
 
-/// One memory as the cache holds it.
+/// The bytes of the cache file at `path`, if it reads: through the host's `readHead` where it
+/// has one (bytes cross into wasm as they are, with no UTF-8 string made and encoded again on
+/// the way), else `readFile`.
+pub(crate) async fn read<F: FileSystem>(fs: &F, path: &str) -> Option<Vec<u8>> {
+    if fs.capabilities().read_head {
+        let size = fs.stat(path).await.ok()?.size;
+        if !(0.0..=MAX_CACHE_BYTES).contains(&size) {
+            return None;
+        }
+        // One byte more than the stat said: a file that grew since reads longer than its
+        // header says, and is ignored.
+        if let Ok(bytes) = fs.read_head(path, size as usize + 1).await {
+            return Some(bytes);
+        }
+    }
+    fs.read_file(path).await.ok().map(String::into_bytes)
+}
+
+/// One memory as the cache holds it (strings borrowed from the file's bytes).
 #[derive(Debug)]
 struct Cached<'a> {
-    rel: Cow<'a, str>,
+    rel: &'a str,
     size: f64,
     mtime_ms: f64,
     memory_type: Option<MemoryType>,
-    name: Option<String>,
-    description: Option<String>,
+    name: Option<&'a str>,
+    description: Option<&'a str>,
     embed_hash: u128,
-    doc: DocCounts,
+    lens: [u32; FIELDS],
+    /// Cache term numbers (ascending) and their counts per field.
+    counts: Vec<(u32, [u16; FIELDS])>,
     used: bool,
 }
 
 /// A decoded cache, consumed entry by entry into a [`RecallIndex`].
 #[derive(Debug)]
 pub(crate) struct IndexCache<'a> {
-    terms: Vec<Cow<'a, str>>,
-    /// The ranker's id of each cache term, once interned.
-    ids: Vec<Option<u32>>,
-    /// Sorted by `rel`, distinct.
+    terms: Vec<&'a str>,
+    /// The ranker's id of each cache term: all interned at the first entry applied (into the
+    /// empty index of a first pass, a term no applied entry uses has no postings, which the
+    /// ranker reads as no term).
+    ids: Vec<u32>,
+    /// In the writer's walk order.
     entries: Vec<Cached<'a>>,
+    /// Where the walk is expected next: an unchanged directory lists its files in the order the
+    /// writer's walk did, so each look-up is one comparison.
+    next: Cell<usize>,
+    /// Entry positions sorted by path, made at the first look-up the walk order misses.
+    by_rel: RefCell<Option<Vec<u32>>>,
 }
 
 impl<'a> IndexCache<'a> {
@@ -107,12 +145,27 @@ impl<'a> IndexCache<'a> {
 
     /// Where the cache holds `file` with its current size and mtime (not yet applied).
     pub(crate) fn position(&self, file: Listed<'_>) -> Option<usize> {
-        let at = self
-            .entries
-            .binary_search_by(|e| (*e.rel).cmp(file.rel))
-            .ok()?;
+        let guess = self.next.get();
+        let at = match self.entries.get(guess) {
+            Some(e) if e.rel == file.rel => guess,
+            _ => self.find(file.rel)?,
+        };
+        self.next.set(at + 1);
         let e = self.entries.get(at)?;
         (!e.used && e.size == file.size && e.mtime_ms == file.mtime_ms).then_some(at)
+    }
+
+    /// The position of an entry for `rel`, by binary search over the path order.
+    fn find(&self, rel: &str) -> Option<usize> {
+        let rel_of = |i: u32| self.entries.get(i as usize).map_or("", |e| e.rel);
+        let mut by_rel = self.by_rel.borrow_mut();
+        let sorted = by_rel.get_or_insert_with(|| {
+            let mut all: Vec<u32> = (0..self.entries.len() as u32).collect();
+            crate::sort::sort_by(&mut all, |&a, &b| rel_of(a).cmp(rel_of(b)));
+            all
+        });
+        let k = sorted.binary_search_by(|&i| rel_of(i).cmp(rel)).ok()?;
+        sorted.get(k).map(|&i| i as usize)
     }
 
     /// Index `file` (listed at walk position `order`) from the cache; false (nothing done) when
@@ -133,153 +186,210 @@ impl<'a> IndexCache<'a> {
         at: usize,
         order: u32,
     ) -> bool {
+        if self.ids.len() != self.terms.len() {
+            let ranker = index.ranker_mut();
+            self.ids = self.terms.iter().map(|t| ranker.intern(t)).collect();
+        }
         let Some(entry) = self.entries.get_mut(at) else {
             return false;
         };
-        if entry.used || *entry.rel != *file.rel {
+        if entry.used || entry.rel != file.rel {
             return false;
         }
         entry.used = true;
-        let (lens, mut counts) = std::mem::take(&mut entry.doc);
-        // Cache term numbers to the ranker's ids, in place.
-        counts.retain_mut(|(t, _)| {
-            let (Some(slot), Some(term)) =
-                (self.ids.get_mut(*t as usize), self.terms.get(*t as usize))
-            else {
-                return false;
-            };
-            *t = match slot {
-                Some(id) => *id,
-                None => {
-                    let id = index.ranker_mut().intern(term);
-                    *slot = Some(id);
-                    id
-                }
-            };
-            true
-        });
+        let mut counts = std::mem::take(&mut entry.counts);
+        // Cache term numbers to the ranker's ids, in place (numbers were checked on decoding;
+        // an unknown id would be dropped by the ranker).
+        for c in &mut counts {
+            c.0 = self.ids.get(c.0 as usize).copied().unwrap_or(u32::MAX);
+        }
         let header = MemoryHeader {
             filename: file.rel.to_owned(),
             file_path: file.path.to_owned(),
             mtime_ms: file.mtime_ms,
-            description: entry.description.take(),
+            description: entry.description.map(str::to_owned),
             memory_type: entry.memory_type,
-            name: entry.name.take(),
+            name: entry.name.map(str::to_owned),
             body_head: String::new(),
         };
-        index.upsert_counted(header, file.size, order, entry.embed_hash, (lens, counts));
+        index.upsert_counted(
+            header,
+            file.size,
+            order,
+            entry.embed_hash,
+            (entry.lens, counts),
+        );
         true
     }
 
     /// Read a cache file written for the memory directory `dir`; `None` when it cannot be
     /// trusted whole (another format, tokeniser or directory, torn, altered, malformed).
-    pub(crate) fn decode(text: &'a str, dir: &str) -> Option<IndexCache<'a>> {
-        let (head, body) = text.split_once('\n')?;
+    pub(crate) fn decode(bytes: &'a [u8], dir: &str) -> Option<IndexCache<'a>> {
+        let end = bytes.iter().take(160).position(|&b| b == b'\n')?;
+        let head = std::str::from_utf8(bytes.get(..end)?).ok()?;
+        let body = bytes.get(end + 1..)?;
         let mut parts = head.strip_prefix(MAGIC)?.strip_prefix(' ')?.split(' ');
         let print = parse_hex(parts.next()?)?;
         let dir_hash = parse_hex(parts.next()?)?;
         let checksum = parse_hex(parts.next()?)?;
-        let len = parse_dec(parts.next()?)?;
+        let len = usize::try_from(parse_radix(parts.next()?, 10)?).ok()?;
         if parts.next().is_some()
             || print != fingerprint()
             || dir_hash != fnv64(dir.as_bytes())
             || len != body.len()
-            || checksum != fnv64(body.as_bytes())
+            || checksum != fnv64(body)
         {
             return None;
         }
-        let mut lines = body.split('\n');
-        let n_terms = parse_dec(lines.next()?.strip_prefix("T ")?)?;
-        let mut terms: Vec<Cow<'a, str>> = Vec::new();
+        let mut r = Reader {
+            bytes: body,
+            pos: 0,
+        };
+        let n_terms = r.count()?;
+        let mut terms: Vec<&'a str> = Vec::with_capacity(n_terms);
         for _ in 0..n_terms {
-            let term = unescape(lines.next()?)?;
+            let term = r.str()?;
             // Strictly ascending: distinct, so no two cache terms are one ranker term.
             if terms.last().is_some_and(|last| *last >= term) {
                 return None;
             }
             terms.push(term);
         }
-        let n_entries = parse_dec(lines.next()?.strip_prefix("E ")?)?;
-        let mut entries = Vec::new();
+        let n_entries = r.count()?;
+        let mut entries = Vec::with_capacity(n_entries);
         for _ in 0..n_entries {
-            entries.push(parse_entry(lines.next()?, terms.len())?);
+            entries.push(r.entry(n_terms as u64)?);
         }
-        // The body ends with a newline, then nothing.
-        if lines.next() != Some("") || lines.next().is_some() {
-            return None;
-        }
-        // Written in path order: strictly ascending, so distinct.
-        if entries.windows(2).any(|w| match w {
-            [a, b] => a.rel >= b.rel,
-            _ => false,
-        }) {
+        if r.pos != body.len() {
             return None;
         }
         Some(IndexCache {
-            ids: vec![None; terms.len()],
+            ids: Vec::new(),
             terms,
             entries,
+            next: Cell::new(0),
+            by_rel: RefCell::new(None),
         })
     }
 }
 
-fn parse_entry(line: &str, n_terms: usize) -> Option<Cached<'_>> {
-    let mut f = line.split('\t');
-    let rel = unescape(f.next()?)?;
-    let size = f64::from_bits(parse_hex(f.next()?)?);
-    let mtime_ms = f64::from_bits(parse_hex(f.next()?)?);
-    let memory_type = match f.next()? {
-        "-" => None,
-        t => Some(*MemoryType::ALL.get(parse_dec(t)?)?),
-    };
-    let name = optional(f.next()?)?;
-    let description = optional(f.next()?)?;
-    let hash = f.next()?;
-    let (hi, lo) = (hash.get(..16)?, hash.get(16..)?);
-    if lo.len() != 16 {
-        return None;
+/// A cursor over a cache body.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn num(&mut self) -> Option<u64> {
+        get_varint(self.bytes, &mut self.pos)
     }
-    let embed_hash = (u128::from(parse_hex(hi)?) << 64) | u128::from(parse_hex(lo)?);
-    let mut lens = [0u32; FIELDS];
-    let mut parts = f.next()?.split('.');
-    for l in lens.iter_mut() {
-        *l = u32::try_from(parse_dec(parts.next()?)?).ok()?;
+
+    /// [`Reader::num`] inlined, for the term loop (a million calls for 10,000 memories).
+    #[inline(always)]
+    fn term_num(&mut self) -> Option<u64> {
+        let mut at = self.pos;
+        let v = get_varint(self.bytes, &mut at);
+        self.pos = at;
+        v
     }
-    if parts.next().is_some() {
-        return None;
+
+    /// A number of things each taking at least a byte of what is left (so nothing huge is
+    /// allocated for a number that lies).
+    fn count(&mut self) -> Option<usize> {
+        let n = usize::try_from(self.num()?).ok()?;
+        (n <= self.bytes.len().saturating_sub(self.pos)).then_some(n)
     }
-    let stream = f.next()?.as_bytes();
-    let mut counts = Vec::new();
-    let (mut pos, mut next) = (0usize, 0u64);
-    while pos < stream.len() {
-        let v = get_varint(stream, &mut pos)?;
-        let id = next.checked_add(v / 2)?;
-        let mut tf = [0, 0, 0, 1];
-        if v % 2 == 1 {
-            for t in tf.iter_mut() {
-                *t = u16::try_from(get_varint(stream, &mut pos)?).ok()?;
-            }
+
+    fn small<T: TryFrom<u64>>(&mut self) -> Option<T> {
+        T::try_from(self.num()?).ok()
+    }
+
+    fn bytes_str(&mut self, n: usize) -> Option<&'a str> {
+        let s = self.bytes.get(self.pos..self.pos.checked_add(n)?)?;
+        self.pos += n;
+        std::str::from_utf8(s).ok()
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
+        let n = self.count()?;
+        self.bytes_str(n)
+    }
+
+    fn optional(&mut self) -> Option<Option<&'a str>> {
+        match usize::try_from(self.num()?).ok()? {
+            0 => Some(None),
+            n => self.bytes_str(n - 1).map(Some),
         }
-        if id >= n_terms as u64 {
+    }
+
+    fn float(&mut self) -> Option<f64> {
+        Some(f64::from_bits(self.num()?.reverse_bits()))
+    }
+
+    fn entry(&mut self, n_terms: u64) -> Option<Cached<'a>> {
+        let rel = self.str()?;
+        let size = self.float()?;
+        let mtime_ms = self.float()?;
+        let memory_type = match usize::try_from(self.num()?).ok()? {
+            0 => None,
+            t => Some(*MemoryType::ALL.get(t - 1)?),
+        };
+        let name = self.optional()?;
+        let description = self.optional()?;
+        let embed_hash = (u128::from(self.num()?) << 64) | u128::from(self.num()?);
+        let mut lens = [0u32; FIELDS];
+        for l in &mut lens {
+            *l = self.small()?;
+        }
+        let n = self.count()?;
+        // Filled in place (no push per term).
+        let mut counts = vec![(0u32, [0u16; FIELDS]); n];
+        let mut next = 0u64;
+        for slot in &mut counts {
+            let v = self.term_num()?;
+            let id = next.checked_add(v >> 1)?;
+            if id >= n_terms {
+                return None;
+            }
+            let mut tf = [0, 0, 0, 1];
+            if v & 1 == 1 {
+                let packed = self.term_num()?;
+                if packed & 1 == 0 {
+                    let small = |shift: u32| ((packed >> shift) & 3) as u16;
+                    tf = [
+                        small(1),
+                        small(3),
+                        small(5),
+                        u16::try_from(packed >> 7).ok()?,
+                    ];
+                } else if packed == 1 {
+                    for t in &mut tf {
+                        *t = self.small()?;
+                    }
+                } else {
+                    return None;
+                }
+            }
+            *slot = (id as u32, tf);
+            next = id + 1;
+        }
+        if rel.is_empty() || self.bytes.get(self.pos) != Some(&b'\n') {
             return None;
         }
-        counts.push((id as u32, tf));
-        next = id + 1;
+        self.pos += 1;
+        Some(Cached {
+            rel,
+            size,
+            mtime_ms,
+            memory_type,
+            name,
+            description,
+            embed_hash,
+            lens,
+            counts,
+            used: false,
+        })
     }
-    if f.next().is_some() || rel.is_empty() {
-        return None;
-    }
-    Some(Cached {
-        rel,
-        size,
-        mtime_ms,
-        memory_type,
-        name,
-        description,
-        embed_hash,
-        doc: (lens, counts),
-        used: false,
-    })
 }
 
 /// The cache text of `index`, for the memory directory `dir`.
@@ -309,49 +419,47 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
             *r = k as u32;
         }
     }
-    let mut rows = String::new();
-    let mut n_entries = 0usize;
+    let mut body = String::with_capacity(terms.len() * 8 + index.len() * 400 + 32);
+    put_varint(&mut body, terms.len() as u64);
+    for &id in &terms {
+        put_str(&mut body, ranker.term_text(id).unwrap_or_default());
+    }
+    // In walk order, the order the next instance's walk meets them.
+    let mut entries: Vec<_> = index
+        .cache_entries()
+        .filter_map(|(header, size, embed_hash, order)| {
+            let (slot, lens) = ranker.doc_slot(&header.filename)?;
+            Some((header, size, embed_hash, order, slot, lens))
+        })
+        .collect();
+    crate::sort::sort_by(&mut entries, |a, b| {
+        a.3.cmp(&b.3).then_with(|| a.0.filename.cmp(&b.0.filename))
+    });
+    put_varint(&mut body, entries.len() as u64);
     let mut doc: Vec<(u32, [u16; FIELDS])> = Vec::new();
-    let mut entries: Vec<_> = index.cache_entries().collect();
-    crate::sort::sort_by(&mut entries, |a, b| a.0.filename.cmp(&b.0.filename));
-    for (header, size, embed_hash) in entries {
-        let Some((slot, lens)) = ranker.doc_slot(&header.filename) else {
-            continue;
-        };
-        n_entries += 1;
-        escape_into(&mut rows, &header.filename);
-        let _ = write!(
-            rows,
-            "\t{:x}\t{:x}\t",
-            size.to_bits(),
-            header.mtime_ms.to_bits()
-        );
-        match header
+    for (header, size, embed_hash, _, slot, lens) in entries {
+        put_str(&mut body, &header.filename);
+        put_varint(&mut body, size.to_bits().reverse_bits());
+        put_varint(&mut body, header.mtime_ms.to_bits().reverse_bits());
+        let kind = header
             .memory_type
             .and_then(|t| MemoryType::ALL.iter().position(|&a| a == t))
-        {
-            Some(t) => {
-                let _ = write!(rows, "{t}");
-            }
-            None => rows.push('-'),
-        }
+            .map_or(0, |t| t as u64 + 1);
+        put_varint(&mut body, kind);
         for opt in [&header.name, &header.description] {
-            rows.push('\t');
             match opt {
                 Some(s) => {
-                    rows.push('=');
-                    escape_into(&mut rows, s);
+                    put_varint(&mut body, s.len() as u64 + 1);
+                    body.push_str(s);
                 }
-                None => rows.push('-'),
+                None => put_varint(&mut body, 0),
             }
         }
-        let [a, b, c, d] = lens;
-        let _ = write!(
-            rows,
-            "\t{:016x}{:016x}\t{a}.{b}.{c}.{d}\t",
-            (embed_hash >> 64) as u64,
-            embed_hash as u64
-        );
+        put_varint(&mut body, (embed_hash >> 64) as u64);
+        put_varint(&mut body, embed_hash as u64);
+        for l in lens {
+            put_varint(&mut body, u64::from(l));
+        }
         doc.clear();
         doc.extend(
             by_slot
@@ -361,29 +469,31 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
                 .map(|&(id, tf)| (renumber.get(id as usize).copied().unwrap_or(0), tf)),
         );
         crate::sort::sort_by(&mut doc, |a, b| a.0.cmp(&b.0));
-        // Ascending cache ids as gaps; a term found once in the body only (the common case)
-        // takes one number, any other its four counts after it.
+        put_varint(&mut body, doc.len() as u64);
+        // Ascending cache ids as gaps; a term found once in the body only takes one number, any
+        // other its counts after it: packed in one number (doubled) when those of the filename,
+        // name and description are below 4, else `1` and the four.
         let mut next = 0u32;
         for &(id, tf) in &doc {
             let plain = tf == [0, 0, 0, 1];
-            put_varint(&mut rows, u64::from(id - next) * 2 + u64::from(!plain));
-            if !plain {
-                for t in tf {
-                    put_varint(&mut rows, u64::from(t));
+            put_varint(&mut body, u64::from(id - next) * 2 + u64::from(!plain));
+            match tf.map(u64::from) {
+                _ if plain => {}
+                // Counts below 4 outside the body (nearly all): one number.
+                [a, b, c, d] if a < 4 && b < 4 && c < 4 => {
+                    put_varint(&mut body, d << 7 | c << 5 | b << 3 | a << 1);
+                }
+                all => {
+                    put_varint(&mut body, 1);
+                    for t in all {
+                        put_varint(&mut body, t);
+                    }
                 }
             }
             next = id + 1;
         }
-        rows.push('\n');
-    }
-    let mut body = String::with_capacity(rows.len() + terms.len() * 12 + 32);
-    let _ = writeln!(body, "T {}", terms.len());
-    for &id in &terms {
-        escape_into(&mut body, ranker.term_text(id).unwrap_or_default());
         body.push('\n');
     }
-    let _ = writeln!(body, "E {n_entries}");
-    body.push_str(&rows);
     format!(
         "{MAGIC} {:x} {:x} {:x} {}\n{body}",
         fingerprint(),
@@ -393,8 +503,14 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
     )
 }
 
+/// A string: its byte length, then its bytes.
+fn put_str(out: &mut String, s: &str) {
+    put_varint(out, s.len() as u64);
+    out.push_str(s);
+}
+
 /// A number as base-32 digits, low first: `P`..`o` for a digit more follow, `0`..`O` for the
-/// last (printable, never a separator).
+/// last (printable, one byte each).
 fn put_varint(out: &mut String, mut v: u64) {
     while v >= 32 {
         out.push(char::from(0x50 + (v & 31) as u8));
@@ -404,20 +520,20 @@ fn put_varint(out: &mut String, mut v: u64) {
 }
 
 /// The number of [`put_varint`] at `*pos` of `bytes`, moving past it.
+#[inline(always)]
 fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     let mut shift = 0u32;
     loop {
-        let c = *bytes.get(*pos)?;
+        let digit = u64::from(bytes.get(*pos)?.wrapping_sub(0x30));
         *pos += 1;
-        let digit = u64::from(c.checked_sub(0x30)?);
-        if shift > 60 || digit >= 64 {
+        if digit < 32 {
+            return Some(v | digit << shift);
+        }
+        if digit >= 64 || shift >= 60 {
             return None;
         }
         v |= (digit & 31) << shift;
-        if digit < 32 {
-            return Some(v);
-        }
         shift += 5;
     }
 }
@@ -466,13 +582,16 @@ pub(crate) fn fingerprint() -> u64 {
 fn fnv64(bytes: &[u8]) -> u64 {
     const PRIME: u64 = 0x0100_0000_01b3;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let word = <[u8; 8]>::try_from(w).unwrap_or_default();
+    let mut at = 0;
+    while let Some(word) = bytes
+        .get(at..at + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+    {
         h = (h ^ u64::from_le_bytes(word)).wrapping_mul(PRIME);
+        at += 8;
     }
     let mut tail = [0u8; 8];
-    for (t, &b) in tail.iter_mut().zip(words.remainder()) {
+    for (t, &b) in tail.iter_mut().zip(bytes.get(at..).unwrap_or_default()) {
         *t = b;
     }
     h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(PRIME);
@@ -481,10 +600,6 @@ fn fnv64(bytes: &[u8]) -> u64 {
 
 fn parse_hex(s: &str) -> Option<u64> {
     parse_radix(s, 16)
-}
-
-fn parse_dec(s: &str) -> Option<usize> {
-    usize::try_from(parse_radix(s, 10)?).ok()
 }
 
 /// A non-empty run of digits in `radix` that fits in 64 bits (one parser for every number of
@@ -497,47 +612,6 @@ fn parse_radix(s: &str, radix: u32) -> Option<u64> {
         n.checked_mul(u64::from(radix))?
             .checked_add(u64::from(c.to_digit(radix)?))
     })
-}
-
-fn optional(s: &str) -> Option<Option<String>> {
-    match s {
-        "-" => Some(None),
-        _ => Some(Some(unescape(s.strip_prefix('=')?)?.into_owned())),
-    }
-}
-
-fn escape_into(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-}
-
-fn unescape(s: &str) -> Option<Cow<'_, str>> {
-    if !s.contains('\\') {
-        return Some(Cow::Borrowed(s));
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            out.push(match chars.next()? {
-                '\\' => '\\',
-                't' => '\t',
-                'n' => '\n',
-                'r' => '\r',
-                _ => return None,
-            });
-        } else {
-            out.push(c);
-        }
-    }
-    Some(Cow::Owned(out))
 }
 
 #[cfg(test)]
@@ -622,7 +696,12 @@ mod tests {
                     filename: f.rel.clone(),
                     file_path: f.path.clone(),
                     mtime_ms: f.mtime_ms,
-                    description: (i % 4 != 0).then(|| text(&mut rng, 8)),
+                    description: match i % 4 {
+                        0 => None,
+                        // Counts past what one packed number holds.
+                        1 if i % 7 == 1 => Some("deploy deploy deploy deploy staging".into()),
+                        _ => Some(text(&mut rng, 8)),
+                    },
                     memory_type: MemoryType::ALL.get(i % 5).copied(),
                     name: match i % 3 {
                         0 => None,
@@ -680,7 +759,7 @@ mod tests {
         let mems = memories(0x9e37_79b9_7f4a_7c15, 120);
         let mut built = fresh(&mems);
         let text = encode(&built, "/m/");
-        let mut cache = IndexCache::decode(&text, "/m/").expect("own cache decodes");
+        let mut cache = IndexCache::decode(text.as_bytes(), "/m/").expect("own cache decodes");
         assert_eq!(cache.len(), 120);
         let mut loaded = RecallIndex::new(RankerParams::default());
         for (order, (f, _)) in mems.iter().enumerate() {
@@ -699,10 +778,32 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_in_another_order_takes_every_entry() {
+        let mems = memories(0x51ed_270b_6a3c_ff01, 60);
+        let mut built = fresh(&mems);
+        let text = encode(&built, "/m/");
+        let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
+        let mut loaded = RecallIndex::new(RankerParams::default());
+        // Reversed, with every third file first: the written order is met almost never.
+        let mut walk: Vec<usize> = (0..mems.len()).rev().collect();
+        walk.sort_by_key(|i| i % 3 != 0);
+        for &i in &walk {
+            let (f, _) = &mems[i];
+            assert!(cache.apply(&mut loaded, f.listed(), i as u32), "{}", f.rel);
+        }
+        assert_eq!(loaded.edits(), 0);
+        for q in QUERIES {
+            assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
+        }
+        // Applied out of walk order, yet each memory kept its walk position: same file.
+        assert_eq!(encode(&loaded, "/m/"), text);
+    }
+
+    #[test]
     fn only_matching_keys_are_taken() {
         let mems = memories(7, 30);
         let text = encode(&fresh(&mems), "/m/");
-        let mut cache = IndexCache::decode(&text, "/m/").unwrap();
+        let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
         let mut index = RecallIndex::new(RankerParams::default());
         let (f, _) = &mems[3];
         assert!(!cache.apply(
@@ -727,12 +828,12 @@ mod tests {
         );
         assert_eq!(index.len(), 1);
         // Another directory, another version, another tokeniser: ignored whole.
-        assert!(IndexCache::decode(&text, "/other/").is_none());
-        let old = text.replacen("memdir-index 1 ", "memdir-index 0 ", 1);
-        assert!(IndexCache::decode(&old, "/m/").is_none());
+        assert!(IndexCache::decode(text.as_bytes(), "/other/").is_none());
+        let old = text.replacen("memdir-index 2 ", "memdir-index 1 ", 1);
+        assert!(IndexCache::decode(old.as_bytes(), "/m/").is_none());
         let print = format!("{:x}", fingerprint());
         let other = text.replacen(&print, &format!("{:x}", fingerprint() ^ 1), 1);
-        assert!(IndexCache::decode(&other, "/m/").is_none());
+        assert!(IndexCache::decode(other.as_bytes(), "/m/").is_none());
     }
 
     #[test]
@@ -767,16 +868,20 @@ mod tests {
                     }
                     String::from_utf8_lossy(&bytes).into_owned()
                 }
-                // A well-formed header over a random body (huge counts included).
+                // A well-formed header over a random run of numbers and strings (huge
+                // counts included).
                 _ => {
-                    let body = format!(
-                        "T {}\n{}\nE {}\n{}\t0\t0\t9\t-\t-\tzz\t1.2\t{:x}\n",
-                        rng.next(),
-                        text(&mut rng, 3),
-                        rng.next() % 5,
-                        text(&mut rng, 2),
-                        rng.next()
-                    );
+                    let mut body = String::new();
+                    for _ in 0..rng.next() % 40 {
+                        match rng.next() % 3 {
+                            0 => put_varint(&mut body, rng.next() % 8),
+                            1 => put_varint(&mut body, rng.next() >> (rng.next() % 64)),
+                            _ => put_str(&mut body, &text(&mut rng, 2)),
+                        }
+                        if rng.next() % 8 == 0 {
+                            body.push('\n');
+                        }
+                    }
                     format!(
                         "{MAGIC} {:x} {:x} {:x} {}\n{body}",
                         fingerprint(),
@@ -786,7 +891,7 @@ mod tests {
                     )
                 }
             };
-            let Some(mut cache) = IndexCache::decode(&candidate, "/m/") else {
+            let Some(mut cache) = IndexCache::decode(candidate.as_bytes(), "/m/") else {
                 continue;
             };
             // Accepted: then it is the cache itself (a change that still checks out).

@@ -7,7 +7,7 @@ use super::Store;
 use super::TEAM_DIR;
 use crate::entrypoint::{load_index_for_model, truncate_entrypoint};
 use crate::error::{Code, Error, Result};
-use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
+use crate::host::{Clock, FieldValue, FileSystem, HostResult, Telemetry};
 use crate::types::ENTRYPOINT_NAME;
 
 /// Split a path relative to the memory directory into its scope and the path relative to that
@@ -26,6 +26,11 @@ pub(crate) fn root_relative(scope: Scope, rel: &str) -> String {
         Scope::Team => format!("{TEAM_DIR}{rel}"),
     }
 }
+
+/// How much of an index [`Store::read_index_text`] asks `readHead` for: 2.6 times the default
+/// cap of what the model loads (25,000 UTF-16 units), so an index within its caps is read in one
+/// read, and one past them costs a second read.
+const INDEX_HEAD_BYTES: usize = 64 * 1024;
 
 /// True when a host read error means "there is no index file" (missing, a directory, or a
 /// parent that is not a directory), which the reference treats silently.
@@ -66,6 +71,17 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         root: &ReadRoot,
         scope: Scope,
     ) -> Result<Option<String>> {
+        self.read_index_contained(root, scope, false).await
+    }
+
+    /// [`Store::read_index_in`]; `by_head`: read through [`Store::read_index_text`] (the reads
+    /// for the model; a write reads with `readFile`, whose text it checks and rewrites).
+    async fn read_index_contained(
+        &self,
+        root: &ReadRoot,
+        scope: Scope,
+        by_head: bool,
+    ) -> Result<Option<String>> {
         let path = self.index_path(scope);
         let real = match self.resolve_read(root, &path).await? {
             ReadTarget::Inside(real) => real,
@@ -75,11 +91,34 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 return Err(read_escape(&path));
             }
         };
-        match self.bounded(self.fs.read_file(&real)).await {
+        let read = match by_head {
+            true => self.read_index_text(&real).await,
+            false => self.bounded(self.fs.read_file(&real)).await,
+        };
+        match read {
             Ok(text) => Ok(Some(text)),
             Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(super::deadline::fs_error("read", &path, e)),
         }
+    }
+
+    /// The text of the index file at `real` (its resolved path). With the host's `readHead`, an
+    /// index shorter than [`INDEX_HEAD_BYTES`] is read whole in one read (open, read, close) and
+    /// crosses as bytes, decoded here as `readFile` decodes (invalid UTF-8 as U+FFFD), rather
+    /// than decoded to a string by the host and encoded back on the way in; a longer one, or a
+    /// host without `readHead`, is read with `readFile`.
+    async fn read_index_text(&self, real: &str) -> HostResult<String> {
+        if self.fs.capabilities().read_head {
+            let bytes = self
+                .bounded(self.fs.read_head(real, INDEX_HEAD_BYTES))
+                .await?;
+            // Fewer bytes than asked for: the whole file (`FileSystem::read_head`).
+            if bytes.len() < INDEX_HEAD_BYTES {
+                return Ok(String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()));
+            }
+        }
+        self.bounded(self.fs.read_file(real)).await
     }
 
     /// [`Store::read_raw_index`] for a write that rewrites the index: refused (see
@@ -137,7 +176,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// [`Store::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
     pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
         let path = self.index_path(scope);
-        let Some(raw) = self.read_index_optional(scope).await? else {
+        let root = self.read_root().await?;
+        let Some(raw) = self.read_index_contained(&root, scope, true).await? else {
             return Ok(IndexView {
                 path,
                 exists: false,
@@ -218,5 +258,135 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 crate::format_file_size(caps.max_units as f64),
             ),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::INDEX_HEAD_BYTES;
+    use crate::future::block_on;
+    use crate::host::FsCapabilities;
+    use crate::store::{Store, StoreConfig, WriteMode};
+    use crate::test_host::{FixedClock, FsOp, HookedFs};
+    use crate::{Code, FileSystem, HostError, MemFs, NoTelemetry};
+
+    type TestStore = Store<HookedFs, FixedClock, NoTelemetry>;
+
+    /// A store over a `MemFs` holding `files`, with or without the host's `readHead`.
+    fn store(files: &[(&str, &[u8])], read_head: bool) -> TestStore {
+        let inner = MemFs::new();
+        for (path, data) in files {
+            inner.insert_file(path, data);
+        }
+        let caps = FsCapabilities {
+            read_head,
+            ..FsCapabilities::default()
+        };
+        let fs = HookedFs::new(inner, caps);
+        let config = StoreConfig::default();
+        Store::new(
+            fs,
+            FixedClock(1.7e12),
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            config,
+        )
+    }
+
+    fn reads(s: &TestStore) -> Vec<FsOp> {
+        let calls = s.fs().calls_of(&[FsOp::ReadFile, FsOp::ReadHead]);
+        calls.into_iter().map(|(op, _)| op).collect()
+    }
+
+    /// An index of about `bytes` bytes: frontmatter, a comment, entries with non-ASCII hooks.
+    fn index_of(bytes: usize) -> Vec<u8> {
+        let mut text = b"\xEF\xBB\xBF---\ntitle: x\n---\n<!-- note -->\n".to_vec();
+        let mut i = 0;
+        while text.len() < bytes {
+            text.extend(format!("- [T{i}](t{i}.md) \u{2014} hook {i} \u{1F980}\n").bytes());
+            i += 1;
+        }
+        text.truncate(bytes);
+        text
+    }
+
+    #[test]
+    fn read_index_reads_once_through_read_head_and_answers_as_read_file_does() {
+        let invalid =
+            b"- [A](a.md) \xFF\xC3 broken \xE2\x82 bytes\n- [B](b.md) \xF0\x9F\xA6 cut".to_vec();
+        let cases = [
+            ("short, invalid UTF-8", invalid, vec![FsOp::ReadHead]),
+            ("25 KB", index_of(25_000), vec![FsOp::ReadHead]),
+            (
+                "one byte under",
+                index_of(INDEX_HEAD_BYTES - 1),
+                vec![FsOp::ReadHead],
+            ),
+            // As long as the head read, or longer: read again whole.
+            (
+                "exactly the head",
+                index_of(INDEX_HEAD_BYTES),
+                vec![FsOp::ReadHead, FsOp::ReadFile],
+            ),
+            (
+                "1 MiB",
+                index_of(1 << 20),
+                vec![FsOp::ReadHead, FsOp::ReadFile],
+            ),
+            ("empty", vec![], vec![FsOp::ReadHead]),
+        ];
+        for (label, bytes, expected_reads) in cases {
+            let files: [(&str, &[u8]); 1] = [("/m/MEMORY.md", &bytes)];
+            let (with, without) = (store(&files, true), store(&files, false));
+            let view = block_on(with.read_index()).unwrap();
+            assert_eq!(view, block_on(without.read_index()).unwrap(), "{label}");
+            assert!(view.exists, "{label}");
+            assert_eq!(reads(&with), expected_reads, "{label}");
+            assert_eq!(reads(&without), [FsOp::ReadFile], "{label}");
+            // The text the model gets is what `readFile` gives, prepared and cut.
+            let text = block_on(without.fs().inner.read_file("/m/MEMORY.md")).unwrap();
+            let prepared = crate::entrypoint::prepare_index_for_model(&text);
+            let cut = crate::truncate_entrypoint(&prepared, &Default::default());
+            assert_eq!(view.content, cut.content, "{label}");
+            assert_eq!(view.line_count, cut.line_count, "{label}");
+        }
+    }
+
+    #[test]
+    fn read_index_through_read_head_keeps_absence_and_errors() {
+        // Missing, or a directory in its place: no index, on both routes.
+        for files in [vec![], vec![("/m/MEMORY.md/x.md", b"x".as_slice())]] {
+            for read_head in [true, false] {
+                let view = block_on(store(&files, read_head).read_index()).unwrap();
+                assert!(
+                    !view.exists && view.content.is_empty(),
+                    "{files:?} {read_head}"
+                );
+            }
+        }
+        // A refused read is an error carrying the host's, whichever method was refused.
+        let inner = MemFs::new();
+        inner.insert_file("/m/MEMORY.md", "- [A](a.md) \u{2014} x\n");
+        let caps = FsCapabilities {
+            read_head: true,
+            ..FsCapabilities::default()
+        };
+        let fs = HookedFs::new(inner, caps).refusing(|op, _| match op {
+            FsOp::ReadHead => Err(HostError::new(Some("EACCES"), "denied")),
+            _ => Ok(()),
+        });
+        let config = StoreConfig::default();
+        let refused = Store::new(
+            fs,
+            FixedClock(1.7e12),
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            config,
+        );
+        let err = block_on(refused.read_index()).unwrap_err();
+        assert_eq!(err.code, Code::HostFs, "{err:?}");
+        assert!(err.message.contains("MEMORY.md"), "{err:?}");
     }
 }

@@ -176,6 +176,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_journal_is_a_listed_library_file() {
+        let file = crate::library_files::library_file(JOURNAL_FILE_NAME);
+        assert_eq!(
+            file.map(|f| f.kind),
+            Some(crate::library_files::LibraryFileKind::Journal)
+        );
+    }
+
+    #[test]
     fn temp_names() {
         for yes in [
             "MEMORY.md.tmp-lx2a1b3",

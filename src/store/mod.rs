@@ -15,7 +15,6 @@ mod edit;
 pub mod head;
 mod index;
 mod journal;
-mod library_files;
 mod list;
 pub mod listing;
 pub mod lock;
@@ -30,8 +29,10 @@ use crate::entrypoint::TruncateOptions;
 use crate::host::{Clock, FileSystem, NoTelemetry, Telemetry};
 use std::cell::Cell;
 
+pub use crate::library_files::{
+    library_file, library_file_or_its_temp, LibraryFile, LibraryFileKind, LIBRARY_FILES,
+};
 pub use contain::EVENT_READ_OUTSIDE;
-pub use library_files::{library_file, LibraryFile, LibraryFileKind, LIBRARY_FILES};
 pub use log::log_file_name;
 pub use scan::{ScanPage, EVENT_SCAN_CAPPED, MAX_SCAN_DEPTH, MAX_SCAN_DIRS, MAX_SCAN_ENTRIES};
 pub use types::{

@@ -9,9 +9,7 @@ use crate::paths::{to_base36, PathStyle};
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
-/// What separates a target's name from the unique id in the name of its temp file
-/// (`MEMORY.md.tmp-<id>`).
-pub(crate) const TEMP_MARK: &str = ".tmp-";
+pub(crate) use crate::library_files::TEMP_MARK;
 
 /// The parent directory of an absolute path (`/a/b.md` → `/a`; on Windows either separator,
 /// `C:\m\team/a.md` → `C:\m\team`).

@@ -202,7 +202,20 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(js_name = readIndex, unchecked_return_type = "Promise<IndexView>")]
     pub fn read_index(&self) -> Promise {
-        settle!(self.inner, |core| { core.read_index().await })
+        // The view is built directly (the content decoded once), not written as JSON and parsed.
+        let core = self.inner.clone();
+        promise(async move {
+            let v = throw(core.read_index().await)?;
+            Ok(index_view(
+                &v.path,
+                v.exists,
+                &v.content,
+                v.line_count as f64,
+                v.byte_count as f64,
+                v.was_line_truncated,
+                v.was_byte_truncated,
+            ))
+        })
     }
 
     /// Save a memory: its file and its MEMORY.md entry, atomically, under the directory lock.
@@ -281,4 +294,21 @@ impl JsMemdir {
             core.append_log(&text, local).await
         }))
     }
+}
+
+#[wasm_bindgen(
+    inline_js = "export function indexView(path, exists, content, lineCount, byteCount, wasLineTruncated, wasByteTruncated) { return { path, exists, content, lineCount, byteCount, wasLineTruncated, wasByteTruncated }; }"
+)]
+extern "C" {
+    /// The `IndexView` object `readIndex` resolves to (`store::IndexView`'s fields, in order).
+    #[wasm_bindgen(js_name = indexView)]
+    fn index_view(
+        path: &str,
+        exists: bool,
+        content: &str,
+        line_count: f64,
+        byte_count: f64,
+        was_line_truncated: bool,
+        was_byte_truncated: bool,
+    ) -> JsValue;
 }

@@ -105,52 +105,19 @@ pub fn format_manifest(
 }
 
 /// The wasm half of `formatManifest` (pkg/lib/api.js) for headers JS has checked are plain
-/// (string `filename`, number `mtimeMs`, string or absent `type` and `description`, no NUL):
-/// `fields` holds `filename\0type\0description\0` per header (absent as empty), `times` the
-/// `mtimeMs` values, so 200 headers cross in two values instead of a property read per field.
-/// `undefined` when anything needs [`format_manifest`]'s checks (an unknown type, a string past
-/// the input caps, a time no JS `Date` holds, a count that does not match), which the JS half
-/// then calls for the exact error.
+/// (string `filename`, number `mtimeMs`, string or absent `type`, `description` and `filePath`,
+/// no lone surrogate): `manifest::format_packed` with the texts' lengths in, the manifest with
+/// a NUL for each filename and description out, which JS fills from the strings it holds.
+/// `undefined` when anything needs [`format_manifest`]'s checks, which JS then calls for the
+/// exact error.
 ///
 /// ```js
-/// __formatManifestPacked("user_role.md\0user\0Senior Go dev\0", new Float64Array([1700000000123.9]));
+/// __formatManifestPacked(new Float64Array([1700000000123.9, 12, 4, 13, 0]), "user");
+/// // "- [user] \0 (2023-11-14T22:13:20.123Z): \0"
 /// ```
 #[wasm_bindgen(js_name = __formatManifestPacked, skip_typescript)]
-pub fn format_manifest_packed(fields: &str, times: &[f64]) -> Option<String> {
-    use crate::types::{MemoryType, MAX_CALL_UNITS, MAX_INPUT_ITEMS, MAX_INPUT_UNITS};
-    // UTF-8 bytes bound UTF-16 units from above: within the caps in bytes, within them in units.
-    if fields.len() > MAX_CALL_UNITS || times.len() > MAX_INPUT_ITEMS {
-        return None;
-    }
-    let mut parts = fields.split('\0');
-    let mut headers = Vec::with_capacity(times.len());
-    for &mtime_ms in times {
-        let (filename, memory_type, description) = (parts.next()?, parts.next()?, parts.next()?);
-        if [filename, memory_type, description]
-            .iter()
-            .any(|s| s.len() > MAX_INPUT_UNITS)
-        {
-            return None;
-        }
-        headers.push(MemoryHeader {
-            filename: filename.to_owned(),
-            file_path: String::new(),
-            mtime_ms,
-            description: (!description.is_empty()).then(|| description.to_owned()),
-            memory_type: match memory_type {
-                "" => None,
-                given => Some(MemoryType::parse(given)?),
-            },
-            name: None,
-            body_head: String::new(),
-        });
-    }
-    // Exactly the headers' fields, then the empty piece after the last NUL.
-    if parts.next() != Some("") || parts.next().is_some() {
-        return None;
-    }
-    // A time no JS Date holds: the field-by-field route throws the exact error.
-    crate::manifest::format_manifest_checked(&headers).ok()
+pub fn format_manifest_packed(numbers: &[f64], types: &str) -> Option<String> {
+    crate::manifest::format_packed(numbers, types)
 }
 
 /// Parse one MEMORY.md line `- [Title](file.md) — hook`; `null` when it is not an entry.

@@ -1,7 +1,8 @@
 //! The files the library keeps in a memory directory for itself, next to the memories and
 //! `MEMORY.md`: one list, so the memory tool refuses them, recall's change watch ignores them
 //! and an export can leave the caches out, all from the same names. Claude Code ignores them
-//! (none ends in `.md`).
+//! (none ends in `.md`). Pure: the recall index's change filter uses it below the store, which
+//! re-exports it (`store::LIBRARY_FILES`).
 
 /// What a library file is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +25,8 @@ pub struct LibraryFile {
 }
 
 /// Every file the library keeps in a memory directory. The features that own them name them
-/// from here (`store::LOCK_FILE_NAME`, `recall::semantic::SIDECAR_NAME`, …); a test checks the
-/// two agree.
+/// from here (`store::LOCK_FILE_NAME`, `recall::semantic::SIDECAR_NAME`, …);
+/// `tests/library_files.rs` checks the two agree.
 ///
 /// ```
 /// use memdir::store::{LibraryFileKind, LIBRARY_FILES};
@@ -77,17 +78,38 @@ pub fn library_file(name: &str) -> Option<&'static LibraryFile> {
         .find(|f| f.name.eq_ignore_ascii_case(name))
 }
 
+/// What marks the temp file of an atomic write (`MEMORY.md.tmp-<id>`): the store writes one
+/// next to a file, then renames it over the file.
+pub const TEMP_MARK: &str = ".tmp-";
+
+/// The library file `name` is, or is an atomic write's temp file of (`.memdir-index.tmp-<id>`,
+/// see [`TEMP_MARK`]), if any.
+///
+/// ```
+/// use memdir::store::library_file_or_its_temp;
+/// assert!(library_file_or_its_temp(".memdir-index.tmp-3f2a").is_some());
+/// assert!(library_file_or_its_temp("MEMORY.md.tmp-3f2a").is_none());
+/// ```
+pub fn library_file_or_its_temp(name: &str) -> Option<&'static LibraryFile> {
+    let base = name
+        .find(TEMP_MARK)
+        .and_then(|at| name.get(..at))
+        .unwrap_or(name);
+    library_file(base)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_stores_own_files_are_listed() {
-        for name in [
-            super::super::LOCK_FILE_NAME,
-            super::super::journal::JOURNAL_FILE_NAME,
-        ] {
-            assert!(library_file(name).is_some(), "{name}");
-        }
+    fn temp_files_are_told_from_their_target() {
+        assert_eq!(
+            library_file_or_its_temp(".memdir.lock.tmp-1").map(|f| f.name),
+            Some(".memdir.lock")
+        );
+        assert!(library_file_or_its_temp(".memdir.lock").is_some());
+        assert!(library_file_or_its_temp("notes.md").is_none());
+        assert!(library_file_or_its_temp(".tmp-").is_none());
     }
 }
