@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(parse_frontmatter truncate_entrypoint parse_index_entry sanitize_path_key scan_for_secrets parse_selector_reply parse_json sync_response)
+TARGETS=(parse_frontmatter frontmatter_forms truncate_entrypoint parse_index_entry sanitize_path_key scan_for_secrets parse_selector_reply parse_json sync_response)
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${TARGETS[@]}"; exit 0; fi
 [ $# -gt 0 ] && TARGETS=("$@")
 

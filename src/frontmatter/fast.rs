@@ -10,7 +10,9 @@ use std::borrow::Cow;
 /// may be a double-quoted string, see [`parse_double_quoted`]), or `None` when any line needs
 /// the YAML parser, a key repeats, or there is no key at all.
 pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
-    let entries = plain_entries(block)?;
+    let Some(entries) = plain_entries(block) else {
+        return super::block::parse_block(block);
+    };
     let mut mapping = Mapping::with_capacity(entries.len());
     for (key, value) in entries {
         mapping.insert(
@@ -25,24 +27,27 @@ pub(super) fn parse_plain_block(block: &str) -> Option<Mapping> {
 /// where no escape had to be undone.
 pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
     let mut entries: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(4);
+    // Byte tests rather than `char` patterns: this is the hot path of every scan, and at the
+    // size-optimised build's inlining a `char` pattern costs a searcher per call.
     for line in block.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = match line.as_bytes().last() {
+            Some(b'\r') => line.get(..line.len() - 1)?,
+            _ => line,
+        };
         if line.is_empty() {
             continue;
         }
-        let (key, rest) = line.split_once(':')?;
-        let value = rest.strip_prefix(' ')?.trim_start_matches(' ');
-        if !is_plain_key(key) {
+        let colon = line.bytes().position(|b| b == b':')?;
+        let key = line.get(..colon)?;
+        if !is_plain_key(key) || line.as_bytes().get(colon + 1) != Some(&b' ') {
             return None;
         }
-        let value = if let Some(quoted) = value.strip_prefix('"') {
-            parse_double_quoted(quoted)?
-        } else if let Some(quoted) = value.strip_prefix('\'') {
-            parse_single_quoted(quoted)?
-        } else if is_plain_value(value) {
-            Cow::Borrowed(value)
-        } else {
-            return None;
+        let value = line.get(colon + 2..)?.trim_start_matches(' ');
+        let value = match value.as_bytes().first() {
+            Some(b'"') => parse_double_quoted(value.get(1..)?)?,
+            Some(b'\'') => parse_single_quoted(value.get(1..)?)?,
+            _ if is_plain_value(value) => Cow::Borrowed(value),
+            _ => return None,
         };
         // Few keys (the usual three): compare as they come. Many: one sort at the end, so a
         // block of thousands of keys does not cost their square.
@@ -55,28 +60,6 @@ pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
         return None;
     }
     (!entries.is_empty()).then_some(entries)
-}
-
-/// Whether `value` is exactly one quoted scalar (`"…"` with backslash escapes, or `'…'` with
-/// `''`), closed at its end: YAML reads such a line in linear time.
-fn is_one_quoted_scalar(value: &str) -> bool {
-    let mut chars = value.chars();
-    let quote = match chars.next() {
-        Some(q @ ('"' | '\'')) => q,
-        _ => return false,
-    };
-    while let Some(c) = chars.next() {
-        if quote == '"' && c == '\\' {
-            chars.next();
-        } else if c == quote {
-            if quote == '\'' && chars.clone().next() == Some('\'') {
-                chars.next();
-                continue;
-            }
-            return chars.as_str().trim_end_matches(' ').is_empty();
-        }
-    }
-    false
 }
 
 /// Up to this many keys, repeats are found by comparing each new key with those before it.
@@ -105,27 +88,11 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
         let Some(value) = rest.strip_prefix(' ').map(|v| v.trim_start_matches(' ')) else {
             continue;
         };
-        let value_text = value;
-        let value = if let Some(quoted) = value.strip_prefix('"') {
-            parse_double_quoted(quoted)
-        } else if let Some(quoted) = value.strip_prefix('\'') {
-            parse_single_quoted(quoted)
-        } else {
-            is_plain_value(value).then_some(Cow::Borrowed(value))
+        let value = match value.as_bytes().first() {
+            // Trailing spaces after the closing quote are allowed here.
+            Some(&q @ (b'"' | b'\'')) => one_line(value.get(1..).unwrap_or_default(), q, true),
+            _ => is_plain_value(value).then_some(Cow::Borrowed(value)),
         };
-        // A quoted scalar with other escapes: that line alone through YAML (a quoted scalar
-        // holds no flow collection, so libyaml reads it in linear time).
-        let value = value.or_else(|| {
-            if !is_one_quoted_scalar(value_text) {
-                return None;
-            }
-            let parsed = super::yaml::parse_lenient(line).ok()?;
-            parsed
-                .value
-                .get(key)?
-                .as_str()
-                .map(|s| Cow::Owned(s.to_owned()))
-        });
         // A value with YAML's special characters: what the reference's quoting retry reads.
         let value = value.or_else(|| {
             super::yaml::problematic_value(line).map(|(_, value)| Cow::Borrowed(value))
@@ -140,110 +107,46 @@ pub(super) fn memory_lines(block: &str) -> Mapping {
     mapping
 }
 
-/// The string a double-quoted scalar stands for, given what follows its opening quote: the
-/// closing quote must end the line, every character between the quotes must be one YAML prints
-/// (no tab, no line break), and every escape is one of YAML's (`\0 \a \b \t \n \v \f \r \e`,
-/// `\ `, `\"`, `\/`, `\\`, `\N \_ \L \P`, `\xXX`, `\uXXXX`, `\UXXXXXXXX` naming a Unicode
-/// scalar value, and a backslash before a tab); anything else gives `None`.
+/// The string a one-line double-quoted scalar stands for, given what follows its opening quote:
+/// the closing quote must end the line, every character between the quotes must be one YAML
+/// reads (no line break), and every escape one of YAML's (`\0 \a \b \t \n \v \f \r \e`, `\ `,
+/// `\"`, `\/`, `\\`, `\N \_ \L \P`, `\xXX`, `\uXXXX`, `\UXXXXXXXX` naming a Unicode scalar value,
+/// and a backslash before a tab); anything else gives `None`.
 fn parse_double_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
-    if let Some(inner) = after_quote.strip_suffix('"') {
-        let simple = inner
-            .bytes()
-            .all(|b| (0x20..=0x7E).contains(&b) && b != b'"' && b != b'\\');
-        if simple {
-            return Some(Cow::Borrowed(inner));
-        }
-    }
-    let mut out = String::with_capacity(after_quote.len());
-    let mut rest = after_quote;
-    loop {
-        let stop = rest.find(['"', '\\'])?;
-        let run = rest.get(..stop)?;
-        if !prints_in_quotes(run) {
-            return None;
-        }
-        out.push_str(run);
-        let tail = rest.get(stop..)?;
-        if let Some(after_close) = tail.strip_prefix('"') {
-            return after_close.is_empty().then_some(Cow::Owned(out));
-        }
-        let escaped = tail.get(1..)?.chars().next()?;
-        let mut used = 1 + escaped.len_utf8();
-        out.push(match escaped {
-            '0' => '\0',
-            'a' => '\u{7}',
-            'b' => '\u{8}',
-            't' | '\t' => '\t',
-            'n' => '\n',
-            'v' => '\u{B}',
-            'f' => '\u{C}',
-            'r' => '\r',
-            'e' => '\u{1B}',
-            ' ' => ' ',
-            '"' => '"',
-            '/' => '/',
-            '\\' => '\\',
-            'N' => '\u{85}',
-            '_' => '\u{A0}',
-            'L' => '\u{2028}',
-            'P' => '\u{2029}',
-            'x' | 'u' | 'U' => {
-                let digits = match escaped {
-                    'x' => 2,
-                    'u' => 4,
-                    _ => 8,
-                };
-                let hex = tail.get(2..2 + digits)?;
-                if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return None;
-                }
-                used += digits;
-                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
-            }
-            _ => return None,
-        });
-        rest = tail.get(used..)?;
-    }
+    one_line(after_quote, b'"', false)
 }
 
-/// The string a single-quoted scalar stands for, given what follows its opening quote: the
-/// closing quote must end the line, `''` stands for `'`, and every other character must be one
-/// YAML prints (no tab, no line break); anything else gives `None`.
+/// The string a one-line single-quoted scalar stands for, given what follows its opening
+/// quote: the closing quote must end the line, `''` stands for `'`; anything else gives `None`.
 fn parse_single_quoted(after_quote: &str) -> Option<Cow<'_, str>> {
-    let (first, mut rest) = after_quote.split_once('\'')?;
-    if !prints_in_quotes(first) {
+    one_line(after_quote, b'\'', false)
+}
+
+/// A quoted scalar that ends its line (after spaces, with `spaces`).
+fn one_line(after_quote: &str, quote: u8, spaces: bool) -> Option<Cow<'_, str>> {
+    if !prints_in_quotes(after_quote) {
         return None;
     }
-    if rest.is_empty() {
-        return Some(Cow::Borrowed(first));
-    }
-    let mut out = String::with_capacity(after_quote.len());
-    out.push_str(first);
-    loop {
-        // After a quote: another one is an escaped quote; anything else ends the scalar early.
-        rest = rest.strip_prefix('\'')?;
-        out.push('\'');
-        let (run, after) = rest.split_once('\'')?;
-        if !prints_in_quotes(run) {
-            return None;
-        }
-        out.push_str(run);
-        if after.is_empty() {
-            return Some(Cow::Owned(out));
-        }
-        rest = after;
-    }
+    let (value, rest) = super::block::one_line_quoted(after_quote, quote)?;
+    let rest = if spaces {
+        rest.trim_end_matches(' ')
+    } else {
+        rest
+    };
+    rest.is_empty().then_some(value)
 }
 
 /// Characters YAML takes as they are inside a one-line quoted scalar (see
-/// [`is_yaml_printable`]; tabs are left to the parser).
+/// [`is_yaml_printable`]), and tabs.
 fn prints_in_quotes(run: &str) -> bool {
-    run.bytes().all(|b| (0x20..=0x7E).contains(&b)) || run.chars().all(is_yaml_printable)
+    run.bytes()
+        .all(|b| (0x20..=0x7E).contains(&b) || b == b'\t')
+        || run.chars().all(|c| c == '\t' || is_yaml_printable(c))
 }
 
 /// An identifier-like key that YAML reads as a string (`null`, `true` and `false` in any case
 /// are left to the parser).
-fn is_plain_key(key: &str) -> bool {
+pub(super) fn is_plain_key(key: &str) -> bool {
     let mut bytes = key.bytes();
     bytes
         .next()
@@ -256,12 +159,13 @@ fn is_plain_key(key: &str) -> bool {
 /// no indicator first, nothing that looks like a number, boolean or null, no `: ` or ` #`, no
 /// surrounding or tab whitespace, only characters YAML prints.
 pub(super) fn is_plain_value(value: &str) -> bool {
-    let Some(first) = value.chars().next() else {
+    let bytes = value.as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
         return false;
     };
-    let starts_safely = !first.is_ascii_digit() && !"-?:,[]{}#&*!|>'\"%@`+.~ ".contains(first);
+    let starts_safely = !first.is_ascii_digit() && !b"-?:,[]{}#&*!|>'\"%@`+.~ ".contains(first);
     starts_safely
-        && !value.ends_with([' ', ':'])
+        && !matches!(last, b' ' | b':')
         && prints_plainly(value)
         && !is_reserved_word(value)
 }
@@ -286,7 +190,7 @@ fn prints_plainly(value: &str) -> bool {
 
 /// Characters YAML accepts inside a one-line plain scalar (no tab, no line breaks of any kind,
 /// no BOM, no control characters).
-fn is_yaml_printable(c: char) -> bool {
+pub(super) fn is_yaml_printable(c: char) -> bool {
     matches!(c,
         ' '..='\u{7E}'
         | '\u{A0}'..='\u{2027}'
@@ -297,9 +201,10 @@ fn is_yaml_printable(c: char) -> bool {
 }
 
 fn is_reserved_word(word: &str) -> bool {
-    ["null", "true", "false"]
-        .iter()
-        .any(|reserved| word.eq_ignore_ascii_case(reserved))
+    matches!(word.len(), 4 | 5)
+        && ["null", "true", "false"]
+            .iter()
+            .any(|reserved| word.eq_ignore_ascii_case(reserved))
 }
 
 #[cfg(test)]
@@ -336,19 +241,17 @@ mod tests {
         for block in [
             "",
             "\n\n",
-            "a: 1",
-            "a: yes\nb: TRUE",
+            "a: 1.5",
+            "a: 012",
+            "a: +1",
+            "a: yes\nb: TRUE\nc: tRUE",
             "a: x\na: y",
-            "a: x #c",
             "a: x: y",
             "a:x",
             "a:\tx",
             "a: 'x",
-            "a: 'x' ",
             "a: 'x'y'",
-            "a: 'x\ty'",
-            "a: \"x\" ",
-            "a: \"x\" #c",
+            "a: \"x\"y",
             "a: \"x",
             "a: \"\\x4\"",
             "a: \"\\xZZ\"",
@@ -356,19 +259,27 @@ mod tests {
             "a: \"\\U00110000\"",
             "a: \"\\q\"",
             "a: \"\\\"",
-            "a: \"x\ty\"",
-            "a: \"x\"y\"",
-            "a: \"x\n  y\"",
-            "a: x ",
+            "a: \"x\"#c",
             "a: x\n  continued",
-            "# comment\na: x",
             "a: \u{FEFF}x",
             "a: x\u{2028}y",
+            "a: x\ry",
             "Null: x",
             "a-: -x",
             "2a: x",
         ] {
             assert_eq!(parse_plain_block(block), None, "{block:?}");
+        }
+        // One-line forms the fast path takes, all as serde_yaml reads them.
+        for block in [
+            "a: 1\nb: -20\nc: 0",
+            "a: x #c\nb: x ",
+            "# comment\na: x",
+            "a: \"x\" \nb: 'x' #c",
+            "a: \"x\\ty\"\nb: 'x\ty'",
+        ] {
+            let fast = parse_plain_block(block).unwrap_or_else(|| panic!("{block:?}"));
+            assert_eq!(Value::Mapping(fast), parse_lenient(block).unwrap().value);
         }
     }
 

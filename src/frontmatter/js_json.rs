@@ -2,7 +2,7 @@
 //! to `JSON.parse`: one string across the boundary costs less than building the object
 //! property by property from wasm.
 
-use super::{delimit, fast, parse_head, Delimited, FrontmatterHead};
+use super::{block, delimit, fast, parse_head, Delimited, FrontmatterHead};
 use crate::json::{push_number, push_string};
 use crate::jsstr::byte_to_utf16_index;
 use crate::types::MemoryType;
@@ -54,6 +54,19 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
             let body_offset = byte_to_utf16_index(text, *body_start);
             return HeadForJs::Json(plain_json(&entries, body_offset));
         }
+        // The widened fast path (`block.rs`), without trying the plain one a second time.
+        if let Some(frontmatter) = block::parse_block(split.block) {
+            let head = FrontmatterHead {
+                header: super::memory_fields(&frontmatter),
+                frontmatter,
+                diagnostics: Vec::new(),
+                body_start: *body_start,
+            };
+            let body_offset = byte_to_utf16_index(text, *body_start);
+            if let Some(json) = head.to_js_json(body_offset) {
+                return HeadForJs::Json(json);
+            }
+        }
     }
     let Some(head) = parse_head(delimited) else {
         return HeadForJs::NeedMore;
@@ -73,7 +86,8 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
 /// ```
 /// use memdir::frontmatter::fast_path_against_yaml;
 /// assert_eq!(fast_path_against_yaml("name: 'it''s'\ndescription: \"\\u00e9\""), Some(Ok(())));
-/// assert_eq!(fast_path_against_yaml("a: [1, 2]"), None);
+/// assert_eq!(fast_path_against_yaml("a: [1, 2]\nb: |\n  text\n"), Some(Ok(())));
+/// assert_eq!(fast_path_against_yaml("a: {b: 1}"), None);
 /// ```
 #[doc(hidden)]
 pub fn fast_path_against_yaml(block: &str) -> Option<Result<(), String>> {

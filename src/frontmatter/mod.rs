@@ -12,8 +12,9 @@
 //! recovered or dropped is reported in [`ParsedFrontmatter::diagnostics`].
 //!
 //! Plain `key: value` headers, the common case, are read by a small fast path that gives the
-//! same mapping as the YAML parser (property-tested against it); everything else goes to
-//! serde_yaml.
+//! same mapping as the YAML parser (property-tested and fuzzed against it); so are quoted
+//! scalars over several lines, block and folded scalars, block and flow sequences of scalars
+//! and nested mappings of these (`block.rs`). Everything else goes to serde_yaml.
 //!
 //! Every step takes time linear in the text. The fast path and the delimiter search are linear
 //! by construction; libyaml is not on every shape (its cost grows with the nesting of flow
@@ -30,13 +31,17 @@
 //! reference's quoting retry would make strings of them, so one odd header does not lose the
 //! memory's fields. Plain `key: value` blocks of any size still take the fast path.
 
+mod block;
 mod fast;
 mod format;
 mod js_json;
+mod sample;
 mod yaml;
 
 pub use format::{format_memory_file, format_memory_file_modified};
 pub use js_json::{fast_path_against_yaml, head_for_js, HeadForJs, HEADER_KEYS};
+#[doc(hidden)]
+pub use sample::sample_block;
 
 use crate::jsstr::{is_js_whitespace, js_number_to_string};
 use crate::types::MemoryType;

@@ -1,7 +1,8 @@
 //! `parseFrontmatter` across the boundary. The core's `frontmatter::head_for_js` encodes the
 //! start of a file in the form that crosses most cheaply (`HeadForJs`); this module is the one
 //! place that form is decoded, into the result JS sees: the offsets and the header bits of
-//! `HeadForJs::Slices` (bit `i` for `HEADER_KEYS[i]`), the JSON text with the body's offset,
+//! `HeadForJs::Slices` (bit `i` for `HEADER_KEYS[i]`, read by JS where they lie in the module's
+//! memory, so no array is made per call), the JSON text with the body's offset,
 //! or the object built when a value has no JSON form. `pkg/lib/api.js` only hands over the
 //! start of the text (as UTF-8 bytes when it fits the probe), so the body never crosses.
 
@@ -18,23 +19,30 @@ const back = (v) => typeof v === "string"
   : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [back(k), back(x)]))
   : v;
 
+// A view of the module's memory, made again when the memory grows (its buffer changes).
+let words = new Uint32Array(0);
+
+// The offsets `[body, header bits, key start, key end, value start, value end, ...]` at
+// `words[at..at + len]`, read where the core wrote them (no copy, no array per call).
+export function decodeSlicesAt(text, memory, at, len, keys) {
+  if (words.buffer !== memory.buffer) words = new Uint32Array(memory.buffer);
+  const head = words;
+  const frontmatter = {};
+  for (let i = at + 2; i < at + len; i += 4) {
+    frontmatter[text.slice(head[i], head[i + 1])] = text.slice(head[i + 2], head[i + 3]);
+  }
+  const header = {};
+  for (let bit = 0; bit < keys.length; bit++) {
+    if (head[at + 1] & (1 << bit)) header[keys[bit]] = frontmatter[keys[bit]];
+  }
+  return { frontmatter, body: text.slice(head[at]), header, diagnostics: [] };
+}
+
 export function decodeHead(text, head, keys, carried) {
   if (head === undefined) return undefined;
-  if (carried && !(head instanceof Uint32Array)) {
+  if (carried) {
     const { body, ...rest } = decodeHead(text, head, keys, false);
     return { ...back(rest), body };
-  }
-  if (head instanceof Uint32Array) {
-    // [body, header bits, key start, key end, value start, value end, ...]
-    const frontmatter = {};
-    for (let i = 2; i < head.length; i += 4) {
-      frontmatter[text.slice(head[i], head[i + 1])] = text.slice(head[i + 2], head[i + 3]);
-    }
-    const header = {};
-    for (let bit = 0; bit < keys.length; bit++) {
-      if (head[1] & (1 << bit)) header[keys[bit]] = frontmatter[keys[bit]];
-    }
-    return { frontmatter, body: text.slice(head[0]), header, diagnostics: [] };
   }
   const parsed = typeof head === "string" ? JSON.parse(head) : head;
   parsed.body = text.slice(parsed.body);
@@ -52,6 +60,16 @@ extern "C" {
     /// The result from the encoded `head` of `text` (`undefined` stays `undefined`).
     #[wasm_bindgen(js_name = decodeHead)]
     fn decode_head(text: &JsValue, head: JsValue, keys: &JsValue, carried: bool) -> JsValue;
+
+    /// The result from `len` offsets at `memory`'s 32-bit word `at` (`HeadForJs::Slices`).
+    #[wasm_bindgen(js_name = decodeSlicesAt)]
+    fn decode_slices_at(
+        text: &JsValue,
+        memory: &JsValue,
+        at: u32,
+        len: u32,
+        keys: &JsValue,
+    ) -> JsValue;
 }
 
 thread_local! {
@@ -61,6 +79,8 @@ thread_local! {
         .map(|key| JsValue::from_str(key))
         .collect::<js_sys::Array>()
         .into();
+    /// The module's `WebAssembly.Memory`, for JS to read offsets where they lie.
+    static MEMORY: JsValue = wasm_bindgen::memory();
 }
 
 /// `parseFrontmatter(text)` from the core's encoding of `head` (a prefix of `text`, or all of
@@ -70,7 +90,14 @@ fn parse(text: &JsValue, head: &str, complete: bool, carried: bool) -> JsValue {
     let encoded = match head_for_js(head, complete) {
         HeadForJs::NeedMore => JsValue::UNDEFINED,
         HeadForJs::Json(json) => JsValue::from_str(&json),
-        HeadForJs::Slices(offsets) => js_sys::Uint32Array::from(offsets.as_slice()).into(),
+        HeadForJs::Slices(offsets) => {
+            // Read by JS in place: the vector lives until the call returns (a wasm32 address
+            // and a length of 32-bit words fit `u32`).
+            let at = (offsets.as_ptr() as usize / 4) as u32;
+            let len = offsets.len() as u32;
+            return MEMORY
+                .with(|memory| KEYS.with(|keys| decode_slices_at(text, memory, at, len, keys)));
+        }
         HeadForJs::Head(head, body_offset) => {
             super::convert::frontmatter_head_to_js(&head, body_offset)
         }

@@ -13,7 +13,8 @@
 
 use memdir::entrypoint::{lines_cut, truncate_counted};
 use memdir::frontmatter::{
-    fast_path_against_yaml, head_for_js, parse_frontmatter_head, split_frontmatter, HeadForJs,
+    fast_path_against_yaml, head_for_js, parse_frontmatter_head, sample_block, split_frontmatter,
+    HeadForJs,
 };
 use memdir::json::{parse as parse_json, Json};
 use memdir::jsstr::byte_to_utf16_index;
@@ -121,8 +122,9 @@ pub fn assert_linear(what: &str, head: &str, period: &str, tail: &str, run: &dyn
 }
 
 /// The fuzz targets, by name (the names of `tests/fuzz/regressions/` subfolders too).
-pub const TARGETS: [(&str, Check); 8] = [
+pub const TARGETS: [(&str, Check); 9] = [
     ("parse_frontmatter", check_parse_frontmatter),
+    ("frontmatter_forms", check_frontmatter_forms),
     ("truncate_entrypoint", check_truncate_entrypoint),
     ("parse_index_entry", check_parse_index_entry),
     ("sanitize_path_key", check_sanitize_path_key),
@@ -151,9 +153,10 @@ pub fn check_parse_frontmatter(data: &[u8]) {
     assert_linear("parse_frontmatter", "---\n", &text, "\n---\n", &parse);
     assert_linear("parse_frontmatter (whole)", "", &text, "", &parse);
     let parsed = parse_frontmatter(&text);
-    // The fast path reads every block it takes exactly as serde_yaml does (issue #17: it takes
-    // every one-line double- and single-quoted scalar too). Both the whole input as a block and
-    // the block of its frontmatter.
+    // The fast paths read every block they take exactly as serde_yaml does (issue #17: quoted
+    // scalars over lines, block scalars, sequences, nested mappings too; `frontmatter_forms`
+    // builds those shapes on purpose). Both the whole input as a block and the block of its
+    // frontmatter.
     for block in [Some(&*text), split_frontmatter(&text).map(|s| s.block)]
         .into_iter()
         .flatten()
@@ -173,28 +176,7 @@ pub fn check_parse_frontmatter(data: &[u8]) {
         "header round trip via {written:?}"
     );
     assert_eq!(again.body, parsed.body, "body round trip");
-    // The JS entry's JSON (straight from the text for plain blocks) is the mapping's JSON.
-    if let Some(head) = parse_frontmatter_head(&text, true) {
-        let offset = byte_to_utf16_index(&text, head.body_start);
-        match (head_for_js(&text, true), head.to_js_json(offset)) {
-            (HeadForJs::Json(direct), Some(via_mapping)) => {
-                assert_eq!(
-                    with_header_expanded(&direct),
-                    parse_json(&via_mapping).ok(),
-                    "JSON for JS: {direct}"
-                );
-            }
-            (HeadForJs::Slices(slices), Some(via_mapping)) => {
-                assert_eq!(
-                    sliced(&text, &slices),
-                    with_header_expanded(&via_mapping),
-                    "offsets for JS: {slices:?}"
-                );
-            }
-            (HeadForJs::Head(direct, at), None) => assert_eq!((direct, at), (head, offset)),
-            (other, expected) => panic!("head_for_js gave {other:?}, expected {expected:?}"),
-        }
-    }
+    check_js_answer(&text);
     // The JS entry's path: prefixes first. An answer from a prefix is the whole file's answer.
     let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     let step = (boundaries.len() / 24).max(1);
@@ -216,6 +198,46 @@ pub fn check_parse_frontmatter(data: &[u8]) {
             parsed.body,
             "body from {cut} bytes"
         );
+    }
+}
+
+/// The fast paths against serde_yaml on a block in one of the forms they read (or a near miss),
+/// built from the fuzzer's bytes by [`sample_block`]: multi-line double- and single-quoted
+/// scalars with escapes, block and folded scalars with chomping and indentation indicators,
+/// block and flow sequences, nested mappings, comments, trailing spaces, tabs, CRLF, non-ASCII.
+/// Whatever the fast path takes must be serde_yaml's mapping, values and types; the JS entry's
+/// answer must be the mapping's.
+pub fn check_frontmatter_forms(data: &[u8]) {
+    let block = sample_block(data);
+    if let Some(Err(difference)) = fast_path_against_yaml(&block) {
+        panic!("fast path differs from serde_yaml on {block:?}: {difference}");
+    }
+    check_js_answer(&format!("---\n{block}---\nbody"));
+}
+
+/// The JS entry's answer (offsets, or JSON straight from the text for blocks the fast paths
+/// read) is the mapping route's JSON.
+fn check_js_answer(text: &str) {
+    if let Some(head) = parse_frontmatter_head(text, true) {
+        let offset = byte_to_utf16_index(text, head.body_start);
+        match (head_for_js(text, true), head.to_js_json(offset)) {
+            (HeadForJs::Json(direct), Some(via_mapping)) => {
+                assert_eq!(
+                    with_header_expanded(&direct),
+                    parse_json(&via_mapping).ok(),
+                    "JSON for JS: {direct}"
+                );
+            }
+            (HeadForJs::Slices(slices), Some(via_mapping)) => {
+                assert_eq!(
+                    sliced(text, &slices),
+                    with_header_expanded(&via_mapping),
+                    "offsets for JS: {slices:?}"
+                );
+            }
+            (HeadForJs::Head(direct, at), None) => assert_eq!((direct, at), (head, offset)),
+            (other, expected) => panic!("head_for_js gave {other:?}, expected {expected:?}"),
+        }
     }
 }
 
