@@ -5,12 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The old 150 KB target is retired; the build reports it and fails only on a regression past
-# the ceiling. The ceiling was 270,000 until session 4 and 315,200 until session 5, whose
-# required features (index cache, fused LLM pre-filter, memory-tool parity, Windows paths,
-# settings, lone-surrogate checks, newer-release conformance, batch stats and fast paths) measured
-# 339,184 B; it is re-based to that figure plus 1 % (README "Size" has the breakdown).
+# the ceiling. The ceiling was 270,000 until session 4, 315,200 until session 5 and 342,600
+# (339,184 + 1 %) until session 6, whose issue #13/#17 work (widened YAML fast path, index cache
+# format 2, packed manifest and readIndex, fewer save calls with the journal in the lock file,
+# libraryFiles) measured 347,479 B; it is re-based to that figure plus 1 % (README "Size" has the
+# breakdown).
 SIZE_TARGET_GZIP=153600
-SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-342600}
+SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-351000}
 
 if [ "${1:-}" = "--dev" ]; then
   cargo build --lib --target wasm32-unknown-unknown
