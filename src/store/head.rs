@@ -91,7 +91,11 @@ pub fn first_lines_of_bytes(bytes: &[u8], max_lines: usize) -> String {
     // `\r`, they are its text as it is, less one leading U+FEFF (one pass, one copy).
     let text = used.strip_prefix("\u{feff}".as_bytes()).unwrap_or(used);
     if !text.contains(&b'\r') {
-        return String::from_utf8_lossy(text).into_owned();
+        // Valid UTF-8 (the usual case) is checked by the faster validator, then copied once.
+        return match std::str::from_utf8(text) {
+            Ok(valid) => valid.to_owned(),
+            Err(_) => String::from_utf8_lossy(text).into_owned(),
+        };
     }
     first_lines(&String::from_utf8_lossy(used), max_lines)
 }

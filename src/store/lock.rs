@@ -347,7 +347,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 held: Held::InProcessOnly,
             });
         }
-        self.mkdir_all(&self.dir).await?;
         let orphans = std::mem::take(&mut *self.lock_state.orphans.borrow_mut());
         for (path, holder) in orphans {
             self.remove_own_lock_file(&path, &holder, true).await;
@@ -358,6 +357,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let intent = intent.map(|(scope, rel)| journal_line(scope, rel));
         let mut delay = LOCK_BACKOFF_START_MS;
         let mut quick_retries = 0u32;
+        // The directory is created only when the lock file cannot be for want of it.
+        let mut made_dir = false;
         loop {
             let now = self.clock.now_ms();
             let mut content = match &owner {
@@ -376,16 +377,21 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                     content.push_str(line);
                 }
             }
-            let created = self
+            let created = match self
                 .bounded_until(deadline, self.fs.create_exclusive(&path, &content))
                 .await
-                .map_err(|e| {
-                    if self.lock_timeout(deadline).is_err() {
-                        self.lock_timeout_error()
-                    } else {
-                        fs_error("create", &path, e)
-                    }
-                })?;
+            {
+                Ok(created) => created,
+                Err(e) if e.is_not_found() && !made_dir => {
+                    made_dir = true;
+                    self.mkdir_all(&self.dir).await?;
+                    continue;
+                }
+                Err(_) if self.lock_timeout(deadline).is_err() => {
+                    return Err(self.lock_timeout_error())
+                }
+                Err(e) => return Err(fs_error("create", &path, e)),
+            };
             if created {
                 *self.lock_state.intent.borrow_mut() = intent;
                 return Ok(DirLock {
@@ -505,7 +511,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Remove the lock file at `path` if it still names `holder`; an orphan's journal lines
     /// are kept for the next lock to repair (its write may have stopped half done).
     async fn remove_own_lock_file(&self, path: &str, holder: &str, orphan: bool) {
-        let content = self.bounded(self.fs.read_file(path)).await;
+        // The first line is all a release compares: with `readHead`, no more is read.
+        let content = if self.fs.capabilities().read_head && !orphan {
+            self.bounded(self.fs.read_head(path, holder.len() + 1))
+                .await
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        } else {
+            self.bounded(self.fs.read_file(path)).await
+        };
         if let Ok(content) = content {
             if content.split('\n').next() == Some(holder)
                 && self.bounded(self.fs.remove(path)).await.is_ok()
