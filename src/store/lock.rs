@@ -102,6 +102,8 @@ pub(crate) struct LockState {
     /// True while the held write's journal is the line in its lock file rather than the
     /// journal file (set by `journal_begin`, cleared by `journal_end`).
     pub(crate) journal_in_lock: Cell<bool>,
+    /// This process's owner tag, asked of the host once (it does not change while we run).
+    owner: std::cell::OnceCell<Option<String>>,
 }
 
 impl LockState {
@@ -298,11 +300,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// `<pid>@<host id>` of this process, when the host tells both.
-    fn owner_tag(&self) -> Option<String> {
-        let pid = self.fs.process_id()?;
-        let host = self.fs.host_id()?;
-        let host: String = host.chars().filter(|c| !c.is_control()).collect();
-        (!host.is_empty()).then(|| format!("{pid}@{host}"))
+    fn owner_tag(&self) -> Option<&str> {
+        self.lock_state
+            .owner
+            .get_or_init(|| {
+                let pid = self.fs.process_id()?;
+                let host = self.fs.host_id()?;
+                let host: String = host.chars().filter(|c| !c.is_control()).collect();
+                (!host.is_empty()).then(|| format!("{pid}@{host}"))
+            })
+            .as_deref()
     }
 
     async fn acquire_dir_lock(&self, intent: Option<(Scope, &str)>) -> Result<DirLock<'_>> {
