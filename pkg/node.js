@@ -182,23 +182,36 @@ function asyncFs() {
       }
     },
     // A plain descriptor through the callback forms, one promise in all: no FileHandle to
-    // create and close (measured about a quarter less CPU a head). The descriptor is closed
-    // whatever the read did.
+    // create and close (measured about a quarter less CPU a head). A read may return less than
+    // asked before the end (network and FUSE filesystems): read until the buffer is full or the
+    // file ends. The descriptor is closed whatever the reads did.
     readHead(path, maxBytes) {
       return new Promise((resolve, reject) => {
         fss.open(path, "r", (err, fd) => {
           if (err) return reject(err);
-          try {
-            const buffer = Buffer.allocUnsafe(maxBytes);
-            fss.read(fd, buffer, 0, maxBytes, 0, (readErr, bytesRead) => {
-              fss.close(fd, (closeErr) => {
-                if (readErr || closeErr) reject(readErr ?? closeErr);
-                else resolve(buffer.subarray(0, bytesRead));
+          const done = (failure, value) =>
+            fss.close(fd, (closeErr) => (failure || closeErr ? reject(failure ?? closeErr) : resolve(value)));
+          let buffer;
+          let filled = 0;
+          const step = () => {
+            if (filled >= maxBytes) return done(null, buffer.subarray(0, filled));
+            try {
+              fss.read(fd, buffer, filled, maxBytes - filled, filled, (readErr, bytesRead) => {
+                if (readErr) return done(readErr);
+                if (bytesRead === 0) return done(null, buffer.subarray(0, filled));
+                filled += bytesRead;
+                step();
               });
-            });
+            } catch (e) {
+              done(e);
+            }
+          };
+          try {
+            buffer = Buffer.allocUnsafe(maxBytes);
           } catch (e) {
-            fss.close(fd, () => reject(e));
+            return done(e);
           }
+          step();
         });
       });
     },
@@ -245,8 +258,13 @@ function syncFs() {
       const fd = fss.openSync(path, "r");
       try {
         const buffer = Buffer.allocUnsafe(maxBytes);
-        const bytesRead = fss.readSync(fd, buffer, 0, maxBytes, 0);
-        return buffer.subarray(0, bytesRead);
+        let filled = 0; // until full or at the end, as the async readHead
+        while (filled < maxBytes) {
+          const bytesRead = fss.readSync(fd, buffer, filled, maxBytes - filled, filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        return buffer.subarray(0, filled);
       } finally {
         fss.closeSync(fd);
       }
