@@ -19,12 +19,11 @@ pub enum HeadForJs {
     /// object, or, when every memory field equals its frontmatter value (a plain block), the
     /// list of those keys, for the caller to copy from `frontmatter`.
     Json(String),
-    /// A plain block of an ASCII head: `[body, fields, key start, key end, value start, value
-    /// end, …]`, UTF-16 offsets for the caller to slice, into the text, or, for an offset with
-    /// bit 31 ([`FROM_UNDONE`]) set, into the string alongside: the values whose quotes or
-    /// escapes had to be undone, one after another. `fields` has bit 0 set when the header's
+    /// A plain block whose keys and values all stand in the text as they are (no escapes, an
+    /// ASCII head): `[body, fields, key start, key end, value start, value end, …]`, UTF-16
+    /// offsets into the text for the caller to slice. `fields` has bit 0 set when the header's
     /// `name` is the `name` value, bit 1 the same for `description`, bit 2 for `type`.
-    Slices(Vec<u32>, String),
+    Slices(Vec<u32>),
     /// A value has no JSON form (NaN, ±Infinity, -0): the head, and the body's UTF-16 offset.
     Head(FrontmatterHead, usize),
 }
@@ -37,20 +36,11 @@ pub enum HeadForJs {
 /// ```
 /// use memdir::frontmatter::{head_for_js, HeadForJs};
 /// let text = "---\nname: Role\ntype: user\n---\nBody";
-/// assert_eq!(
-///     head_for_js(text, true),
-///     HeadForJs::Slices(vec![30, 0b101, 4, 8, 10, 14, 15, 19, 21, 25], String::new())
-/// );
+/// assert_eq!(head_for_js(text, true), HeadForJs::Slices(vec![30, 0b101, 4, 8, 10, 14, 15, 19, 21, 25]));
 /// let quoted = "---\nname: \"R\\\"ole\"\n---\n";
-/// let undone = memdir::frontmatter::FROM_UNDONE;
 /// assert_eq!(
 ///     head_for_js(quoted, true),
-///     HeadForJs::Slices(vec![23, 0b1, 4, 8, undone, undone + 5], "R\"ole".to_owned())
-/// );
-/// let widened = "---\nname: |\n  Role\n---\n";
-/// assert_eq!(
-///     head_for_js(widened, true),
-///     HeadForJs::Json(r#"{"frontmatter":{"name":"Role\n"},"body":23,"header":["name"],"diagnostics":[]}"#.to_owned())
+///     HeadForJs::Json(r#"{"frontmatter":{"name":"R\"ole"},"body":23,"header":["name"],"diagnostics":[]}"#.to_owned())
 /// );
 /// assert_eq!(head_for_js(&text[..8], false), HeadForJs::NeedMore);
 /// ```
@@ -58,8 +48,8 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
     let delimited = delimit(text, complete);
     if let Delimited::Closed(split, body_start) = &delimited {
         if let Some(entries) = fast::plain_entries(split.block) {
-            if let Some((slices, undone)) = plain_slices(text, *body_start, &entries) {
-                return HeadForJs::Slices(slices, undone);
+            if let Some(slices) = plain_slices(text, *body_start, &entries) {
+                return HeadForJs::Slices(slices);
             }
             let body_offset = byte_to_utf16_index(text, *body_start);
             return HeadForJs::Json(plain_json(&entries, body_offset));
@@ -102,27 +92,18 @@ pub fn fast_path_against_yaml(block: &str) -> Option<Result<(), String>> {
     })
 }
 
-/// Bit 31 of a [`HeadForJs::Slices`] offset: it counts in the string of undone values, not in
-/// the text.
-///
-/// ```
-/// assert_eq!(memdir::frontmatter::FROM_UNDONE, 1 << 31);
-/// ```
-pub const FROM_UNDONE: u32 = 1 << 31;
-
-/// The offsets and undone values of [`HeadForJs::Slices`], when the head is ASCII (so bytes
-/// are UTF-16 units, and no U+FFFD stands for a lone surrogate the caller still holds). A
-/// `__proto__` key goes as JSON, which `JSON.parse` makes an own property.
+/// The offsets of [`HeadForJs::Slices`], when every key and value is a piece of `text` and the
+/// head is ASCII (so bytes are UTF-16 units, and no U+FFFD stands for a lone surrogate the
+/// caller still holds). A `__proto__` key goes as JSON, which `JSON.parse` makes an own
+/// property.
 fn plain_slices(
     text: &str,
     body_start: usize,
     entries: &[(&str, Cow<'_, str>)],
-) -> Option<(Vec<u32>, String)> {
-    if !text.get(..body_start)?.is_ascii() || body_start >= FROM_UNDONE as usize {
+) -> Option<Vec<u32>> {
+    if !text.get(..body_start)?.is_ascii() {
         return None;
     }
-    let mut undone = String::new();
-    let mut undone_units = 0u32;
     let base = text.as_ptr() as usize;
     let offset = |piece: &str| {
         let start = (piece.as_ptr() as usize).checked_sub(base)?;
@@ -134,34 +115,13 @@ fn plain_slices(
     let mut out = Vec::with_capacity(2 + 4 * entries.len());
     out.extend([u32::try_from(body_start).ok()?, header_fields(entries)]);
     for (key, value) in entries {
-        if *key == "__proto__" {
+        let (Cow::Borrowed(value), false) = (value, *key == "__proto__") else {
             return None;
-        }
+        };
         out.extend(offset(key)?);
-        match value {
-            Cow::Borrowed(value) => out.extend(offset(value)?),
-            // A stand-in for a lone surrogate (`crate::lone_surrogates`) goes as JSON, where
-            // the JS entry turns it back for a carried text.
-            Cow::Owned(value)
-                if value
-                    .chars()
-                    .any(|c| ('\u{E000}'..='\u{E7FF}').contains(&c)) =>
-            {
-                return None
-            }
-            Cow::Owned(value) => {
-                let units = u32::try_from(value.encode_utf16().count()).ok()?;
-                let end = undone_units.checked_add(units)?;
-                if end >= FROM_UNDONE {
-                    return None;
-                }
-                out.extend([FROM_UNDONE | undone_units, FROM_UNDONE | end]);
-                undone.push_str(value);
-                undone_units = end;
-            }
-        }
+        out.extend(offset(value)?);
     }
-    Some((out, undone))
+    Some(out)
 }
 
 /// The memory fields, in the order of their bits in [`HeadForJs::Slices`] (see `header_fields`).
@@ -419,21 +379,11 @@ mod tests {
     /// What the JS entry makes of a plain block's answer (offsets sliced, or JSON with named
     /// header keys): the frontmatter and the names of the header keys.
     fn as_js_would(text: &str) -> (Json, Vec<String>) {
-        use crate::frontmatter::{head_for_js, HeadForJs, FROM_UNDONE};
+        use crate::frontmatter::{head_for_js, HeadForJs};
         match head_for_js(text, true) {
-            HeadForJs::Slices(s, undone) => {
-                let piece = |i: usize| {
-                    let (from, start, end) = match s[i] & FROM_UNDONE {
-                        0 => (text, s[i], s[i + 1]),
-                        _ => (
-                            undone.as_str(),
-                            s[i] & !FROM_UNDONE,
-                            s[i + 1] & !FROM_UNDONE,
-                        ),
-                    };
-                    let units: Vec<u16> = from.encode_utf16().collect();
-                    Json::String(String::from_utf16(&units[start as usize..end as usize]).unwrap())
-                };
+            HeadForJs::Slices(s) => {
+                let piece =
+                    |i: usize| Json::String(text[s[i] as usize..s[i + 1] as usize].to_owned());
                 let members = (2..s.len())
                     .step_by(4)
                     .map(|i| (piece(i).as_str().unwrap().to_owned(), piece(i + 2)))
@@ -464,13 +414,7 @@ mod tests {
     /// fields the mapping route writes out.
     #[test]
     fn plain_blocks_name_the_header_keys_the_mapping_route_writes() {
-        let cases: [(&str, &[&str]); 10] = [
-            // Undone values, counted in UTF-16 units beside the offsets into the text.
-            (
-                "name: \"\\u00e9\\U0001F600x\"\ntype: 'it''s'\ndescription: \"q\\tq\"",
-                &["name", "description"],
-            ),
-            ("type: \"user\"\nname: \"\\ue000\"", &["name", "type"]),
+        let cases: [(&str, &[&str]); 8] = [
             (
                 "name: Role\ndescription: d\ntype: user",
                 &["name", "description", "type"],
@@ -484,7 +428,7 @@ mod tests {
             ("__proto__: x\nname: y", &["name"]),
         ];
         use crate::frontmatter::{head_for_js, HeadForJs};
-        for odd in ["__proto__: x", "name: é", "name: \"\\ue7ff\""] {
+        for odd in ["__proto__: x", "name: é"] {
             let answer = head_for_js(&format!("---\n{odd}\n---\n"), true);
             assert!(matches!(answer, HeadForJs::Json(_)), "{odd:?} goes as JSON");
         }

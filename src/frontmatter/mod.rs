@@ -39,7 +39,7 @@ mod sample;
 mod yaml;
 
 pub use format::{format_memory_file, format_memory_file_modified};
-pub use js_json::{fast_path_against_yaml, head_for_js, HeadForJs, FROM_UNDONE, HEADER_KEYS};
+pub use js_json::{fast_path_against_yaml, head_for_js, HeadForJs, HEADER_KEYS};
 #[doc(hidden)]
 pub use sample::sample_block;
 

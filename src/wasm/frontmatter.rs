@@ -2,8 +2,7 @@
 //! start of a file in the form that crosses most cheaply (`HeadForJs`); this module is the one
 //! place that form is decoded, into the result JS sees: the offsets and the header bits of
 //! `HeadForJs::Slices` (bit `i` for `HEADER_KEYS[i]`, read by JS where they lie in the module's
-//! memory, so no array is made per call; the values whose quotes or escapes were undone cross
-//! as one string beside them), the JSON text with the body's offset,
+//! memory, so no array is made per call), the JSON text with the body's offset,
 //! or the object built when a value has no JSON form. `pkg/lib/api.js` only hands over the
 //! start of the text (as UTF-8 bytes when it fits the probe), so the body never crosses.
 
@@ -24,17 +23,13 @@ const back = (v) => typeof v === "string"
 let words = new Uint32Array(0);
 
 // The offsets `[body, header bits, key start, key end, value start, value end, ...]` at
-// `words[at..at + len]`, read where the core wrote them (no copy, no array per call). A value
-// offset with bit 31 set counts in `undone` (the values whose quotes or escapes were undone).
-export function decodeSlicesAt(text, memory, at, len, keys, undone) {
+// `words[at..at + len]`, read where the core wrote them (no copy, no array per call).
+export function decodeSlicesAt(text, memory, at, len, keys) {
   if (words.buffer !== memory.buffer) words = new Uint32Array(memory.buffer);
   const head = words;
   const frontmatter = {};
   for (let i = at + 2; i < at + len; i += 4) {
-    const start = head[i + 2];
-    frontmatter[text.slice(head[i], head[i + 1])] = start < 0x80000000
-      ? text.slice(start, head[i + 3])
-      : undone.slice(start - 0x80000000, head[i + 3] - 0x80000000);
+    frontmatter[text.slice(head[i], head[i + 1])] = text.slice(head[i + 2], head[i + 3]);
   }
   const header = {};
   for (let bit = 0; bit < keys.length; bit++) {
@@ -66,8 +61,7 @@ extern "C" {
     #[wasm_bindgen(js_name = decodeHead)]
     fn decode_head(text: &JsValue, head: JsValue, keys: &JsValue, carried: bool) -> JsValue;
 
-    /// The result from `len` offsets at `memory`'s 32-bit word `at` and the `undone` values
-    /// (`HeadForJs::Slices`).
+    /// The result from `len` offsets at `memory`'s 32-bit word `at` (`HeadForJs::Slices`).
     #[wasm_bindgen(js_name = decodeSlicesAt)]
     fn decode_slices_at(
         text: &JsValue,
@@ -75,7 +69,6 @@ extern "C" {
         at: u32,
         len: u32,
         keys: &JsValue,
-        undone: &JsValue,
     ) -> JsValue;
 }
 
@@ -97,18 +90,13 @@ fn parse(text: &JsValue, head: &str, complete: bool, carried: bool) -> JsValue {
     let encoded = match head_for_js(head, complete) {
         HeadForJs::NeedMore => JsValue::UNDEFINED,
         HeadForJs::Json(json) => JsValue::from_str(&json),
-        HeadForJs::Slices(offsets, undone) => {
+        HeadForJs::Slices(offsets) => {
             // Read by JS in place: the vector lives until the call returns (a wasm32 address
             // and a length of 32-bit words fit `u32`).
             let at = (offsets.as_ptr() as usize / 4) as u32;
             let len = offsets.len() as u32;
-            let undone = match undone.is_empty() {
-                true => JsValue::UNDEFINED,
-                false => JsValue::from_str(&undone),
-            };
-            return MEMORY.with(|memory| {
-                KEYS.with(|keys| decode_slices_at(text, memory, at, len, keys, &undone))
-            });
+            return MEMORY
+                .with(|memory| KEYS.with(|keys| decode_slices_at(text, memory, at, len, keys)));
         }
         HeadForJs::Head(head, body_offset) => {
             super::convert::frontmatter_head_to_js(&head, body_offset)

@@ -14,7 +14,7 @@
 use memdir::entrypoint::{lines_cut, truncate_counted};
 use memdir::frontmatter::{
     fast_path_against_yaml, head_for_js, parse_frontmatter_head, sample_block, split_frontmatter,
-    HeadForJs, FROM_UNDONE,
+    HeadForJs,
 };
 use memdir::json::{parse as parse_json, Json};
 use memdir::jsstr::byte_to_utf16_index;
@@ -228,9 +228,9 @@ fn check_js_answer(text: &str) {
                     "JSON for JS: {direct}"
                 );
             }
-            (HeadForJs::Slices(slices, undone), Some(via_mapping)) => {
+            (HeadForJs::Slices(slices), Some(via_mapping)) => {
                 assert_eq!(
-                    sliced(text, &slices, &undone),
+                    sliced(text, &slices),
                     with_header_expanded(&via_mapping),
                     "offsets for JS: {slices:?}"
                 );
@@ -265,20 +265,13 @@ fn with_header_expanded(json: &str) -> Option<Json> {
     Some(Json::Object(members))
 }
 
-/// What the JS entry builds from [`HeadForJs::Slices`] offsets (UTF-16 units into the text, whose
-/// head is ASCII, or, with bit 31 set, into the undone values), as the JSON the mapping route
-/// writes.
-fn sliced(text: &str, slices: &[u32], undone: &str) -> Option<Json> {
+/// What the JS entry builds from [`HeadForJs::Slices`] offsets (UTF-16 units; the head they
+/// index is ASCII), as the JSON the mapping route writes.
+fn sliced(text: &str, slices: &[u32]) -> Option<Json> {
     let units: Vec<u16> = text.encode_utf16().collect();
-    let undone: Vec<u16> = undone.encode_utf16().collect();
     let piece = |i: usize| {
-        let (start, end) = (*slices.get(i)?, *slices.get(i + 1)?);
-        let (from, mask) = match start & FROM_UNDONE {
-            0 => (&units, 0),
-            _ => (&undone, FROM_UNDONE),
-        };
-        let range = (start & !mask) as usize..(end & !mask) as usize;
-        Some(String::from_utf16_lossy(from.get(range)?))
+        let range = *slices.get(i)? as usize..*slices.get(i + 1)? as usize;
+        Some(String::from_utf16_lossy(units.get(range)?))
     };
     let mut frontmatter = Vec::new();
     for i in (2..slices.len()).step_by(4) {
