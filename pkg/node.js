@@ -184,8 +184,15 @@ function asyncFs() {
       const handle = await fsp.open(path, "r");
       try {
         const buffer = Buffer.allocUnsafe(maxBytes);
-        const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
-        return buffer.subarray(0, bytesRead);
+        // A read may return less than asked before the end (network and FUSE filesystems):
+        // read until the buffer is full or the file ends.
+        let filled = 0;
+        while (filled < maxBytes) {
+          const { bytesRead } = await handle.read(buffer, filled, maxBytes - filled, filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        return buffer.subarray(0, filled);
       } finally {
         await handle.close();
       }
@@ -233,8 +240,13 @@ function syncFs() {
       const fd = fss.openSync(path, "r");
       try {
         const buffer = Buffer.allocUnsafe(maxBytes);
-        const bytesRead = fss.readSync(fd, buffer, 0, maxBytes, 0);
-        return buffer.subarray(0, bytesRead);
+        let filled = 0; // until full or at the end, as the async readHead
+        while (filled < maxBytes) {
+          const bytesRead = fss.readSync(fd, buffer, filled, maxBytes - filled, filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        return buffer.subarray(0, filled);
       } finally {
         fss.closeSync(fd);
       }

@@ -63,7 +63,13 @@ chromium_stage() {
   local proxy_pid status
   node scripts/chromium-proxy.mjs "$logs/webdriver.json" > "$logs/chromium-proxy.port" 2> "$logs/chromium-proxy.err" &
   proxy_pid=$!
-  for _ in $(seq 50); do [ -s "$logs/chromium-proxy.port" ] && break; sleep 0.1; done
+  for _ in $(seq 100); do [ -s "$logs/chromium-proxy.port" ] && break; sleep 0.1; done
+  if [ ! -s "$logs/chromium-proxy.port" ]; then
+    echo "wasm-chromium: the loopback proxy did not start:"
+    cat "$logs/chromium-proxy.err"
+    kill "$proxy_pid" 2>/dev/null || true
+    return 1
+  fi
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$logs/webdriver.json" WASM_BINDGEN_USE_BROWSER=1 \
     cargo test --target wasm32-unknown-unknown --test wasm 2>&1 | tee "$logs/wasm-chromium.try"
   status=${PIPESTATUS[0]}

@@ -28,6 +28,10 @@ mod cpu_time {
 
 use std::path::Path;
 
+/// Wall-time measurements of each size a linearity check may take here (the fuzzer's three
+/// count thread CPU time; this replay shares a loaded machine with the other tests).
+const NATIVE_TIMING_ROUNDS: u32 = 12;
+
 fn replay_dir(target: &str, check: checks::Check, folder: &str) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fuzz")
@@ -51,6 +55,7 @@ fn replay_dir(target: &str, check: checks::Check, folder: &str) -> usize {
 
 #[test]
 fn corpus_seeds_pass_every_check() {
+    checks::set_timing_rounds(NATIVE_TIMING_ROUNDS);
     let mut total = 0;
     for (target, check) in checks::TARGETS {
         total += replay_dir(target, check, "corpus");
@@ -60,6 +65,7 @@ fn corpus_seeds_pass_every_check() {
 
 #[test]
 fn regression_inputs_pass_every_check() {
+    checks::set_timing_rounds(NATIVE_TIMING_ROUNDS);
     for (target, check) in checks::TARGETS {
         replay_dir(target, check, "regressions");
     }

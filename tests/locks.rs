@@ -414,3 +414,72 @@ fn a_failed_index_write_that_cannot_be_undone_leaves_a_journal_file() {
         Some("private project_a.md\n")
     );
 }
+
+/// A killed writer's stale lock carries `journal private project_orphan.md`. A store breaks it
+/// but another process takes the freed lock first; the breaker times out and goes away (a CLI
+/// call ends). The orphan's entry must still be repaired by the next writer: the breaker wrote
+/// the line to the journal file before it removed the lock file.
+#[test]
+fn a_broken_locks_journal_survives_a_breaker_that_never_gets_the_lock() {
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    fs.insert_file(
+        "/m/project_orphan.md",
+        "---\nname: Orphan\ndescription: half saved\ntype: project\n---\n\nx\n",
+    );
+    fs.insert_file(
+        LOCK,
+        format!("h\n{}\n\njournal private project_orphan.md", T0 - 40_000.0),
+    );
+    fs.set_mtime(LOCK, T0 - 40_000.0);
+    let removed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let seen = std::rc::Rc::clone(&removed);
+    let mut host = Tap::new(fs);
+    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
+        if path == LOCK && op == common::Op::Remove {
+            seen.set(true);
+        }
+        if path == LOCK
+            && op == common::Op::CreateExclusive
+            && seen.get()
+            && block_on(fs.read_file(LOCK)).is_err()
+        {
+            // Another process wins the race for the freed lock and holds it a while.
+            fs.insert_file(LOCK, format!("other\n{T0}\n"));
+            fs.set_mtime(LOCK, T0);
+        }
+    }));
+    let config = StoreConfig {
+        lock_timeout_ms: 2_000,
+        lock_stale_ms: 30_000,
+        ..StoreConfig::default()
+    };
+    let breaker = Store::new(
+        host,
+        TestClock::new(T0),
+        NoTelemetry,
+        "/m/",
+        WriteMode::Auto,
+        config.clone(),
+    );
+    let err = block_on(breaker.save(input("B"))).unwrap_err();
+    assert_eq!(err.code, Code::LockTimeout, "{err:?}");
+    assert!(removed.get(), "the breaker removed the stale lock");
+    drop(breaker);
+    // The other process finishes and releases its lock; the next writer repairs the entry.
+    block_on(fs.remove(LOCK)).unwrap();
+    let next = Store::new(
+        Tap::new(fs),
+        TestClock::new(T0 + 1.0),
+        NoTelemetry,
+        "/m/",
+        WriteMode::Auto,
+        config,
+    );
+    block_on(next.save(input("D"))).unwrap();
+    let index = block_on(fs.read_file("/m/MEMORY.md")).unwrap();
+    assert!(index.contains("project_orphan.md"), "{index}");
+    assert!(
+        block_on(fs.read_file("/m/.memdir-journal")).is_err(),
+        "journal cleared"
+    );
+}

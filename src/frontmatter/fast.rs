@@ -39,7 +39,8 @@ pub(super) fn plain_entries(block: &str) -> Option<Vec<(&str, Cow<'_, str>)>> {
         }
         let colon = line.bytes().position(|b| b == b':')?;
         let key = line.get(..colon)?;
-        if !is_plain_key(key) || line.as_bytes().get(colon + 1) != Some(&b' ') {
+        // Over 1,000 bytes YAML no longer takes it as a simple key (serde_yaml refuses it).
+        if !is_plain_key(key) || key.len() > 1000 || line.as_bytes().get(colon + 1) != Some(&b' ') {
             return None;
         }
         let value = line.get(colon + 2..)?.trim_start_matches(' ');
@@ -211,6 +212,16 @@ fn is_reserved_word(word: &str) -> bool {
 mod tests {
     use super::super::yaml::parse_lenient;
     use super::*;
+
+    #[test]
+    fn a_key_too_long_for_a_simple_key_falls_back() {
+        let block = format!("{}: v\nname: x\n", "k".repeat(1100));
+        assert!(plain_entries(&block).is_none());
+        assert!(parse_lenient(&block).is_err(), "serde_yaml refuses it too");
+        let fine = format!("{}: v\nname: x\n", "k".repeat(1000));
+        assert!(plain_entries(&fine).is_some());
+        assert!(parse_lenient(&fine).is_ok());
+    }
 
     #[test]
     fn takes_plain_headers() {

@@ -261,7 +261,10 @@ impl<'a> IndexCache<'a> {
             pos: 0,
         };
         let n_terms = r.count()?;
-        let mut terms: Vec<&'a str> = Vec::with_capacity(n_terms);
+        // Preallocation is bounded by what the bytes left can hold (a term takes at least two
+        // bytes, an entry far more than 16): a count in a hostile file must not ask for many
+        // times the file's size before the reads run out.
+        let mut terms: Vec<&'a str> = Vec::with_capacity(n_terms.min(r.left() / 2));
         for _ in 0..n_terms {
             let term = r.str()?;
             // Strictly ascending: distinct, so no two cache terms are one ranker term.
@@ -271,10 +274,12 @@ impl<'a> IndexCache<'a> {
             terms.push(term);
         }
         let n_entries = r.count()?;
-        let mut entries = Vec::with_capacity(n_entries);
-        // About one posting per 8 bytes of a typical cache: one growth at most.
-        let mut counts = Vec::with_capacity(body.len() / 8);
-        let mut dfs = vec![0u32; n_terms];
+        let mut entries = Vec::with_capacity(n_entries.min(r.left() / 16));
+        // About one posting per 8 bytes of a typical cache: one growth at most (and no more
+        // than the bytes left can hold).
+        let mut counts = Vec::with_capacity(r.left() / 8);
+        // One place per term actually read.
+        let mut dfs = vec![0u32; terms.len()];
         for _ in 0..n_entries {
             entries.push(r.entry(&mut counts, &mut dfs)?);
         }
@@ -313,11 +318,16 @@ impl<'a> Reader<'a> {
         v
     }
 
+    /// Bytes not read yet.
+    fn left(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+
     /// A number of things each taking at least a byte of what is left (so nothing huge is
     /// allocated for a number that lies).
     fn count(&mut self) -> Option<usize> {
         let n = usize::try_from(self.num()?).ok()?;
-        (n <= self.bytes.len().saturating_sub(self.pos)).then_some(n)
+        (n <= self.left()).then_some(n)
     }
 
     fn small<T: TryFrom<u64>>(&mut self) -> Option<T> {

@@ -8,9 +8,11 @@
 //! taking the lock, and the lock file carries that intent as a line `journal <scope> <file>`
 //! after its third line: the lock file is then the journal, and no journal file is written or
 //! removed. A writer killed mid-write leaves its lock file behind; whoever breaks it (stale, or
-//! its process gone) keeps its journal lines, carries them in its own lock file, and repairs
-//! those entries under the lock as above. A write that fails half done and cannot undo itself
-//! writes the journal file before its lock file goes.
+//! its process gone) first writes its journal lines to the journal file (the journal file may
+//! hold several entries, one a line), and only then removes it, so the record is on disk at
+//! every moment; the entries are repaired under the lock as above, and the journal file goes
+//! once all are. A write that fails half done and cannot undo itself writes the journal file
+//! before its lock file goes, and when even that fails, leaves its lock file in place.
 //!
 //! Recovery also sweeps the temp files of atomic writes a killed writer left behind
 //! (`<name>.tmp-<id>`, see [`super::write`]): under the lock, at most once per `lock_stale_ms`
@@ -108,40 +110,69 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// The change recorded by [`Self::journal_begin`] failed half done and could not be
     /// undone: the journal must outlive the lock. A journal carried by the lock file is written
-    /// to the journal file (best effort) before the lock file goes.
+    /// to the journal file before the lock file goes; when even that write fails, the lock file
+    /// is left in place (it carries the line; whoever breaks it as stale keeps it).
     pub(crate) async fn journal_keep(&self, scope: Scope, rel: &str) {
-        if self.lock_state.journal_in_lock.replace(false) {
-            let _ = self
-                .write_creating_parent(&self.journal_path(), &encode(scope, rel))
-                .await;
+        if self.lock_state.journal_in_lock.replace(false)
+            && self
+                .append_journal(&[(scope, rel.to_owned())])
+                .await
+                .is_err()
+        {
+            self.lock_state.keep_lock_file.set(true);
         }
     }
 
-    /// Finish what a killed writer left half done (see the module docs). Must run under the
-    /// lock; never fails the caller's write.
-    pub(crate) async fn journal_recover(&self) {
-        self.sweep_temp_files().await;
-        // Journal lines of lock files this store broke: repaired, then dropped.
-        let salvaged = self.lock_state.salvaged.borrow().clone();
-        for line in salvaged {
-            let entry = line.strip_prefix(JOURNAL_PREFIX).and_then(decode);
-            let done = match entry {
-                Some((scope, rel)) => self.repair_entry(scope, rel).await,
-                None => true,
-            };
-            if done {
-                self.lock_state.salvaged.borrow_mut().retain(|l| *l != line);
+    /// Add `entries` to the journal file (its other lines kept), so they outlive a lock file
+    /// about to be removed.
+    async fn append_journal(&self, entries: &[(Scope, String)]) -> Result<()> {
+        let old = self.read_optional(&self.journal_path()).await?;
+        let mut text = old.unwrap_or_default();
+        for (scope, rel) in entries {
+            let line = encode(*scope, rel);
+            if !text.split_inclusive('\n').any(|l| l == line) {
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str(&line);
             }
         }
+        self.write_creating_parent(&self.journal_path(), &text)
+            .await
+    }
+
+    /// Before a lock file is removed that is not this write's own (a stale lock broken, an
+    /// orphan of a dropped write): the journal lines it carries go to the journal file, so a
+    /// half-done write it records is repaired under the next lock even if this process stops
+    /// first. False when they could not be written: the lock file must then stay.
+    pub(crate) async fn keep_journal_of_lock(&self, lock_content: &str) -> bool {
+        let entries: Vec<(Scope, String)> = lock_content
+            .split('\n')
+            .skip(3)
+            .filter_map(|l| l.strip_prefix(JOURNAL_PREFIX))
+            .filter_map(|l| decode(l).map(|(scope, rel)| (scope, rel.to_owned())))
+            .collect();
+        entries.is_empty() || self.append_journal(&entries).await.is_ok()
+    }
+
+    /// Finish what a killed writer left half done (see the module docs). Must run under the
+    /// lock; never fails the caller's write. The journal file goes only once every entry in it
+    /// is repaired.
+    pub(crate) async fn journal_recover(&self) {
+        self.sweep_temp_files().await;
         let Ok(Some(text)) = self.read_optional(&self.journal_path()).await else {
             return;
         };
-        if let Some((scope, rel)) = decode(&text) {
-            if !self.repair_entry(scope, rel).await {
-                return;
+        for line in text.split('\n').filter(|l| !l.is_empty()) {
+            if let Some((scope, rel)) = decode(line) {
+                if !self.repair_entry(scope, rel).await {
+                    return;
+                }
             }
         }
-        self.journal_end().await;
+        if !self.lock_state.journal_in_lock.get() {
+            let _ = self.bounded(self.fs.remove(&self.journal_path())).await;
+        }
     }
 
     /// Bring the index entry of the memory `rel` of `scope` in line with its file: pointing at

@@ -36,7 +36,7 @@
 //! stale, unless the same store writes again first (it removes its own orphaned lock file).
 
 use super::deadline::fs_error;
-use super::journal::{journal_line, JOURNAL_PREFIX};
+use super::journal::journal_line;
 use super::types::Scope;
 use super::Store;
 use super::LOCK_FILE_NAME;
@@ -94,9 +94,9 @@ pub(crate) struct LockState {
     /// Lock files (path, holder id) of writes whose future was dropped while holding the lock:
     /// the next writer of this store removes them if they still name that holder.
     orphans: RefCell<Vec<(String, String)>>,
-    /// Journal lines (see [`super::journal`]) taken from lock files this store broke or
-    /// removed as orphans: repaired under the next lock, and carried in its lock file until then.
-    pub(crate) salvaged: RefCell<Vec<String>>,
+    /// Set when a write failed half done and its journal could not be written: the held lock
+    /// file, which carries the write's journal line, is then left in place at release.
+    pub(crate) keep_lock_file: Cell<bool>,
     /// The journal line the held lock file carries (its write's intent), if any.
     pub(crate) intent: RefCell<Option<String>>,
     /// True while the held write's journal is the line in its lock file rather than the
@@ -364,17 +364,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 Some(tag) => format!("{holder}\n{}\n{tag}", now.floor()),
                 None => format!("{holder}\n{}", now.floor()),
             };
-            // Journal lines after the third line (empty without an owner tag): what broken
-            // locks left to repair, then this write's intent.
-            let salvaged = self.lock_state.salvaged.borrow().clone();
-            if intent.is_some() || !salvaged.is_empty() {
+            // This write's intent as a journal line after the third line (empty without an
+            // owner tag).
+            if let Some(line) = &intent {
                 if owner.is_none() {
                     content.push('\n');
                 }
-                for line in salvaged.iter().chain(intent.iter()) {
-                    content.push('\n');
-                    content.push_str(line);
-                }
+                content.push('\n');
+                content.push_str(line);
             }
             let created = self
                 .bounded_until(deadline, self.fs.create_exclusive(&path, &content))
@@ -452,11 +449,13 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 ("holder_dead", FieldValue::Bool(dead)),
             ],
         );
+        // The journal lines it carries go to the journal file first: once the lock file is
+        // gone they must not live only in this process.
+        if !self.keep_journal_of_lock(&content).await {
+            return Ok(Verdict::Wait);
+        }
         match self.bounded_until(deadline, self.fs.remove(path)).await {
-            Ok(()) => {
-                self.salvage(&content);
-                Ok(Verdict::Retry)
-            }
+            Ok(()) => Ok(Verdict::Retry),
             Err(e) if e.is_not_found() => Ok(Verdict::Retry),
             Err(_) => Ok(Verdict::Wait),
         }
@@ -481,37 +480,25 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// another holder (ours was broken as stale) is left alone.
     pub(crate) async fn unlock_dir(&self, mut lock: DirLock<'_>) {
         if let Held::File(file) = std::mem::replace(&mut lock.held, Held::InProcessOnly) {
-            self.remove_own_lock_file(&file.0, &file.1, false).await;
+            if !self.lock_state.keep_lock_file.replace(false) {
+                self.remove_own_lock_file(&file.0, &file.1, false).await;
+            }
         }
         self.lock_state.intent.borrow_mut().take();
         self.lock_state.journal_in_lock.set(false);
         drop(lock);
     }
 
-    /// Keep the journal lines of a lock file about to be removed, for the next lock to repair.
-    fn salvage(&self, content: &str) {
-        let mut salvaged = self.lock_state.salvaged.borrow_mut();
-        for line in content
-            .split('\n')
-            .skip(3)
-            .filter(|l| l.starts_with(JOURNAL_PREFIX))
-        {
-            if !salvaged.iter().any(|s| s == line) {
-                salvaged.push(line.to_owned());
-            }
-        }
-    }
-
     /// Remove the lock file at `path` if it still names `holder`; an orphan's journal lines
-    /// are kept for the next lock to repair (its write may have stopped half done).
+    /// go to the journal file first (its write may have stopped half done), and when they
+    /// cannot, the orphan stays until it is broken as stale.
     async fn remove_own_lock_file(&self, path: &str, holder: &str, orphan: bool) {
         let content = self.bounded(self.fs.read_file(path)).await;
         if let Ok(content) = content {
             if content.split('\n').next() == Some(holder)
-                && self.bounded(self.fs.remove(path)).await.is_ok()
-                && orphan
+                && (!orphan || self.keep_journal_of_lock(&content).await)
             {
-                self.salvage(&content);
+                let _ = self.bounded(self.fs.remove(path)).await;
             }
         }
     }

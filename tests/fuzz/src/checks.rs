@@ -63,6 +63,15 @@ pub const MAX_FIXED_TIME: Duration = Duration::from_millis(100);
 
 thread_local! {
     static TIMING: Cell<bool> = const { Cell::new(true) };
+    static ROUNDS: Cell<u32> = const { Cell::new(3) };
+}
+
+/// How many measurements of each size [`assert_linear`] may take before it fails (3 unless
+/// set): the native replay measures wall time in a `cargo test` that shares the machine, where
+/// noise can last longer than three rounds; it only ever adds time, so more rounds only remove
+/// false alarms (a quadratic cost fails every round).
+pub fn set_timing_rounds(rounds: u32) {
+    ROUNDS.with(|r| r.set(rounds.max(1)));
 }
 
 /// Turn the timing half of the checks off (or back on) for this thread: the native random
@@ -91,7 +100,7 @@ fn time_of(run: &dyn Fn(&str), text: &str) -> Duration {
 /// `run` takes time linear in its input on `head + period×k + tail` at two sizes: the larger
 /// ([`GROWTH_FACTOR`] times the bytes) costs at most [`GROWTH_SLACK`] times the smaller (or
 /// [`LINEAR_FLOOR_PER_BYTE`] per byte, whichever is more) plus [`GROWTH_NOISE`], and at most [`MAX_TIME_PER_BYTE`] per byte plus [`MAX_FIXED_TIME`]. The
-/// best of three measurements counts (noise only ever adds time).
+/// best of three measurements counts (noise only ever adds time; see [`set_timing_rounds`]).
 pub fn assert_linear(what: &str, head: &str, period: &str, tail: &str, run: &dyn Fn(&str)) {
     if period.is_empty() || !TIMING.with(Cell::get) {
         return;
@@ -103,7 +112,7 @@ pub fn assert_linear(what: &str, head: &str, period: &str, tail: &str, run: &dyn
     let large = repeated(head, period, tail, copies * GROWTH_FACTOR);
     let per_byte_bound = MAX_TIME_PER_BYTE * u32::try_from(large.len()).unwrap_or(u32::MAX);
     let (mut best_small, mut best_large) = (Duration::MAX, Duration::MAX);
-    for _ in 0..3 {
+    for _ in 0..ROUNDS.with(Cell::get) {
         best_small = best_small.min(time_of(run, &small));
         best_large = best_large.min(time_of(run, &large));
         let floor = LINEAR_FLOOR_PER_BYTE * u32::try_from(large.len()).unwrap_or(u32::MAX);
