@@ -459,7 +459,7 @@ fn a_broken_locks_journal_survives_a_breaker_that_never_gets_the_lock() {
         NoTelemetry,
         "/m/",
         WriteMode::Auto,
-        config.clone(),
+        config,
     );
     let err = block_on(breaker.save(input("B"))).unwrap_err();
     assert_eq!(err.code, Code::LockTimeout, "{err:?}");

@@ -16,15 +16,38 @@
 //!
 //! Anything else — a tab in indentation, a multi-line plain scalar, a repeated key, anchors,
 //! tags, flow mappings, a block scalar without content — gives `None`, and the block goes to
-//! serde_yaml. The result is the mapping serde_yaml builds (and goes to JS as the same JSON). The fuzz equivalence check (`tests/fuzz`, [`super::fast_path_against_yaml`]) and
-//! the property test below hold the result to serde_yaml's, values and types.
+//! serde_yaml. The result is a small tree of its own ([`Node`]), borrowed from the block
+//! where nothing had to be undone: the JS answer is written straight from it
+//! ([`push_entries`]), and the scan's mapping is built from it only when asked for
+//! ([`parse_block`]). The fuzz equivalence check (`tests/fuzz`,
+//! [`super::fast_path_against_yaml`]) and the property test below hold the result to
+//! serde_yaml's, values and types.
 
 use super::fast::{is_plain_key, is_plain_value, is_yaml_printable};
+use crate::json::{push_number, push_string};
 use serde_yaml::{Mapping, Value};
 use std::borrow::Cow;
 
 /// Nested block mappings the fast path reads below the top level.
 pub(super) const MAX_DEPTH: usize = 4;
+
+/// A value the fast path read, borrowed from the block where nothing had to be undone.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Node<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Str(Cow<'a, str>),
+    Seq(Vec<Node<'a>>),
+    Map(Entries<'a>),
+}
+
+/// A mapping's entries in order; keys are unique.
+pub(super) type Entries<'a> = Vec<(&'a str, Node<'a>)>;
+
+/// Up to this many keys, repeats are found by comparing each new key with those before it;
+/// past it, by one sort at the end (a block of thousands of keys does not cost their square).
+const FEW_KEYS: usize = 16;
 
 /// Indentation of a line whose first non-space character is a tab: never read.
 const TAB: usize = usize::MAX;
@@ -40,6 +63,11 @@ struct Reader<'a> {
 /// The entries of `block` when the fast path can read all of it, else `None` (see the module
 /// documentation). Blocks over [`super::MAX_YAML_BYTES`] are left to the caps.
 pub(super) fn parse_block(block: &str) -> Option<Mapping> {
+    parse_entries(block).map(to_mapping)
+}
+
+/// The entries of `block` as [`parse_block`] reads them, before any mapping is built.
+pub(super) fn parse_entries(block: &str) -> Option<Entries<'_>> {
     if block.len() > super::MAX_YAML_BYTES || !clean(block) {
         return None;
     }
@@ -133,8 +161,8 @@ impl<'a> Reader<'a> {
     }
 
     /// A block mapping whose keys sit at column `p`, up to the first line indented less.
-    fn map(&mut self, p: usize, depth: usize) -> Option<Mapping> {
-        let mut entries = Mapping::with_capacity(4);
+    fn map(&mut self, p: usize, depth: usize) -> Option<Entries<'a>> {
+        let mut entries: Entries<'a> = Vec::with_capacity(4);
         while let Some((at, line)) = self.peek() {
             if at < p {
                 break;
@@ -147,7 +175,10 @@ impl<'a> Reader<'a> {
             let colon = line.bytes().position(|b| b == b':')?;
             let (key, after) = (line.get(..colon)?, line.get(colon + 1..)?);
             // libyaml reads a key of at most 1,024 characters.
-            if !is_plain_key(key) || key.len() > 1000 || entries.contains_key(key) {
+            if !is_plain_key(key) || key.len() > 1000 {
+                return None;
+            }
+            if entries.len() < FEW_KEYS && entries.iter().any(|(seen, _)| *seen == key) {
                 return None;
             }
             let value = match first(after) {
@@ -155,56 +186,63 @@ impl<'a> Reader<'a> {
                 None => self.nested(p, depth)?,
                 _ => return None,
             };
-            entries.insert(Value::String(key.to_owned()), value);
+            entries.push((key, value));
+        }
+        if entries.len() > FEW_KEYS {
+            let mut keys: Vec<&str> = entries.iter().map(|(key, _)| *key).collect();
+            crate::sort::sort(&mut keys);
+            if keys.windows(2).any(|pair| pair.first() == pair.last()) {
+                return None;
+            }
         }
         Some(entries)
     }
 
     /// The value after `key: ` on a line of a mapping at column `p`.
-    fn value(&mut self, v: &'a str, p: usize, depth: usize) -> Option<Value> {
+    fn value(&mut self, v: &'a str, p: usize, depth: usize) -> Option<Node<'a>> {
         match v.as_bytes().first() {
             None | Some(b'#') => self.nested(p, depth),
             Some(&q @ (b'"' | b'\'')) => self.quoted_value(v, q, p),
-            Some(b'|' | b'>') => self.block_scalar(v, p).map(Value::String),
+            Some(b'|' | b'>') => self.block_scalar(v, p).map(|s| Node::Str(Cow::Owned(s))),
             Some(b'[') => {
                 let (items, rest) = flow_sequence(v.get(1..)?)?;
                 end_of_line(rest)?;
-                Some(Value::Sequence(items))
+                Some(Node::Seq(items))
             }
             _ => plain(v, false),
         }
     }
 
     /// A quoted scalar that opens `v` and ends its line (after the lines it spans).
-    fn quoted_value(&mut self, v: &'a str, q: u8, p: usize) -> Option<Value> {
+    fn quoted_value(&mut self, v: &'a str, q: u8, p: usize) -> Option<Node<'a>> {
         let (value, rest) = self.quoted(v.get(1..)?, q, p + 1)?;
         end_of_line(rest)?;
-        Some(Value::String(value.into_owned()))
+        Some(Node::Str(value))
     }
 
     /// The value of `key:` with nothing after it on the line: a block sequence (at column `p`
     /// or deeper), a nested mapping (deeper), or null.
-    fn nested(&mut self, p: usize, depth: usize) -> Option<Value> {
+    fn nested(&mut self, p: usize, depth: usize) -> Option<Node<'a>> {
         let Some((at, line)) = self.peek() else {
-            return Some(Value::Null);
+            return Some(Node::Null);
         };
         if at == TAB {
             return None;
         }
         let rest = line.get(at..)?;
         if at >= p && (rest == "-" || rest.starts_with("- ")) {
-            return self.sequence(at).map(Value::Sequence);
+            return self.sequence(at).map(Node::Seq);
         }
         if at > p {
             return (depth < MAX_DEPTH)
                 .then(|| self.map(at, depth + 1))?
-                .map(Value::Mapping);
+                .map(Node::Map);
         }
-        Some(Value::Null)
+        Some(Node::Null)
     }
 
     /// A block sequence of scalars whose `-` sit at column `c`.
-    fn sequence(&mut self, c: usize) -> Option<Vec<Value>> {
+    fn sequence(&mut self, c: usize) -> Option<Vec<Node<'a>>> {
         let mut items = Vec::new();
         while let Some((at, line)) = self.peek() {
             if at < c {
@@ -221,7 +259,7 @@ impl<'a> Reader<'a> {
             };
             self.pos += 1;
             items.push(match item.as_bytes().first() {
-                None | Some(b'#') => Value::Null,
+                None | Some(b'#') => Node::Null,
                 Some(&q @ (b'"' | b'\'')) => self.quoted_value(item, q, c)?,
                 _ => plain(item, false)?,
             });
@@ -436,7 +474,7 @@ fn escape(tail: &str) -> Option<(char, usize)> {
 
 /// A one-line flow sequence of scalars, given what follows its `[`: the items and what follows
 /// the `]`.
-fn flow_sequence(after_bracket: &str) -> Option<(Vec<Value>, &str)> {
+fn flow_sequence(after_bracket: &str) -> Option<(Vec<Node<'_>>, &str)> {
     let mut items = Vec::new();
     let mut rest = skip(after_bracket, false);
     if let Some(after) = rest.strip_prefix(']') {
@@ -445,7 +483,7 @@ fn flow_sequence(after_bracket: &str) -> Option<(Vec<Value>, &str)> {
     loop {
         if let Some(&q @ (b'"' | b'\'')) = rest.as_bytes().first() {
             let (value, after) = one_line_quoted(rest.get(1..)?, q)?;
-            items.push(Value::String(value.into_owned()));
+            items.push(Node::Str(value));
             rest = skip(after, false);
         } else {
             let end = rest.bytes().position(|b| b == b',' || b == b']')?;
@@ -466,7 +504,7 @@ fn flow_sequence(after_bracket: &str) -> Option<(Vec<Value>, &str)> {
 }
 
 /// A plain scalar (`flow`: inside `[…]`), typed as serde_yaml types it, when that is certain.
-fn plain(v: &str, flow: bool) -> Option<Value> {
+fn plain(v: &str, flow: bool) -> Option<Node<'_>> {
     let comment = v.as_bytes().windows(2).position(|pair| pair == b" #");
     let v = match comment {
         Some(at) if !flow => v.get(..at)?,
@@ -474,9 +512,9 @@ fn plain(v: &str, flow: bool) -> Option<Value> {
     };
     let v = v.trim_end_matches(' ');
     match v {
-        "null" | "Null" | "NULL" | "~" => return Some(Value::Null),
-        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
+        "null" | "Null" | "NULL" | "~" => return Some(Node::Null),
+        "true" | "True" | "TRUE" => return Some(Node::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Node::Bool(false)),
         _ => {}
     }
     let digits = v.strip_prefix('-').unwrap_or(v);
@@ -484,10 +522,68 @@ fn plain(v: &str, flow: bool) -> Option<Value> {
         && digits.bytes().all(|b| b.is_ascii_digit())
         && (!digits.starts_with('0') || v == "0");
     if decimal {
-        return v.parse::<i64>().ok().map(|n| Value::Number(n.into()));
+        return v.parse::<i64>().ok().map(Node::Int);
     }
     let flow_safe = !flow || !v.contains(['[', ']', '{', '}', ',', ':', '?', '#']);
-    (flow_safe && is_plain_value(v)).then(|| Value::String(v.to_owned()))
+    (flow_safe && is_plain_value(v)).then_some(Node::Str(Cow::Borrowed(v)))
+}
+
+impl Node<'_> {
+    /// The value serde_yaml reads.
+    pub(super) fn into_value(self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(b),
+            Node::Int(n) => Value::Number(n.into()),
+            Node::Str(s) => Value::String(s.into_owned()),
+            Node::Seq(items) => Value::Sequence(items.into_iter().map(Node::into_value).collect()),
+            Node::Map(entries) => Value::Mapping(to_mapping(entries)),
+        }
+    }
+
+    /// The value as JSON, as [`super::FrontmatterHead::to_js_json`] writes serde_yaml's.
+    fn push_json(&self, out: &mut String) {
+        match self {
+            Node::Null => out.push_str("null"),
+            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Node::Int(n) => push_number(out, *n as f64),
+            Node::Str(s) => push_string(out, s),
+            Node::Seq(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.push_json(out);
+                }
+                out.push(']');
+            }
+            Node::Map(entries) => push_entries(out, entries),
+        }
+    }
+}
+
+/// The mapping of entries [`parse_entries`] read.
+fn to_mapping(entries: Entries<'_>) -> Mapping {
+    let mut mapping = Mapping::with_capacity(entries.len());
+    for (key, value) in entries {
+        mapping.insert(Value::String(key.to_owned()), value.into_value());
+    }
+    mapping
+}
+
+/// Entries as a JSON object.
+pub(super) fn push_entries(out: &mut String, entries: &[(&str, Node<'_>)]) {
+    out.push('{');
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_string(out, key);
+        out.push(':');
+        value.push_json(out);
+    }
+    out.push('}');
 }
 
 #[cfg(test)]

@@ -54,18 +54,11 @@ pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
             let body_offset = byte_to_utf16_index(text, *body_start);
             return HeadForJs::Json(plain_json(&entries, body_offset));
         }
-        // The widened fast path (`block.rs`), without trying the plain one a second time.
-        if let Some(frontmatter) = block::parse_block(split.block) {
-            let head = FrontmatterHead {
-                header: super::memory_fields(&frontmatter),
-                frontmatter,
-                diagnostics: Vec::new(),
-                body_start: *body_start,
-            };
+        // The widened fast path (`block.rs`), without trying the plain one a second time, and
+        // written straight from its tree (no mapping; its integers all have a JSON form).
+        if let Some(entries) = block::parse_entries(split.block) {
             let body_offset = byte_to_utf16_index(text, *body_start);
-            if let Some(json) = head.to_js_json(body_offset) {
-                return HeadForJs::Json(json);
-            }
+            return HeadForJs::Json(block_json(&entries, body_offset));
         }
     }
     let Some(head) = parse_head(delimited) else {
@@ -184,6 +177,70 @@ fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
         push_string(&mut out, key);
     }
     out.push_str("],\"diagnostics\":[]}");
+    out
+}
+
+/// The JSON of a block the widened fast path read, as [`FrontmatterHead::to_js_json`] writes
+/// the mapping of it. The header names the frontmatter keys whose values the fields are (as
+/// [`plain_json`] does) unless the description is not a string, whose field is then written
+/// out as JS stringifies it.
+fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String {
+    use block::Node;
+    let mut out = String::with_capacity(256);
+    out.push_str("{\"frontmatter\":");
+    block::push_entries(&mut out, entries);
+    out.push_str(",\"body\":");
+    push_number(&mut out, body_offset as f64);
+    let (mut fields, mut description) = (0, None);
+    for (key, value) in entries {
+        let text = match value {
+            Node::Str(s) => Some(&**s),
+            _ => None,
+        };
+        match (*key, text) {
+            ("name", Some(_)) => fields |= 1,
+            ("description", Some(s)) if !s.is_empty() => fields |= 2,
+            ("description", None) => {
+                description = super::truthy_js_string(&value.clone().into_value());
+            }
+            ("type", Some(s)) if MemoryType::parse(s).is_some() => fields |= 4,
+            _ => {}
+        }
+    }
+    let named = HEADER_KEYS
+        .iter()
+        .enumerate()
+        .filter(|(bit, _)| fields & (1 << bit) != 0)
+        .map(|(_, key)| *key);
+    match description {
+        None => {
+            out.push_str(",\"header\":[");
+            for (n, key) in named.enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                push_string(&mut out, key);
+            }
+            out.push(']');
+        }
+        Some(description) => {
+            // Only `name` and `type` can be named here: write them out too.
+            let value = |wanted: &str| {
+                entries.iter().find_map(|(key, value)| match value {
+                    Node::Str(s) if *key == wanted => Some(&**s),
+                    _ => None,
+                })
+            };
+            out.push_str(",\"header\":");
+            push_header(
+                &mut out,
+                value("name").filter(|_| fields & 1 != 0),
+                Some(&description),
+                value("type").filter(|_| fields & 4 != 0),
+            );
+        }
+    }
+    out.push_str(",\"diagnostics\":[]}");
     out
 }
 

@@ -10,7 +10,7 @@
 //!   stats nothing; without one, each recall lists and stats the directory.
 
 use super::index_cache::CacheMark;
-use super::ranker::{DocCounts, RankerIndex, RankerParams};
+use super::ranker::{RankerIndex, RankerParams, FIELDS};
 use crate::host::{HostWatch, WatchEvent, WatchListener};
 use crate::types::MemoryHeader;
 use std::cell::{Cell, RefCell};
@@ -185,20 +185,30 @@ impl RecallIndex {
     }
 
     /// Index a memory from the persisted cache: its header (no `body_head`), the hash of its
-    /// embedding text and its term statistics (term ids of this index's ranker), as
-    /// [`RecallIndex::upsert`] would have computed them from its text.
+    /// embedding text and its term statistics (field lengths, then distinct term ids of this
+    /// index's ranker with their counts per field), as [`RecallIndex::upsert`] would have
+    /// computed them from its text.
     pub(crate) fn upsert_counted(
         &mut self,
         header: MemoryHeader,
         size: f64,
         order: u32,
         embed_hash: u128,
-        doc: DocCounts,
+        lens: [u32; FIELDS],
+        counts: impl ExactSizeIterator<Item = (u32, [u16; FIELDS])>,
     ) {
         self.forget(&header.filename);
-        self.ranker
-            .upsert_counted(&header.filename, header.mtime_ms, doc);
-        self.put(header, size, order, embed_hash);
+        let slot = self
+            .ranker
+            .insert_unique(&header.filename, header.mtime_ms, lens, counts);
+        self.put_at(slot as usize, header, size, order, embed_hash);
+    }
+
+    /// Room for `docs` more memories, and per `(term id, n)` for `n` more of the term's
+    /// postings, before a bulk load from the persisted cache.
+    pub(crate) fn reserve_bulk(&mut self, docs: usize, postings: impl Iterator<Item = (u32, u32)>) {
+        self.entries.reserve(docs);
+        self.ranker.reserve_bulk(docs, postings);
     }
 
     /// The ranker, to intern the cache's terms.
@@ -220,10 +230,20 @@ impl RecallIndex {
 
     /// Keep `header`'s entry at the slot the ranker just gave its filename.
     fn put(&mut self, header: MemoryHeader, size: f64, order: u32, embed_hash: u128) {
-        let Some((slot, _)) = self.ranker.doc_slot(&header.filename) else {
-            return;
-        };
-        let slot = slot as usize;
+        if let Some((slot, _)) = self.ranker.doc_slot(&header.filename) {
+            self.put_at(slot as usize, header, size, order, embed_hash);
+        }
+    }
+
+    /// [`RecallIndex::put`] for the ranker's slot `slot` of `header`.
+    fn put_at(
+        &mut self,
+        slot: usize,
+        header: MemoryHeader,
+        size: f64,
+        order: u32,
+        embed_hash: u128,
+    ) {
         if self.entries.len() <= slot {
             self.entries.resize_with(slot + 1, || None);
         }

@@ -114,8 +114,9 @@ struct Cached<'a> {
     description: Option<&'a str>,
     embed_hash: u128,
     lens: [u32; FIELDS],
-    /// Cache term numbers (ascending) and their counts per field.
-    counts: Vec<(u32, [u16; FIELDS])>,
+    /// Where its cache term numbers (ascending) and their counts per field are in
+    /// [`IndexCache::counts`].
+    counts: (usize, usize),
     used: bool,
 }
 
@@ -127,6 +128,10 @@ pub(crate) struct IndexCache<'a> {
     /// empty index of a first pass, a term no applied entry uses has no postings, which the
     /// ranker reads as no term).
     ids: Vec<u32>,
+    /// Every entry's term numbers and counts, entry after entry (one vector, not one per entry).
+    counts: Vec<(u32, [u16; FIELDS])>,
+    /// Per cache term, how many entries use it: the ranker sizes its posting lists from them.
+    dfs: Vec<u32>,
     /// In the writer's walk order.
     entries: Vec<Cached<'a>>,
     /// Where the walk is expected next: an unchanged directory lists its files in the order the
@@ -189,6 +194,11 @@ impl<'a> IndexCache<'a> {
         if self.ids.len() != self.terms.len() {
             let ranker = index.ranker_mut();
             self.ids = self.terms.iter().map(|t| ranker.intern(t)).collect();
+            let unused = self.entries.iter().filter(|e| !e.used).count();
+            index.reserve_bulk(
+                unused,
+                self.ids.iter().copied().zip(self.dfs.iter().copied()),
+            );
         }
         let Some(entry) = self.entries.get_mut(at) else {
             return false;
@@ -197,12 +207,16 @@ impl<'a> IndexCache<'a> {
             return false;
         }
         entry.used = true;
-        let mut counts = std::mem::take(&mut entry.counts);
-        // Cache term numbers to the ranker's ids, in place (numbers were checked on decoding;
-        // an unknown id would be dropped by the ranker).
-        for c in &mut counts {
-            c.0 = self.ids.get(c.0 as usize).copied().unwrap_or(u32::MAX);
-        }
+        // Cache term numbers to the ranker's ids as the ranker takes them (numbers were checked
+        // on decoding; distinct cache terms are distinct ranker terms, and an entry's numbers
+        // ascend, so its ids are distinct).
+        let ids = &self.ids;
+        let counts = self
+            .counts
+            .get(entry.counts.0..entry.counts.1)
+            .unwrap_or_default()
+            .iter()
+            .map(|&(c, tf)| (ids.get(c as usize).copied().unwrap_or(u32::MAX), tf));
         let header = MemoryHeader {
             filename: file.rel.to_owned(),
             file_path: file.path.to_owned(),
@@ -217,7 +231,8 @@ impl<'a> IndexCache<'a> {
             file.size,
             order,
             entry.embed_hash,
-            (entry.lens, counts),
+            entry.lens,
+            counts,
         );
         true
     }
@@ -260,14 +275,21 @@ impl<'a> IndexCache<'a> {
         }
         let n_entries = r.count()?;
         let mut entries = Vec::with_capacity(n_entries.min(r.left() / 16));
+        // About one posting per 8 bytes of a typical cache: one growth at most (and no more
+        // than the bytes left can hold).
+        let mut counts = Vec::with_capacity(r.left() / 8);
+        // One place per term actually read.
+        let mut dfs = vec![0u32; terms.len()];
         for _ in 0..n_entries {
-            entries.push(r.entry(n_terms as u64)?);
+            entries.push(r.entry(&mut counts, &mut dfs)?);
         }
         if r.pos != body.len() {
             return None;
         }
         Some(IndexCache {
             ids: Vec::new(),
+            counts,
+            dfs,
             terms,
             entries,
             next: Cell::new(0),
@@ -334,7 +356,13 @@ impl<'a> Reader<'a> {
         Some(f64::from_bits(self.num()?.reverse_bits()))
     }
 
-    fn entry(&mut self, n_terms: u64) -> Option<Cached<'a>> {
+    /// One entry; its term numbers and counts are appended to `all`, and each of its terms
+    /// counted in `dfs` (one place per cache term).
+    fn entry(
+        &mut self,
+        all: &mut Vec<(u32, [u16; FIELDS])>,
+        dfs: &mut [u32],
+    ) -> Option<Cached<'a>> {
         let rel = self.str()?;
         let size = self.float()?;
         let mtime_ms = self.float()?;
@@ -351,14 +379,13 @@ impl<'a> Reader<'a> {
         }
         let n = self.count()?;
         // Filled in place (no push per term).
-        let mut counts = vec![(0u32, [0u16; FIELDS]); n];
+        let start = all.len();
+        all.resize(start + n, (0, [0; FIELDS]));
         let mut next = 0u64;
-        for slot in &mut counts {
+        for slot in all.get_mut(start..).unwrap_or_default() {
             let v = self.term_num()?;
             let id = next.checked_add(v >> 1)?;
-            if id >= n_terms {
-                return None;
-            }
+            *dfs.get_mut(usize::try_from(id).ok()?)? += 1;
             let mut tf = [0, 0, 0, 1];
             if v & 1 == 1 {
                 let packed = self.term_num()?;
@@ -394,7 +421,7 @@ impl<'a> Reader<'a> {
             description,
             embed_hash,
             lens,
-            counts,
+            counts: (start, start + n),
             used: false,
         })
     }

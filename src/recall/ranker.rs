@@ -1199,10 +1199,6 @@ fn is_compound(ident: &str) -> bool {
     joined || turn
 }
 
-/// One document's term statistics as the index keeps them: its field lengths and, per distinct
-/// term id, its occurrences per field (what the persisted index cache stores).
-pub(crate) type DocCounts = ([u32; FIELDS], Vec<(u32, [u16; FIELDS])>);
-
 /// The persisted index cache's access (see [`super::index_cache`]): export and re-insert a
 /// document's term statistics without tokenising it again.
 impl RankerIndex {
@@ -1247,26 +1243,32 @@ impl RankerIndex {
         .id(term)
     }
 
-    /// Add (or replace) the document `filename` from its statistics: `counts` hold term ids of
-    /// [`RankerIndex::intern`] (unknown ids and repeats of an id are dropped).
-    pub(crate) fn upsert_counted(&mut self, filename: &str, mtime_ms: f64, doc: DocCounts) {
-        self.remove(filename);
-        let (len, mut counts) = doc;
-        // Unknown ids and repeats dropped in one pass, with the marks `fill` uses.
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.marks.iter_mut().for_each(|m| *m = (0, 0));
-            self.generation = 1;
-        }
-        let generation = self.generation;
-        let marks = &mut self.marks;
-        counts.retain(|c| match marks.get_mut(c.0 as usize) {
-            Some(m) if m.0 != generation => {
-                m.0 = generation;
-                true
+    /// Room for `docs` more documents and, per `(term id, n)`, `n` more postings of the term,
+    /// before a bulk load ([`RankerIndex::insert_unique`]): each list and map is sized once
+    /// instead of growing (and the filename map rehashing) posting by posting.
+    pub(crate) fn reserve_bulk(&mut self, docs: usize, postings: impl Iterator<Item = (u32, u32)>) {
+        self.docs.reserve(docs);
+        self.lens.reserve(docs);
+        self.by_name.reserve(docs);
+        for (id, n) in postings {
+            if let Some(list) = self.postings.get_mut(id as usize) {
+                list.reserve_exact(n as usize);
             }
-            _ => false,
-        });
+        }
+    }
+
+    /// [`RankerIndex::upsert_counted`] for counts whose term ids are known to be distinct (the
+    /// index cache's, ascending within an entry): no marks pass, no intermediate vector; the
+    /// postings are pushed as `counts` yields them. Unknown ids are dropped. Repeated ids would
+    /// be indexed twice, so callers guarantee there are none. Returns the document's slot.
+    pub(crate) fn insert_unique(
+        &mut self,
+        filename: &str,
+        mtime_ms: f64,
+        len: [u32; FIELDS],
+        counts: impl ExactSizeIterator<Item = (u32, [u16; FIELDS])>,
+    ) -> u32 {
+        self.remove(filename);
         let slot = match self.free.pop() {
             Some(slot) => slot,
             None => {
@@ -1275,9 +1277,11 @@ impl RankerIndex {
                 (self.docs.len() - 1) as u32
             }
         };
-        for &(id, tf) in &counts {
+        let mut terms = Vec::with_capacity(counts.len());
+        for (id, tf) in counts {
             if let Some(list) = self.postings.get_mut(id as usize) {
                 list.push(Posting { slot, tf });
+                terms.push(id);
             }
         }
         for (total, l) in self.totals.iter_mut().zip(len) {
@@ -1291,10 +1295,11 @@ impl RankerIndex {
             *d = Some(Doc {
                 filename: filename.to_owned(),
                 mtime_ms,
-                terms: counts.iter().map(|c| c.0).collect(),
+                terms,
             });
         }
         self.live += 1;
+        slot
     }
 }
 
@@ -1810,5 +1815,155 @@ mod tests {
         assert!(index.rank("deploy redis", 5).is_empty());
         assert!(index.postings.iter().all(Vec::is_empty));
         assert_eq!(index.totals, [0; FIELDS]);
+    }
+
+    /// Every live document's filename, field lengths and counts per term (by text, sorted).
+    type Stats = Vec<(String, [u32; FIELDS], Vec<(String, [u16; FIELDS])>)>;
+
+    fn stats(index: &RankerIndex) -> Stats {
+        let by_slot = index.slot_counts();
+        let mut out: Stats = index
+            .docs
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, d)| {
+                let d = d.as_ref()?;
+                let mut counts: Vec<(String, [u16; FIELDS])> = by_slot[slot]
+                    .iter()
+                    .map(|&(id, tf)| (index.term_text(id).unwrap().to_owned(), tf))
+                    .collect();
+                counts.sort();
+                Some((d.filename.clone(), index.lens[slot], counts))
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    #[test]
+    fn bulk_load_ranks_like_incremental_indexing() {
+        use crate::test_rng::XorShift;
+        const WORDS: [&str; 24] = [
+            "deploy",
+            "staging",
+            "redis",
+            "cache",
+            "token",
+            "oauth",
+            "flaky",
+            "tests",
+            "invoice",
+            "worker",
+            "migration",
+            "schema",
+            "react",
+            "bundle",
+            "lint",
+            "yaml",
+            "docker",
+            "go",
+            "parseHeader",
+            "get_batch",
+            "v1.2",
+            "E0502",
+            "été",
+            "the",
+        ];
+        fn below(rng: &mut XorShift, n: usize) -> usize {
+            (rng.next() % n as u64) as usize
+        }
+        fn text(rng: &mut XorShift, n: usize) -> String {
+            (0..below(rng, n) + 1)
+                .map(|_| WORDS[below(rng, WORDS.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        fn make(rng: &mut XorShift, i: usize) -> MemoryHeader {
+            let mut h = header(
+                &format!("m_{i}.md"),
+                &text(rng, 3),
+                &text(rng, 8),
+                &text(rng, 40),
+            );
+            h.mtime_ms = (i % 5) as f64;
+            h
+        }
+        for seed in [0x2545_f491_4f6c_dd1d_u64, 0x9e37_79b9_7f4a_7c15, 42] {
+            let rng = &mut XorShift(seed);
+            // The incremental index: 80 memories upserted from their text, some replaced, some
+            // removed (so slots are reused and posting lists are out of slot order).
+            let docs: Vec<MemoryHeader> = (0..80).map(|i| make(rng, i)).collect();
+            let mut incremental = RankerIndex::new(RankerParams::default());
+            for h in &docs {
+                incremental.upsert(h.into());
+            }
+            let later: Vec<MemoryHeader> = (0..80).step_by(7).map(|i| make(rng, i)).collect();
+            for h in &later {
+                incremental.upsert(h.into());
+            }
+            for i in (3..80).step_by(11) {
+                assert!(incremental.remove(&format!("m_{i}.md")));
+            }
+            let want = stats(&incremental);
+            // The bulk load of the same statistics: terms interned in another order (other
+            // ids), room reserved from the document frequencies, documents in another order.
+            let mut bulk = RankerIndex::new(RankerParams::default());
+            let mut texts: Vec<&str> = want
+                .iter()
+                .flat_map(|d| d.2.iter().map(|c| c.0.as_str()))
+                .collect();
+            texts.sort();
+            texts.dedup();
+            for i in (1..texts.len()).rev() {
+                texts.swap(i, below(rng, i + 1));
+            }
+            let mut dfs: Vec<(u32, u32)> = texts.iter().map(|t| (bulk.intern(t), 0)).collect();
+            for d in &want {
+                for c in &d.2 {
+                    let k = texts.iter().position(|t| *t == c.0).unwrap();
+                    dfs[k].1 += 1;
+                }
+            }
+            bulk.reserve_bulk(want.len(), dfs.iter().copied());
+            let mut order: Vec<usize> = (0..want.len()).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, below(rng, i + 1));
+            }
+            for &k in &order {
+                let (name, lens, counts) = &want[k];
+                let slot = incremental.doc_slot(name).unwrap().0 as usize;
+                let mtime = incremental.docs[slot].as_ref().unwrap().mtime_ms;
+                let ids: Vec<(u32, [u16; FIELDS])> = counts
+                    .iter()
+                    .map(|(t, tf)| (bulk.terms.get(t).unwrap(), *tf))
+                    .collect();
+                bulk.insert_unique(name, mtime, *lens, ids.into_iter());
+            }
+            assert_eq!(bulk.len(), incremental.len());
+            assert_eq!(bulk.totals, incremental.totals);
+            assert_eq!(stats(&bulk), want);
+            let mut queries: Vec<String> = (0..12).map(|_| text(rng, 6)).collect();
+            queries.push("deploy the redis cache to staging".into());
+            queries.push("nothing here at all".into());
+            let queries: Vec<&str> = queries.iter().map(String::as_str).collect();
+            let got = answers(&bulk, &queries);
+            assert_eq!(got, answers(&incremental, &queries));
+            assert!(
+                got.iter().filter(|l| !l.contains("prefilter")).count() > 10,
+                "{got:?}"
+            );
+            // Both keep indexing alike after the bulk load.
+            for i in (0..90).step_by(4) {
+                let h = make(rng, i);
+                incremental.upsert((&h).into());
+                bulk.upsert((&h).into());
+            }
+            for i in (1..90).step_by(9) {
+                let name = format!("m_{i}.md");
+                assert_eq!(bulk.remove(&name), incremental.remove(&name));
+            }
+            assert_eq!(stats(&bulk), stats(&incremental));
+            assert_eq!(answers(&bulk, &queries), answers(&incremental, &queries));
+        }
     }
 }
