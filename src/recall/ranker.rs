@@ -1315,6 +1315,33 @@ pub fn rank_memories(query: &str, headers: &[MemoryHeader], limit: usize) -> Vec
 
 #[cfg(test)]
 mod tests {
+    /// Words the randomised index tests draw their texts from.
+    const TEST_WORDS: [&str; 24] = [
+        "deploy",
+        "staging",
+        "redis",
+        "cache",
+        "token",
+        "oauth",
+        "flaky",
+        "tests",
+        "invoice",
+        "worker",
+        "migration",
+        "schema",
+        "react",
+        "bundle",
+        "lint",
+        "yaml",
+        "docker",
+        "go",
+        "parseHeader",
+        "get_batch",
+        "v1.2",
+        "E0502",
+        "été",
+        "the",
+    ];
     use super::*;
     use crate::types::MemoryType;
 
@@ -1725,26 +1752,8 @@ mod tests {
 
     #[test]
     fn incremental_updates_rank_like_a_fresh_build() {
-        let words = [
-            "deploy",
-            "staging",
-            "redis",
-            "cache",
-            "token",
-            "oauth",
-            "flaky",
-            "tests",
-            "invoice",
-            "worker",
-            "migration",
-            "schema",
-            "react",
-            "bundle",
-            "lint",
-            "yaml",
-            "docker",
-            "go",
-        ];
+        // The first 18 words (this test predates the identifier-shaped ones).
+        let words = &TEST_WORDS[..18];
         struct Xs(u64);
         impl Xs {
             fn below(&mut self, n: usize) -> usize {
@@ -1843,38 +1852,12 @@ mod tests {
     #[test]
     fn bulk_load_ranks_like_incremental_indexing() {
         use crate::test_rng::XorShift;
-        const WORDS: [&str; 24] = [
-            "deploy",
-            "staging",
-            "redis",
-            "cache",
-            "token",
-            "oauth",
-            "flaky",
-            "tests",
-            "invoice",
-            "worker",
-            "migration",
-            "schema",
-            "react",
-            "bundle",
-            "lint",
-            "yaml",
-            "docker",
-            "go",
-            "parseHeader",
-            "get_batch",
-            "v1.2",
-            "E0502",
-            "été",
-            "the",
-        ];
         fn below(rng: &mut XorShift, n: usize) -> usize {
             (rng.next() % n as u64) as usize
         }
         fn text(rng: &mut XorShift, n: usize) -> String {
             (0..below(rng, n) + 1)
-                .map(|_| WORDS[below(rng, WORDS.len())])
+                .map(|_| TEST_WORDS[below(rng, TEST_WORDS.len())])
                 .collect::<Vec<_>>()
                 .join(" ")
         }

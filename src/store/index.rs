@@ -272,8 +272,8 @@ mod tests {
 
     type TestStore = Store<HookedFs, FixedClock, NoTelemetry>;
 
-    /// A store over a `MemFs` holding `files`, with or without the host's `readHead`.
-    fn store(files: &[(&str, &[u8])], read_head: bool) -> TestStore {
+    /// A `MemFs` holding `files`, with or without the host's `readHead`.
+    fn host(files: &[(&str, &[u8])], read_head: bool) -> HookedFs {
         let inner = MemFs::new();
         for (path, data) in files {
             inner.insert_file(path, data);
@@ -282,16 +282,24 @@ mod tests {
             read_head,
             ..FsCapabilities::default()
         };
-        let fs = HookedFs::new(inner, caps);
-        let config = StoreConfig::default();
+        HookedFs::new(inner, caps)
+    }
+
+    /// A store of `/m/` over `fs`.
+    fn store_over(fs: HookedFs) -> TestStore {
         Store::new(
             fs,
             FixedClock(1.7e12),
             NoTelemetry,
             "/m/",
             WriteMode::Auto,
-            config,
+            StoreConfig::default(),
         )
+    }
+
+    /// A store over a `MemFs` holding `files`, with or without the host's `readHead`.
+    fn store(files: &[(&str, &[u8])], read_head: bool) -> TestStore {
+        store_over(host(files, read_head))
     }
 
     fn reads(s: &TestStore) -> Vec<FsOp> {
@@ -366,25 +374,15 @@ mod tests {
             }
         }
         // A refused read is an error carrying the host's, whichever method was refused.
-        let inner = MemFs::new();
-        inner.insert_file("/m/MEMORY.md", "- [A](a.md) \u{2014} x\n");
-        let caps = FsCapabilities {
-            read_head: true,
-            ..FsCapabilities::default()
-        };
-        let fs = HookedFs::new(inner, caps).refusing(|op, _| match op {
+        let fs = host(
+            &[("/m/MEMORY.md", "- [A](a.md) \u{2014} x\n".as_bytes())],
+            true,
+        )
+        .refusing(|op, _| match op {
             FsOp::ReadHead => Err(HostError::new(Some("EACCES"), "denied")),
             _ => Ok(()),
         });
-        let config = StoreConfig::default();
-        let refused = Store::new(
-            fs,
-            FixedClock(1.7e12),
-            NoTelemetry,
-            "/m/",
-            WriteMode::Auto,
-            config,
-        );
+        let refused = store_over(fs);
         let err = block_on(refused.read_index()).unwrap_err();
         assert_eq!(err.code, Code::HostFs, "{err:?}");
         assert!(err.message.contains("MEMORY.md"), "{err:?}");
