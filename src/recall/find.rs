@@ -398,7 +398,8 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// those again; a reported directory, or more than 256 paths, means a full pass. Without a
     /// watch (or when everything is reported changed), a full pass: list and stat every memory
     /// file (the scan's walk), read the heads of those whose (path, size, mtime) is new or
-    /// reported, and forget the files that are gone.
+    /// reported, and forget the files that are gone. A full pass that meets a symbolic link
+    /// stops the watch (a change behind a link is not a change the watch can report).
     pub async fn candidates(&self, live: &LiveIndex) {
         let _turn = live.turn().await;
         if live.watch_state() == WatchState::Untried {
@@ -501,7 +502,13 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// List and stat the directory; read what is new, changed or in `forced`; forget what is
     /// gone.
     async fn full_pass(&self, live: &LiveIndex, forced: &[String]) {
-        let files = self.store.list_memory_files().await;
+        let listing = self.store.list_memory_files().await;
+        if listing.links > 0 && live.watch_state() == WatchState::Active {
+            // A change behind a link is not reported by a watch of the directory: stat every
+            // file each recall instead, as without a watch.
+            live.set_watch(None);
+        }
+        let files = listing.files;
         let stale: Vec<(u32, &MemoryFile)> = {
             let mut index = live.index().borrow_mut();
             index.begin_pass();
