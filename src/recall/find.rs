@@ -19,7 +19,7 @@ use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::{fuse, fused_order, Fused, FusionParams};
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
-use crate::future::join_all;
+use crate::future::{join, join_all};
 use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
 use crate::store::deadline::Cut;
 use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
@@ -431,7 +431,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     }
 
     /// The persisted index cache's bytes ([`INDEX_CACHE_NAME`]), if this is the instance's first
-    /// full pass over an empty index and the file reads.
+    /// full pass, the index is empty when it starts, and the file reads.
     async fn load_index_cache(&self, live: &LiveIndex) -> Option<Vec<u8>> {
         let mut mark = live.cache_mark();
         if mark.tried || !live.is_empty() {
@@ -502,7 +502,10 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// List and stat the directory; read what is new, changed or in `forced`; forget what is
     /// gone.
     async fn full_pass(&self, live: &LiveIndex, forced: &[String]) {
-        let listing = self.store.list_memory_files().await;
+        // The persisted cache (first pass only) is read while the directory is listed and
+        // stat'ed: its read waits on the host while the walk does.
+        let (listing, text) =
+            join(self.store.list_memory_files(), self.load_index_cache(live)).await;
         if listing.links > 0 && live.watch_state() == WatchState::Active {
             // A change behind a link is not reported by a watch of the directory: stat every
             // file each recall instead, as without a watch.
@@ -525,7 +528,6 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             index.sweep();
             stale
         };
-        let text = self.load_index_cache(live).await;
         let mut cache = text
             .as_deref()
             .and_then(|t| IndexCache::decode(t, self.store.dir()));
