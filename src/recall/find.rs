@@ -431,10 +431,10 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     }
 
     /// The persisted index cache's bytes ([`INDEX_CACHE_NAME`]), if this is the instance's first
-    /// full pass, the index is empty when it starts, and the file reads.
+    /// full pass, its index never held a memory, and the file reads.
     async fn load_index_cache(&self, live: &LiveIndex) -> Option<Vec<u8>> {
         let mut mark = live.cache_mark();
-        if mark.tried || !live.is_empty() {
+        if mark.tried || !live.index().borrow().is_new() {
             return None;
         }
         mark.tried = true;
@@ -531,28 +531,39 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         let mut cache = text
             .as_deref()
             .and_then(|t| IndexCache::decode(t, self.store.dir()));
-        for chunk in stale.chunks(READ_CHUNK) {
-            // Forced paths (this instance's own writes) are read whatever the cache says.
-            let cached: Vec<Option<usize>> = chunk
-                .iter()
-                .map(|(_, f)| {
-                    let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
-                    cache.as_ref().filter(|_| !forced)?.position(listed(f))
-                })
-                .collect();
-            let reads = chunk
+        // Where the cache holds each stale file unchanged (forced paths, this instance's own
+        // writes, are read whatever the cache says), all loaded at once into the new index;
+        // what it does not hold is read. (Should the load be refused, everything is read.)
+        let mut cached: Vec<Option<usize>> = stale
+            .iter()
+            .map(|(_, f)| {
+                let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
+                cache.as_ref().filter(|_| !forced)?.position(listed(f))
+            })
+            .collect();
+        if let Some(c) = cache.as_mut() {
+            let hits: Vec<(Listed<'_>, usize, u32)> = stale
                 .iter()
                 .zip(&cached)
+                .filter_map(|((order, f), at)| Some((listed(f), (*at)?, *order)))
+                .collect();
+            if !hits.is_empty() && !c.apply_bulk(&mut live.index().borrow_mut(), &hits) {
+                cached.iter_mut().for_each(|at| *at = None);
+            }
+        }
+        for (chunk, cached) in stale.chunks(READ_CHUNK).zip(cached.chunks(READ_CHUNK)) {
+            let reads: Vec<_> = chunk
+                .iter()
+                .zip(cached)
                 .filter(|(_, at)| at.is_none())
                 .map(|((_, f), _)| self.store.read_memory_head(f))
                 .collect();
+            if reads.is_empty() {
+                continue;
+            }
             let mut heads = join_all(reads).await.into_iter();
             let mut index = live.index().borrow_mut();
-            for ((order, file), at) in chunk.iter().zip(cached) {
-                if let (Some(at), Some(c)) = (at, cache.as_mut()) {
-                    c.apply_at(&mut index, listed(file), at, *order);
-                    continue;
-                }
+            for ((order, file), _) in chunk.iter().zip(cached).filter(|(_, at)| at.is_none()) {
                 match heads.next().flatten() {
                     Some(h) => index.upsert(h, file.size, *order),
                     // Unreadable: left out, as the scan leaves it out.
