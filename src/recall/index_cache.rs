@@ -188,8 +188,7 @@ impl<'a> IndexCache<'a> {
             return false;
         }
         if self.ids.len() != self.terms.len() {
-            let ranker = index.ranker_mut();
-            self.ids = self.terms.iter().map(|t| ranker.intern(t)).collect();
+            self.ids = index.ranker_mut().intern_all(&self.terms);
         }
         let memories: Vec<BulkMemory<'_>> = files
             .iter()

@@ -1243,7 +1243,7 @@ impl RankerIndex {
     }
 
     /// The id of `term` (a new one if it is new).
-    pub(crate) fn intern(&mut self, term: &str) -> u32 {
+    fn intern(&mut self, term: &str) -> u32 {
         Vocab {
             terms: &mut self.terms,
             term_text: &mut self.term_text,
@@ -1251,6 +1251,18 @@ impl RankerIndex {
             marks: &mut self.marks,
         }
         .id(term)
+    }
+
+    /// The ids of `terms` (new ones for the new), with room for them all made at once (no
+    /// rehashing as thousands of terms come in).
+    pub(crate) fn intern_all(&mut self, terms: &[&str]) -> Vec<u32> {
+        let long = terms.iter().filter(|t| packed(t).is_none()).count();
+        self.terms.short.reserve(terms.len() - long);
+        self.terms.long.reserve(long);
+        self.term_text.reserve(terms.len());
+        self.postings.reserve(terms.len());
+        self.marks.reserve(terms.len());
+        terms.iter().map(|t| self.intern(t)).collect()
     }
 
     /// Load `docs` into an index that holds no document yet (slot `k` for `docs[k]`), with the
@@ -1939,7 +1951,7 @@ mod tests {
             for i in (1..texts.len()).rev() {
                 texts.swap(i, below(rng, i + 1));
             }
-            let ids: Vec<u32> = texts.iter().map(|t| bulk.intern(t)).collect();
+            let ids = bulk.intern_all(&texts);
             let mut order: Vec<usize> = (0..want.len()).collect();
             for i in (1..order.len()).rev() {
                 order.swap(i, below(rng, i + 1));
