@@ -63,7 +63,9 @@ export function nodeFs(options) {
  * watcher per file, blocking for about a second per 10,000 files; `{ recursive: true }`
  * elsewhere). New directories are watched as they appear. Watchers are not persistent: they
  * never keep the process alive. Refused (throws, so memdir stats the directory on each recall
- * instead) when the tree holds a symbolic link, whose target's changes would go unreported.
+ * instead) when a directory it lists holds a symbolic link, whose target's changes would go
+ * unreported. On Linux a directory with no subdirectory (link count 2) is not listed; memdir's
+ * own walk finds links there, and stops relying on the watch when it meets one.
  *
  * @param {string} dir
  * @param {(path?: string) => void} onChange called with the changed path relative to `dir`
@@ -135,7 +137,13 @@ function watchTree(dir, onChange, onLost) {
     return { close };
   }
   try {
-    for (const d of dirsBelow("", [])) watchOne(d);
+    watchOne("");
+    // The root is listed only to find the directories below it, and a directory's link count
+    // is 2 + its subdirectories on filesystems that keep the Unix convention (ext4, XFS, tmpfs;
+    // btrfs and some network filesystems say 1, and are listed): at 2 there is none, and a
+    // directory of 10,000 memories is not listed twice on a first recall. Symbolic links are
+    // found by the core's walk, which stops trusting the watch when it meets one.
+    if (fss.statSync(root).nlink !== 2) for (const d of dirsBelow("", []).slice(1)) watchOne(d);
   } catch (err) {
     close();
     throw err;

@@ -37,6 +37,38 @@ pub async fn race<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Outp
     .await
 }
 
+/// Run two futures to completion, concurrently; resolve with both outputs.
+///
+/// ```
+/// use memdir::future::{block_on, join};
+/// assert_eq!(block_on(join(async { 1 }, async { "two" })), (1, "two"));
+/// ```
+pub async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let mut a = (Box::pin(a), None);
+    let mut b = (Box::pin(b), None);
+    std::future::poll_fn(move |cx| {
+        if a.1.is_none() {
+            if let Poll::Ready(v) = a.0.as_mut().poll(cx) {
+                a.1 = Some(v);
+            }
+        }
+        if b.1.is_none() {
+            if let Poll::Ready(v) = b.0.as_mut().poll(cx) {
+                b.1 = Some(v);
+            }
+        }
+        match (a.1.take(), b.1.take()) {
+            (Some(x), Some(y)) => Poll::Ready((x, y)),
+            (x, y) => {
+                a.1 = x;
+                b.1 = y;
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}
+
 /// A future being joined and, once it finished, its output.
 type Slot<F> = (Pin<Box<F>>, Option<<F as Future>::Output>);
 

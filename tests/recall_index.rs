@@ -328,6 +328,40 @@ fn a_watch_notification_invalidates() {
 }
 
 #[test]
+fn a_symlink_in_the_directory_means_a_stat_pass_per_recall_despite_the_watch() {
+    // A change behind a link (here: to the file the link leads to, outside any watched path
+    // the link itself is in) is not reported by a watch of the directory, so the watch cannot
+    // be trusted: every recall stats, as without one.
+    for link in [false, true] {
+        let fs = Rc::new(MemFs::new());
+        filler(&fs, 20);
+        fs.insert_file("/mem/real/target.md", memory("Placeholder", ""));
+        if link {
+            fs.symlink("/mem/real/target.md", "/mem/linked.md");
+        }
+        let counting = counting_fs(Rc::clone(&fs), Watch::Manual);
+        let m = memdir(counting.clone());
+        recall(&m, "anything");
+        // Changed where the link leads, and not reported.
+        fs.insert_file(
+            "/mem/real/target.md",
+            memory("Grafana dashboards are provisioned from code", ""),
+        );
+        counting.clear_calls();
+        let found = recall(&m, "grafana dashboards provisioned");
+        let stats = calls(&counting).1;
+        if link {
+            assert!(found.contains(&"/mem/linked.md".to_owned()), "{found:?}");
+            assert!(stats >= 21, "{stats} stats: a full pass");
+        } else {
+            // Without a link the watch is trusted: the unreported change is not seen.
+            assert!(found.is_empty(), "{found:?}");
+            assert_eq!(stats, 0);
+        }
+    }
+}
+
+#[test]
 fn memfs_reports_its_own_changes() {
     let fs = MemFs::new();
     fs.insert_file("/mem/a.md", "x");

@@ -891,6 +891,7 @@ fn scan_selects_sorts_and_caps() {
         .collect();
     assert_eq!(names, ["b.md"]);
     let listed: Vec<String> = block_on(m.store().list_memory_files())
+        .files
         .into_iter()
         .map(|f| f.rel)
         .collect();

@@ -19,7 +19,7 @@ use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::{fuse, fused_order, Fused, FusionParams};
 use super::surface::{surface_text, SurfacedMemory};
 use super::RecallConfig;
-use crate::future::join_all;
+use crate::future::{join, join_all};
 use crate::host::{Clock, Embedder, FieldValue, FileSystem, Llm, NoEmbedder, NoLlm, Telemetry};
 use crate::store::deadline::Cut;
 use crate::store::listing::{MemoryFile, PathState, READ_CHUNK};
@@ -398,7 +398,8 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// those again; a reported directory, or more than 256 paths, means a full pass. Without a
     /// watch (or when everything is reported changed), a full pass: list and stat every memory
     /// file (the scan's walk), read the heads of those whose (path, size, mtime) is new or
-    /// reported, and forget the files that are gone.
+    /// reported, and forget the files that are gone. A full pass that meets a symbolic link
+    /// stops the watch (a change behind a link is not a change the watch can report).
     pub async fn candidates(&self, live: &LiveIndex) {
         let _turn = live.turn().await;
         if live.watch_state() == WatchState::Untried {
@@ -430,10 +431,10 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     }
 
     /// The persisted index cache's bytes ([`INDEX_CACHE_NAME`]), if this is the instance's first
-    /// full pass over an empty index and the file reads.
+    /// full pass, its index never held a memory, and the file reads.
     async fn load_index_cache(&self, live: &LiveIndex) -> Option<Vec<u8>> {
         let mut mark = live.cache_mark();
-        if mark.tried || !live.is_empty() {
+        if mark.tried || !live.index().borrow().is_new() {
             return None;
         }
         mark.tried = true;
@@ -501,7 +502,16 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// List and stat the directory; read what is new, changed or in `forced`; forget what is
     /// gone.
     async fn full_pass(&self, live: &LiveIndex, forced: &[String]) {
-        let files = self.store.list_memory_files().await;
+        // The persisted cache (first pass only) is read while the directory is listed and
+        // stat'ed: its read waits on the host while the walk does.
+        let (listing, text) =
+            join(self.store.list_memory_files(), self.load_index_cache(live)).await;
+        if listing.links > 0 && live.watch_state() == WatchState::Active {
+            // A change behind a link is not reported by a watch of the directory: stat every
+            // file each recall instead, as without a watch.
+            live.set_watch(None);
+        }
+        let files = listing.files;
         let stale: Vec<(u32, &MemoryFile)> = {
             let mut index = live.index().borrow_mut();
             index.begin_pass();
@@ -518,32 +528,42 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             index.sweep();
             stale
         };
-        let text = self.load_index_cache(live).await;
         let mut cache = text
             .as_deref()
             .and_then(|t| IndexCache::decode(t, self.store.dir()));
-        for chunk in stale.chunks(READ_CHUNK) {
-            // Forced paths (this instance's own writes) are read whatever the cache says.
-            let cached: Vec<Option<usize>> = chunk
-                .iter()
-                .map(|(_, f)| {
-                    let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
-                    cache.as_ref().filter(|_| !forced)?.position(listed(f))
-                })
-                .collect();
-            let reads = chunk
+        // Where the cache holds each stale file unchanged (forced paths, this instance's own
+        // writes, are read whatever the cache says), all loaded at once into the new index;
+        // what it does not hold is read. (Should the load be refused, everything is read.)
+        let mut cached: Vec<Option<usize>> = stale
+            .iter()
+            .map(|(_, f)| {
+                let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
+                cache.as_ref().filter(|_| !forced)?.position(listed(f))
+            })
+            .collect();
+        if let Some(c) = cache.as_mut() {
+            let hits: Vec<(Listed<'_>, usize, u32)> = stale
                 .iter()
                 .zip(&cached)
+                .filter_map(|((order, f), at)| Some((listed(f), (*at)?, *order)))
+                .collect();
+            if !hits.is_empty() && !c.apply_bulk(&mut live.index().borrow_mut(), &hits) {
+                cached.iter_mut().for_each(|at| *at = None);
+            }
+        }
+        for (chunk, cached) in stale.chunks(READ_CHUNK).zip(cached.chunks(READ_CHUNK)) {
+            let reads: Vec<_> = chunk
+                .iter()
+                .zip(cached)
                 .filter(|(_, at)| at.is_none())
                 .map(|((_, f), _)| self.store.read_memory_head(f))
                 .collect();
+            if reads.is_empty() {
+                continue;
+            }
             let mut heads = join_all(reads).await.into_iter();
             let mut index = live.index().borrow_mut();
-            for ((order, file), at) in chunk.iter().zip(cached) {
-                if let (Some(at), Some(c)) = (at, cache.as_mut()) {
-                    c.apply_at(&mut index, listed(file), at, *order);
-                    continue;
-                }
+            for ((order, file), _) in chunk.iter().zip(cached).filter(|(_, at)| at.is_none()) {
                 match heads.next().flatten() {
                     Some(h) => index.upsert(h, file.size, *order),
                     // Unreadable: left out, as the scan leaves it out.

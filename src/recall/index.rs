@@ -10,7 +10,7 @@
 //!   stats nothing; without one, each recall lists and stats the directory.
 
 use super::index_cache::CacheMark;
-use super::ranker::{RankerIndex, RankerParams, FIELDS};
+use super::ranker::{BulkDoc, RankerIndex, RankerParams, FIELDS};
 use crate::host::{HostWatch, WatchEvent, WatchListener};
 use crate::types::MemoryHeader;
 use std::cell::{Cell, RefCell};
@@ -33,6 +33,17 @@ struct Entry {
     header: MemoryHeader,
     /// FNV-1a of the text semantic recall embeds for it (see [`super::semantic::embed_text`]).
     embed_hash: u128,
+}
+
+/// One memory of [`RecallIndex::load_bulk`].
+pub(crate) struct BulkMemory<'a> {
+    pub(crate) header: MemoryHeader,
+    pub(crate) size: f64,
+    pub(crate) order: u32,
+    pub(crate) embed_hash: u128,
+    pub(crate) lens: [u32; FIELDS],
+    /// Distinct term numbers and counts per field.
+    pub(crate) counts: &'a [(u32, [u16; FIELDS])],
 }
 
 /// A candidate of semantic recall (see [`RecallIndex::scored`]).
@@ -119,6 +130,11 @@ impl RecallIndex {
         self.live == 0
     }
 
+    /// True when the index never held a memory (a bulk load may fill it).
+    pub(crate) fn is_new(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// True when the memory at `rel` is indexed with this size and mtime.
     pub fn is_current(&self, rel: &str, size: f64, mtime_ms: f64) -> bool {
         self.entry(rel)
@@ -184,31 +200,41 @@ impl RecallIndex {
         self.put(header, size, order, embed_hash);
     }
 
-    /// Index a memory from the persisted cache: its header (no `body_head`), the hash of its
-    /// embedding text and its term statistics (field lengths, then distinct term ids of this
-    /// index's ranker with their counts per field), as [`RecallIndex::upsert`] would have
-    /// computed them from its text.
-    pub(crate) fn upsert_counted(
-        &mut self,
-        header: MemoryHeader,
-        size: f64,
-        order: u32,
-        embed_hash: u128,
-        lens: [u32; FIELDS],
-        counts: impl ExactSizeIterator<Item = (u32, [u16; FIELDS])>,
-    ) {
-        self.forget(&header.filename);
-        let slot = self
-            .ranker
-            .insert_unique(&header.filename, header.mtime_ms, lens, counts);
-        self.put_at(slot as usize, header, size, order, embed_hash);
-    }
-
-    /// Room for `docs` more memories, and per `(term id, n)` for `n` more of the term's
-    /// postings, before a bulk load from the persisted cache.
-    pub(crate) fn reserve_bulk(&mut self, docs: usize, postings: impl Iterator<Item = (u32, u32)>) {
-        self.entries.reserve(docs);
-        self.ranker.reserve_bulk(docs, postings);
+    /// Index memories from the persisted cache in one go (see [`RankerIndex::load_bulk`]): each
+    /// with its header (no `body_head`), size, walk position, embedding-text hash, field
+    /// lengths and term numbers with counts (mapped to the ranker's term ids by `ids`), as
+    /// [`RecallIndex::upsert`] would have indexed them from their text. False, with nothing done,
+    /// when the index is not new or two memories share a filename.
+    pub(crate) fn load_bulk(&mut self, memories: Vec<BulkMemory<'_>>, ids: &[u32]) -> bool {
+        if !self.is_new() {
+            return false;
+        }
+        let docs: Vec<BulkDoc<'_>> = memories
+            .iter()
+            .map(|m| BulkDoc {
+                filename: &m.header.filename,
+                mtime_ms: m.header.mtime_ms,
+                lens: m.lens,
+                counts: m.counts,
+            })
+            .collect();
+        if !self.ranker.load_bulk(&docs, ids) {
+            return false;
+        }
+        drop(docs);
+        let pass = self.pass;
+        self.entries.reserve(memories.len());
+        self.entries.extend(memories.into_iter().map(|m| {
+            Some(Entry {
+                size: m.size,
+                order: m.order,
+                pass,
+                header: m.header,
+                embed_hash: m.embed_hash,
+            })
+        }));
+        self.live = self.entries.len();
+        true
     }
 
     /// The ranker, to intern the cache's terms.

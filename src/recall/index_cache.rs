@@ -24,7 +24,7 @@
 //! body only): one number `body << 7 | description << 5 | name << 3 | filename << 1` when the
 //! first three are below 4, else `1` and the four counts.
 
-use super::index::RecallIndex;
+use super::index::{BulkMemory, RecallIndex};
 use super::ranker::{RankerIndex, RankerParams, FIELDS};
 use crate::host::FileSystem;
 use crate::types::{MemoryHeader, MemoryType};
@@ -124,14 +124,11 @@ struct Cached<'a> {
 #[derive(Debug)]
 pub(crate) struct IndexCache<'a> {
     terms: Vec<&'a str>,
-    /// The ranker's id of each cache term: all interned at the first entry applied (into the
-    /// empty index of a first pass, a term no applied entry uses has no postings, which the
-    /// ranker reads as no term).
+    /// The ranker's id of each cache term: all interned by the bulk load (into a new index, a
+    /// term no loaded entry uses has no postings, which the ranker reads as no term).
     ids: Vec<u32>,
     /// Every entry's term numbers and counts, entry after entry (one vector, not one per entry).
     counts: Vec<(u32, [u16; FIELDS])>,
-    /// Per cache term, how many entries use it: the ranker sizes its posting lists from them.
-    dfs: Vec<u32>,
     /// In the writer's walk order.
     entries: Vec<Cached<'a>>,
     /// Where the walk is expected next: an unchanged directory lists its files in the order the
@@ -173,67 +170,59 @@ impl<'a> IndexCache<'a> {
         sorted.get(k).map(|&i| i as usize)
     }
 
-    /// Index `file` (listed at walk position `order`) from the cache; false (nothing done) when
-    /// the cache does not hold it with this size and mtime.
-    #[cfg(test)]
-    pub(crate) fn apply(&mut self, index: &mut RecallIndex, file: Listed<'_>, order: u32) -> bool {
-        match self.position(file) {
-            Some(at) => self.apply_at(index, file, at, order),
-            None => false,
-        }
-    }
-
-    /// [`IndexCache::apply`] at the [`IndexCache::position`] `at` of `file`.
-    pub(crate) fn apply_at(
+    /// Index every one of `files` (each listed at its walk position, found in the cache at its
+    /// [`IndexCache::position`]) in one bulk load into `index`, which must be new
+    /// ([`RecallIndex::load_bulk`]). False, with nothing done, when it is not, or a position
+    /// is not an unused entry for that file (then the files are read instead).
+    pub(crate) fn apply_bulk(
         &mut self,
         index: &mut RecallIndex,
-        file: Listed<'_>,
-        at: usize,
-        order: u32,
+        files: &[(Listed<'_>, usize, u32)],
     ) -> bool {
+        let fits = |(file, at, _): &(Listed<'_>, usize, u32)| {
+            self.entries
+                .get(*at)
+                .is_some_and(|e| !e.used && e.rel == file.rel)
+        };
+        if !index.is_new() || !files.iter().all(fits) {
+            return false;
+        }
         if self.ids.len() != self.terms.len() {
-            let ranker = index.ranker_mut();
-            self.ids = self.terms.iter().map(|t| ranker.intern(t)).collect();
-            let unused = self.entries.iter().filter(|e| !e.used).count();
-            index.reserve_bulk(
-                unused,
-                self.ids.iter().copied().zip(self.dfs.iter().copied()),
-            );
+            self.ids = index.ranker_mut().intern_all(&self.terms);
         }
-        let Some(entry) = self.entries.get_mut(at) else {
-            return false;
-        };
-        if entry.used || entry.rel != file.rel {
-            return false;
-        }
-        entry.used = true;
-        // Cache term numbers to the ranker's ids as the ranker takes them (numbers were checked
-        // on decoding; distinct cache terms are distinct ranker terms, and an entry's numbers
-        // ascend, so its ids are distinct).
-        let ids = &self.ids;
-        let counts = self
-            .counts
-            .get(entry.counts.0..entry.counts.1)
-            .unwrap_or_default()
+        let memories: Vec<BulkMemory<'_>> = files
             .iter()
-            .map(|&(c, tf)| (ids.get(c as usize).copied().unwrap_or(u32::MAX), tf));
-        let header = MemoryHeader {
-            filename: file.rel.to_owned(),
-            file_path: file.path.to_owned(),
-            mtime_ms: file.mtime_ms,
-            description: entry.description.map(str::to_owned),
-            memory_type: entry.memory_type,
-            name: entry.name.map(str::to_owned),
-            body_head: String::new(),
-        };
-        index.upsert_counted(
-            header,
-            file.size,
-            order,
-            entry.embed_hash,
-            entry.lens,
-            counts,
-        );
+            .filter_map(|&(file, at, order)| {
+                let entry = self.entries.get(at)?;
+                Some(BulkMemory {
+                    header: MemoryHeader {
+                        filename: file.rel.to_owned(),
+                        file_path: file.path.to_owned(),
+                        mtime_ms: file.mtime_ms,
+                        description: entry.description.map(str::to_owned),
+                        memory_type: entry.memory_type,
+                        name: entry.name.map(str::to_owned),
+                        body_head: String::new(),
+                    },
+                    size: file.size,
+                    order,
+                    embed_hash: entry.embed_hash,
+                    lens: entry.lens,
+                    counts: self
+                        .counts
+                        .get(entry.counts.0..entry.counts.1)
+                        .unwrap_or_default(),
+                })
+            })
+            .collect();
+        if !index.load_bulk(memories, &self.ids) {
+            return false;
+        }
+        for &(_, at, _) in files {
+            if let Some(e) = self.entries.get_mut(at) {
+                e.used = true;
+            }
+        }
         true
     }
 
@@ -278,10 +267,8 @@ impl<'a> IndexCache<'a> {
         // About one posting per 8 bytes of a typical cache: one growth at most (and no more
         // than the bytes left can hold).
         let mut counts = Vec::with_capacity(r.left() / 8);
-        // One place per term actually read.
-        let mut dfs = vec![0u32; terms.len()];
         for _ in 0..n_entries {
-            entries.push(r.entry(&mut counts, &mut dfs)?);
+            entries.push(r.entry(&mut counts, terms.len())?);
         }
         if r.pos != body.len() {
             return None;
@@ -289,7 +276,6 @@ impl<'a> IndexCache<'a> {
         Some(IndexCache {
             ids: Vec::new(),
             counts,
-            dfs,
             terms,
             entries,
             next: Cell::new(0),
@@ -356,13 +342,8 @@ impl<'a> Reader<'a> {
         Some(f64::from_bits(self.num()?.reverse_bits()))
     }
 
-    /// One entry; its term numbers and counts are appended to `all`, and each of its terms
-    /// counted in `dfs` (one place per cache term).
-    fn entry(
-        &mut self,
-        all: &mut Vec<(u32, [u16; FIELDS])>,
-        dfs: &mut [u32],
-    ) -> Option<Cached<'a>> {
+    /// One entry; its term numbers (each below `n_terms`) and counts are appended to `all`.
+    fn entry(&mut self, all: &mut Vec<(u32, [u16; FIELDS])>, n_terms: usize) -> Option<Cached<'a>> {
         let rel = self.str()?;
         let size = self.float()?;
         let mtime_ms = self.float()?;
@@ -385,7 +366,9 @@ impl<'a> Reader<'a> {
         for slot in all.get_mut(start..).unwrap_or_default() {
             let v = self.term_num()?;
             let id = next.checked_add(v >> 1)?;
-            *dfs.get_mut(usize::try_from(id).ok()?)? += 1;
+            if id >= n_terms as u64 {
+                return None;
+            }
             let mut tf = [0, 0, 0, 1];
             if v & 1 == 1 {
                 let packed = self.term_num()?;
@@ -761,6 +744,26 @@ mod tests {
         index
     }
 
+    /// Load from `cache` into the new `index` every file of `walk` (each with its walk
+    /// position) the cache holds, in one bulk load as a first pass does; the walk positions of
+    /// those it does not hold.
+    fn load(
+        cache: &mut IndexCache<'_>,
+        index: &mut RecallIndex,
+        walk: &[(&File, u32)],
+    ) -> Vec<u32> {
+        let mut hits = Vec::new();
+        let mut missed = Vec::new();
+        for &(f, order) in walk {
+            match cache.position(f.listed()) {
+                Some(at) => hits.push((f.listed(), at, order)),
+                None => missed.push(order),
+            }
+        }
+        assert!(hits.is_empty() || cache.apply_bulk(index, &hits));
+        missed
+    }
+
     /// Everything recall reads from an index for `query`, comparable exactly.
     fn answers(index: &mut RecallIndex, query: &str) -> Vec<String> {
         let mut out: Vec<String> = index
@@ -797,19 +800,111 @@ mod tests {
         let mut cache = IndexCache::decode(text.as_bytes(), "/m/").expect("own cache decodes");
         assert_eq!(cache.len(), 120);
         let mut loaded = RecallIndex::new(RankerParams::default());
-        for (order, (f, _)) in mems.iter().enumerate() {
-            assert!(
-                cache.apply(&mut loaded, f.listed(), order as u32),
-                "{}",
-                f.rel
-            );
-        }
+        let walk: Vec<(&File, u32)> = mems.iter().zip(0..).map(|((f, _), o)| (f, o)).collect();
+        assert_eq!(
+            load(&mut cache, &mut loaded, &walk),
+            [0u32; 0],
+            "every file held"
+        );
         assert_eq!(loaded.edits(), 0, "nothing was read");
         for q in QUERIES {
             assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
         }
         // Re-encoding the loaded index gives the same file.
         assert_eq!(encode(&loaded, "/m/"), text);
+    }
+
+    #[test]
+    fn a_bulk_load_equals_a_rebuild_and_edits_after_it_too() {
+        let mems = memories(0x2545_f491_4f6c_dd1d, 150);
+        let mut built = fresh(&mems);
+        let text = encode(&built, "/m/");
+        // Every file, in the written order and in another one (every third first, reversed).
+        let mut other: Vec<usize> = (0..mems.len()).rev().collect();
+        other.sort_by_key(|i| i % 3 != 0);
+        for walk in [(0..mems.len()).collect::<Vec<_>>(), other] {
+            let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
+            let mut loaded = RecallIndex::new(RankerParams::default());
+            let hits: Vec<(Listed<'_>, usize, u32)> = walk
+                .iter()
+                .map(|&i| {
+                    let f = mems[i].0.listed();
+                    (f, cache.position(f).expect("held"), i as u32)
+                })
+                .collect();
+            assert!(cache.apply_bulk(&mut loaded, &hits));
+            assert_eq!((loaded.len(), loaded.edits()), (mems.len(), 0));
+            for q in QUERIES {
+                assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
+            }
+            assert_eq!(encode(&loaded, "/m/"), text);
+            // Each entry is used once: a second load takes nothing, nor does a look-up find it.
+            assert!(!cache.apply_bulk(&mut loaded, &hits[..1]));
+            assert!(cache.position(mems[0].0.listed()).is_none());
+        }
+        // Part of the files from the cache, the rest read; then removals and new versions: the
+        // same answers as the index that read everything and did the same.
+        let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
+        let mut loaded = RecallIndex::new(RankerParams::default());
+        let hits: Vec<(Listed<'_>, usize, u32)> = mems
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 5 != 2)
+            .map(|(i, (f, _))| (f.listed(), cache.position(f.listed()).unwrap(), i as u32))
+            .collect();
+        assert!(cache.apply_bulk(&mut loaded, &hits));
+        for (i, (f, h)) in mems.iter().enumerate().filter(|(i, _)| i % 5 == 2) {
+            loaded.upsert(h.clone(), f.size, i as u32);
+        }
+        for q in QUERIES {
+            assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
+        }
+        let mut edited = memories(0x0bad_5eed, 20);
+        for (i, (f, h)) in edited.iter_mut().enumerate() {
+            // New versions of some files, under their names.
+            f.rel = mems[i * 7].0.rel.clone();
+            h.filename = f.rel.clone();
+        }
+        for index in [&mut loaded, &mut built] {
+            for (f, _) in mems.iter().skip(3).step_by(11) {
+                index.remove(&f.rel);
+            }
+            for (i, (f, h)) in edited.iter().enumerate() {
+                index.upsert(h.clone(), f.size, i as u32);
+            }
+        }
+        assert_eq!(loaded.len(), built.len());
+        for q in QUERIES {
+            assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_bulk_load_needs_a_new_index_and_unused_entries() {
+        let mems = memories(5, 12);
+        let text = encode(&fresh(&mems), "/m/");
+        let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
+        let hits: Vec<(Listed<'_>, usize, u32)> = mems
+            .iter()
+            .enumerate()
+            .map(|(i, (f, _))| (f.listed(), cache.position(f.listed()).unwrap(), i as u32))
+            .collect();
+        // An index that held a memory (even one since removed) is not new.
+        let mut used = RecallIndex::new(RankerParams::default());
+        used.upsert(mems[0].1.clone(), 1.0, 0);
+        used.remove(&mems[0].0.rel);
+        assert!(!cache.apply_bulk(&mut used, &hits));
+        // A position that is not this file's entry, or one entry twice: refused whole.
+        let mut index = RecallIndex::new(RankerParams::default());
+        let mut wrong = hits.clone();
+        wrong[1].1 = wrong[2].1;
+        assert!(!cache.apply_bulk(&mut index, &wrong));
+        let mut twice = hits.clone();
+        twice.push(hits[0]);
+        assert!(!cache.apply_bulk(&mut index, &twice));
+        assert!(index.is_new());
+        assert!(cache.apply_bulk(&mut index, &hits));
+        assert_eq!(index.len(), mems.len());
     }
 
     #[test]
@@ -822,10 +917,12 @@ mod tests {
         // Reversed, with every third file first: the written order is met almost never.
         let mut walk: Vec<usize> = (0..mems.len()).rev().collect();
         walk.sort_by_key(|i| i % 3 != 0);
-        for &i in &walk {
-            let (f, _) = &mems[i];
-            assert!(cache.apply(&mut loaded, f.listed(), i as u32), "{}", f.rel);
-        }
+        let walk: Vec<(&File, u32)> = walk.iter().map(|&i| (&mems[i].0, i as u32)).collect();
+        assert_eq!(
+            load(&mut cache, &mut loaded, &walk),
+            [0u32; 0],
+            "every file held"
+        );
         assert_eq!(loaded.edits(), 0);
         for q in QUERIES {
             assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
@@ -841,27 +938,16 @@ mod tests {
         let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
         let mut index = RecallIndex::new(RankerParams::default());
         let (f, _) = &mems[3];
-        assert!(!cache.apply(
-            &mut index,
-            file(&f.rel, f.size + 1.0, f.mtime_ms).listed(),
-            0
-        ));
-        assert!(!cache.apply(
-            &mut index,
-            file(&f.rel, f.size, f.mtime_ms + 1.0).listed(),
-            0
-        ));
-        assert!(!cache.apply(
-            &mut index,
-            file("absent.md", f.size, f.mtime_ms).listed(),
-            0
-        ));
-        assert!(cache.apply(&mut index, f.listed(), 0));
+        let other_size = file(&f.rel, f.size + 1.0, f.mtime_ms);
+        let other_mtime = file(&f.rel, f.size, f.mtime_ms + 1.0);
+        let absent = file("absent.md", f.size, f.mtime_ms);
+        let walk = [(&other_size, 0), (&other_mtime, 1), (&absent, 2), (f, 3)];
+        assert_eq!(load(&mut cache, &mut index, &walk), [0, 1, 2]);
+        assert_eq!(index.len(), 1);
         assert!(
-            !cache.apply(&mut index, f.listed(), 0),
+            cache.position(f.listed()).is_none(),
             "an entry is used once"
         );
-        assert_eq!(index.len(), 1);
         // Another directory, another version, another tokeniser: ignored whole.
         assert!(IndexCache::decode(text.as_bytes(), "/other/").is_none());
         let old = text.replacen("memdir-index 2 ", "memdir-index 1 ", 1);
@@ -932,10 +1018,10 @@ mod tests {
             // Accepted: then it is the cache itself (a change that still checks out).
             taken += 1;
             let mut loaded = RecallIndex::new(RankerParams::default());
-            for (order, (f, h)) in mems.iter().enumerate() {
-                if !cache.apply(&mut loaded, f.listed(), order as u32) {
-                    loaded.upsert(h.clone(), f.size, order as u32);
-                }
+            let walk: Vec<(&File, u32)> = mems.iter().zip(0..).map(|((f, _), o)| (f, o)).collect();
+            for order in load(&mut cache, &mut loaded, &walk) {
+                let (f, h) = &mems[order as usize];
+                loaded.upsert(h.clone(), f.size, order);
             }
             for q in QUERIES {
                 assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");

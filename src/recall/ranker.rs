@@ -509,6 +509,16 @@ impl<'a> From<&'a MemoryHeader> for RankerDoc<'a> {
     }
 }
 
+/// One memory of a bulk load ([`RankerIndex::load_bulk`]).
+pub(crate) struct BulkDoc<'a> {
+    pub(crate) filename: &'a str,
+    pub(crate) mtime_ms: f64,
+    /// Field lengths (in terms).
+    pub(crate) lens: [u32; FIELDS],
+    /// Distinct term numbers (mapped to term ids by the load's `ids`) and counts per field.
+    pub(crate) counts: &'a [(u32, [u16; FIELDS])],
+}
+
 /// One memory's entry in a term's posting list.
 #[derive(Clone, Copy, Debug)]
 struct Posting {
@@ -1233,7 +1243,7 @@ impl RankerIndex {
     }
 
     /// The id of `term` (a new one if it is new).
-    pub(crate) fn intern(&mut self, term: &str) -> u32 {
+    fn intern(&mut self, term: &str) -> u32 {
         Vocab {
             terms: &mut self.terms,
             term_text: &mut self.term_text,
@@ -1243,63 +1253,104 @@ impl RankerIndex {
         .id(term)
     }
 
-    /// Room for `docs` more documents and, per `(term id, n)`, `n` more postings of the term,
-    /// before a bulk load ([`RankerIndex::insert_unique`]): each list and map is sized once
-    /// instead of growing (and the filename map rehashing) posting by posting.
-    pub(crate) fn reserve_bulk(&mut self, docs: usize, postings: impl Iterator<Item = (u32, u32)>) {
-        self.docs.reserve(docs);
-        self.lens.reserve(docs);
-        self.by_name.reserve(docs);
-        for (id, n) in postings {
-            if let Some(list) = self.postings.get_mut(id as usize) {
-                list.reserve_exact(n as usize);
-            }
-        }
+    /// The ids of `terms` (new ones for the new), with room for them all made at once (no
+    /// rehashing as thousands of terms come in).
+    pub(crate) fn intern_all(&mut self, terms: &[&str]) -> Vec<u32> {
+        let long = terms.iter().filter(|t| packed(t).is_none()).count();
+        self.terms.short.reserve(terms.len() - long);
+        self.terms.long.reserve(long);
+        self.term_text.reserve(terms.len());
+        self.postings.reserve(terms.len());
+        self.marks.reserve(terms.len());
+        terms.iter().map(|t| self.intern(t)).collect()
     }
 
-    /// [`RankerIndex::upsert_counted`] for counts whose term ids are known to be distinct (the
-    /// index cache's, ascending within an entry): no marks pass, no intermediate vector; the
-    /// postings are pushed as `counts` yields them. Unknown ids are dropped. Repeated ids would
-    /// be indexed twice, so callers guarantee there are none. Returns the document's slot.
-    pub(crate) fn insert_unique(
-        &mut self,
-        filename: &str,
-        mtime_ms: f64,
-        len: [u32; FIELDS],
-        counts: impl ExactSizeIterator<Item = (u32, [u16; FIELDS])>,
-    ) -> u32 {
-        self.remove(filename);
-        let slot = match self.free.pop() {
-            Some(slot) => slot,
-            None => {
-                self.docs.push(None);
-                self.lens.push([0; FIELDS]);
-                (self.docs.len() - 1) as u32
+    /// Load `docs` into an index that holds no document yet (slot `k` for `docs[k]`), with the
+    /// result [`RankerIndex::upsert`] would give one by one. `ids` maps the numbers in
+    /// each document's `counts` to term ids (a number without one is dropped); a document's
+    /// numbers must be distinct. Every posting list is made once at its final size: the
+    /// postings are counted per term, laid out term after term in one array in slot order, and
+    /// each list is cut from it, so nothing is pushed posting by posting. False, with nothing
+    /// done, when the index has (or had) documents or two documents share a filename.
+    pub(crate) fn load_bulk(&mut self, docs: &[BulkDoc<'_>], ids: &[u32]) -> bool {
+        if !self.docs.is_empty() {
+            return false;
+        }
+        self.by_name.reserve(docs.len());
+        for (slot, d) in docs.iter().enumerate() {
+            if self.by_name.contains_key(d.filename) {
+                self.by_name = WordMap::default();
+                return false;
             }
-        };
-        let mut terms = Vec::with_capacity(counts.len());
-        for (id, tf) in counts {
-            if let Some(list) = self.postings.get_mut(id as usize) {
-                list.push(Posting { slot, tf });
-                terms.push(id);
+            self.by_name.insert(d.filename.into(), slot as u32);
+        }
+        // Each document's term ids (numbers without an id: `u32::MAX`, which indexes nothing,
+        // so [`RankerIndex::remove`] passes over it too).
+        // Plain loops: at the size-optimised build's opt-level, iterator adapters and closures
+        // stay calls, a million of them here.
+        let id_of = |c: u32| ids.get(c as usize).copied().unwrap_or(u32::MAX);
+        let mut doc_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
+        // `ends[t]`: how many postings term `t` has, then (after the prefix sum) where they end
+        // in the flat array.
+        let mut ends = vec![0usize; self.postings.len()];
+        for d in docs {
+            let terms: Vec<u32> = d.counts.iter().map(|c| id_of(c.0)).collect();
+            for &id in &terms {
+                if let Some(n) = ends.get_mut(id as usize) {
+                    *n += 1;
+                }
+            }
+            doc_ids.push(terms);
+        }
+        let mut total = 0usize;
+        for end in ends.iter_mut() {
+            total += *end;
+            *end = total;
+        }
+        // Filled from each term's end backwards, documents in reverse: slot order within a list.
+        let mut flat = vec![
+            Posting {
+                slot: 0,
+                tf: [0; FIELDS],
+            };
+            total
+        ];
+        let mut next = ends.clone();
+        for (slot, (d, terms)) in docs.iter().zip(&doc_ids).enumerate().rev() {
+            for (&id, &(_, tf)) in terms.iter().zip(d.counts).rev() {
+                let Some(at) = next.get_mut(id as usize) else {
+                    continue;
+                };
+                *at -= 1;
+                if let Some(p) = flat.get_mut(*at) {
+                    *p = Posting {
+                        slot: slot as u32,
+                        tf,
+                    };
+                }
             }
         }
-        for (total, l) in self.totals.iter_mut().zip(len) {
-            *total += u64::from(l);
-        }
-        if let Some(l) = self.lens.get_mut(slot as usize) {
-            *l = len;
-        }
-        self.by_name.insert(filename.into(), slot);
-        if let Some(d) = self.docs.get_mut(slot as usize) {
-            *d = Some(Doc {
-                filename: filename.to_owned(),
-                mtime_ms,
+        self.docs.reserve(docs.len());
+        self.lens.reserve(docs.len());
+        for (d, terms) in docs.iter().zip(doc_ids) {
+            for (total, l) in self.totals.iter_mut().zip(d.lens) {
+                *total += u64::from(l);
+            }
+            self.lens.push(d.lens);
+            self.docs.push(Some(Doc {
+                filename: d.filename.to_owned(),
+                mtime_ms: d.mtime_ms,
                 terms,
-            });
+            }));
         }
-        self.live += 1;
-        slot
+        self.live = docs.len();
+        // `next[t]` is now where term `t`'s postings start.
+        for ((list, &start), &end) in self.postings.iter_mut().zip(&next).zip(&ends) {
+            if start < end {
+                *list = flat.get(start..end).unwrap_or_default().to_vec();
+            }
+        }
+        true
     }
 }
 
@@ -1889,7 +1940,7 @@ mod tests {
             }
             let want = stats(&incremental);
             // The bulk load of the same statistics: terms interned in another order (other
-            // ids), room reserved from the document frequencies, documents in another order.
+            // ids), counts given as numbers into that order, documents in another order.
             let mut bulk = RankerIndex::new(RankerParams::default());
             let mut texts: Vec<&str> = want
                 .iter()
@@ -1900,28 +1951,37 @@ mod tests {
             for i in (1..texts.len()).rev() {
                 texts.swap(i, below(rng, i + 1));
             }
-            let mut dfs: Vec<(u32, u32)> = texts.iter().map(|t| (bulk.intern(t), 0)).collect();
-            for d in &want {
-                for c in &d.2 {
-                    let k = texts.iter().position(|t| *t == c.0).unwrap();
-                    dfs[k].1 += 1;
-                }
-            }
-            bulk.reserve_bulk(want.len(), dfs.iter().copied());
+            let ids = bulk.intern_all(&texts);
             let mut order: Vec<usize> = (0..want.len()).collect();
             for i in (1..order.len()).rev() {
                 order.swap(i, below(rng, i + 1));
             }
-            for &k in &order {
-                let (name, lens, counts) = &want[k];
-                let slot = incremental.doc_slot(name).unwrap().0 as usize;
-                let mtime = incremental.docs[slot].as_ref().unwrap().mtime_ms;
-                let ids: Vec<(u32, [u16; FIELDS])> = counts
-                    .iter()
-                    .map(|(t, tf)| (bulk.terms.get(t).unwrap(), *tf))
-                    .collect();
-                bulk.insert_unique(name, mtime, *lens, ids.into_iter());
-            }
+            let numbered: Vec<Vec<(u32, [u16; FIELDS])>> = order
+                .iter()
+                .map(|&k| {
+                    want[k]
+                        .2
+                        .iter()
+                        .map(|(t, tf)| (texts.iter().position(|x| x == t).unwrap() as u32, *tf))
+                        .collect()
+                })
+                .collect();
+            let docs: Vec<BulkDoc<'_>> = order
+                .iter()
+                .zip(&numbered)
+                .map(|(&k, counts)| {
+                    let (name, lens, _) = &want[k];
+                    let slot = incremental.doc_slot(name).unwrap().0 as usize;
+                    BulkDoc {
+                        filename: name,
+                        mtime_ms: incremental.docs[slot].as_ref().unwrap().mtime_ms,
+                        lens: *lens,
+                        counts,
+                    }
+                })
+                .collect();
+            assert!(bulk.load_bulk(&docs, &ids));
+            assert!(!bulk.load_bulk(&docs[..1], &ids), "only into a new index");
             assert_eq!(bulk.len(), incremental.len());
             assert_eq!(bulk.totals, incremental.totals);
             assert_eq!(stats(&bulk), want);

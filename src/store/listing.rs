@@ -37,6 +37,16 @@ pub struct MemoryFile {
     pub mtime_ms: f64,
 }
 
+/// The whole directory as [`Store::list_memory_files`] sees it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemoryListing {
+    /// Every memory file, in walk order, with its stat.
+    pub files: Vec<MemoryFile>,
+    /// Symbolic links the walk met. A change made behind a link (to the file or directory it
+    /// leads to) is not a change in the memory directory, so a host watch cannot report it.
+    pub links: usize,
+}
+
 /// What is at a path below the memory directory (see [`Store::probe_memory_path`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PathState {
@@ -64,7 +74,8 @@ pub fn is_memory_path(rel: &str) -> bool {
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Every memory file [`Store::scan`] considers (the same walk), in walk order, each with its
-    /// stat; nothing is read. A directory that cannot be listed gives `[]`.
+    /// stat, and the number of symbolic links met; nothing is read. A directory that cannot be
+    /// listed gives no files.
     ///
     /// ```
     /// use memdir::store::{Store, StoreConfig, WriteMode};
@@ -75,12 +86,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// fs.insert_file("/m/a.md", "hello");
     /// fs.insert_file("/m/MEMORY.md", "- [A](a.md) — a\n");
     /// let store = Store::new(fs, Clock0, NoTelemetry, "/m/", WriteMode::Auto, StoreConfig::default());
-    /// let files = block_on(store.list_memory_files());
+    /// let listing = block_on(store.list_memory_files());
+    /// let files = &listing.files;
     /// assert_eq!((files.len(), files[0].rel.as_str(), files[0].size), (1, "a.md", 5.0));
+    /// assert_eq!(listing.links, 0);
     /// ```
-    pub async fn list_memory_files(&self) -> Vec<MemoryFile> {
+    pub async fn list_memory_files(&self) -> MemoryListing {
         let root = self.dir.clone();
-        let candidates = self.scan_candidates(&root).await;
+        let walked = self.scan_candidates(&root).await;
+        let candidates = walked.candidates;
         let mut files = Vec::with_capacity(candidates.len());
         // One host call per batch (`stat_many`), as the scan does.
         for chunk in candidates.chunks(SCAN_CHUNK) {
@@ -97,7 +111,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 })
             }));
         }
-        files
+        MemoryListing {
+            files,
+            links: walked.links,
+        }
     }
 
     /// What is at `rel` (relative to the memory directory) now: one `lstat` (a `stat` on hosts

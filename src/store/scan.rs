@@ -71,6 +71,14 @@ pub(super) struct Candidate {
     pub(super) read: String,
 }
 
+/// What a walk found: the candidates in walk order, and how many symbolic links were among the
+/// entries it looked at (a change behind a link is not a change in the directory, so a host
+/// watch cannot report it).
+pub(super) struct Walked {
+    pub(super) candidates: Vec<Candidate>,
+    pub(super) links: usize,
+}
+
 /// A candidate that is a regular file (by its place in the walk's list), with its stat: no
 /// string is copied for the many files that are only stat'ed.
 struct StatedFile {
@@ -87,6 +95,8 @@ struct Walk {
     entries: usize,
     /// Links and directories skipped because they lead outside.
     outside: usize,
+    /// Symbolic links met (followed or not).
+    links: usize,
     /// Caps already reported.
     reported: Vec<&'static str>,
 }
@@ -177,7 +187,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     async fn scan_walk(&self, limit: usize, with_logs: bool) -> Result<ScanPage> {
         let limit = limit.clamp(1, MAX_SCAN_ENTRIES);
         let root = self.dir.clone();
-        let candidates = self.walk_candidates(&root, with_logs).await;
+        let candidates = self.walk_candidates(&root, with_logs).await.candidates;
         // Only the newest `limit` are kept, so stat everything (cheap), order by time, and read
         // and parse heads newest first until `limit` are in: the same headers in the same order
         // as reading every file, for a fraction of the reads.
@@ -228,19 +238,23 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Candidate memory files, in walk order (see the module docs for the bounds).
-    pub(super) async fn scan_candidates(&self, root: &str) -> Vec<Candidate> {
+    pub(super) async fn scan_candidates(&self, root: &str) -> Walked {
         self.walk_candidates(root, false).await
     }
 
     /// The walk of [`Store::scan_candidates`]; `with_logs` enters the daily logs' `logs/` too.
-    async fn walk_candidates(&self, root: &str, with_logs: bool) -> Vec<Candidate> {
+    async fn walk_candidates(&self, root: &str, with_logs: bool) -> Walked {
+        let nothing = Walked {
+            candidates: Vec::new(),
+            links: 0,
+        };
         let read_root = match self.read_root().await {
-            Ok(ReadRoot::Absent) => return Vec::new(),
+            Ok(ReadRoot::Absent) => return nothing,
             Ok(read_root) => read_root,
             // The directory's real path cannot be told: nothing below it is read.
             Err(_) => {
                 self.note_outside("scan", 1);
-                return Vec::new();
+                return nothing;
             }
         };
         let mut visited: StrMap<()> = StrMap::new();
@@ -286,6 +300,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 let (kind, read) = match entry.kind {
                     EntryKind::File => (EntryKind::File, abs),
                     kind => {
+                        if kind == EntryKind::Symlink {
+                            walk.links += 1;
+                        }
                         let real = match self.resolve_read(&read_root, &abs).await {
                             Ok(ReadTarget::Inside(real)) => real,
                             Ok(ReadTarget::Outside) => {
@@ -335,7 +352,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             }
         }
         self.note_outside("scan", walk.outside);
-        out
+        Walked {
+            candidates: out,
+            links: walk.links,
+        }
     }
 
     /// One header, or `None` when the file cannot be read.

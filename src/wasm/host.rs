@@ -160,7 +160,8 @@ fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
         return Ok(s.into_bytes());
     }
     if value.is_instance_of::<Uint8Array>() {
-        return Ok(Uint8Array::new(value).to_vec());
+        // Straight into wasm memory (`Uint8Array::new` of a typed array would copy it first).
+        return Ok(value.unchecked_ref::<Uint8Array>().to_vec());
     }
     if value.is_instance_of::<js_sys::ArrayBuffer>() {
         return Ok(Uint8Array::new(value).to_vec());
