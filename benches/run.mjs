@@ -49,7 +49,8 @@ const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.to
 
 /** Run `variants` ({ name, run }) interleaved; returns name → median ms. */
 /** Rounds of every variant's `run()` in turn (first variant rotating), each timed; a variant's
- * `after()`, if any, runs untimed after its `run()`. Returns the median ms per variant. */
+ * `after(round)`, if any, runs untimed after its `run()` (round -1: the warm-up). Returns the
+ * median ms per variant. */
 async function interleave(group, variants, rounds = ROUNDS) {
   const times = new Map(variants.map((v) => [v.name, []]));
   for (let r = -1; r < rounds; r++) {
@@ -59,7 +60,7 @@ async function interleave(group, variants, rounds = ROUNDS) {
       await v.run();
       const dt = performance.now() - t0;
       if (r >= 0) times.get(v.name).push(dt);
-      await v.after?.(); // untimed clean-up (an instance's teardown)
+      await v.after?.(r); // untimed clean-up (an instance's teardown); r < 0: the warm-up
     }
   }
   const medians = new Map([...times].map(([name, xs]) => [name, median(xs)]));
@@ -360,33 +361,32 @@ async function recallGroup(api, nodeFs) {
   // A first query is the new instance and its first findRelevant; the instance's teardown
   // (free(): its index released) runs after the timer stops, and is timed on its own below.
   let live = null;
-  const teardowns = [];
+  const teardowns = new Map(); // variant → ms of each timed round's free()
   const firstQuery = async () => {
     live = new api.Memdir({ fs: nodeFs(), dir: DIR });
     await live.findRelevant(next());
   };
-  const teardown = () => {
+  const teardown = (variant) => (round) => {
     const t0 = performance.now();
     live?.free?.();
-    teardowns.push(performance.now() - t0);
+    if (round >= 0) teardowns.set(variant, [...(teardowns.get(variant) ?? []), performance.now() - t0]);
     live = null;
   };
   await firstQuery(); // leaves the cache
-  teardown();
-  teardowns.length = 0;
+  teardown("")(-1);
   if (!fs.existsSync(cacheFile)) console.log("  !! recall: no index cache was written");
   const [m, cpu] = await interleaveCpu("recall", [
     { name: readFloor, run: async () => (await chunked(await listAsync(), async (name) => ((await fsp.stat(DIR + name)).mtimeMs > 0 ? (await readHead16(DIR + name)).length : 0))).length },
     { name: cacheFloor, run: async () => (await chunked(await listAsync(), async (name) => (await fsp.stat(DIR + name)).mtimeMs)).length + (await fsp.stat(cacheFile)).size + (await fsp.readFile(cacheFile)).length },
     { name: "scan() (async nodeFs)", run: () => polled.scan() },
-    { name: cached, run: firstQuery, after: teardown },
+    { name: cached, run: firstQuery, after: teardown(cached) },
     {
       name: uncached,
       run: async () => {
         fs.rmSync(cacheFile, { force: true });
         await firstQuery(); // and writes the cache again
       },
-      after: teardown,
+      after: teardown(uncached),
     },
   ]);
   const first = m.get(cached), firstCold = m.get(uncached), scan = m.get("scan() (async nodeFs)");
@@ -396,7 +396,7 @@ async function recallGroup(api, nodeFs) {
   row(`recall, first query over ${COUNT} files, cache present, same I/O`, first, "ms", m.get(cacheFloor), "floor list + stat + read the cache file", first / m.get(cacheFloor), "(info)", null);
   row(`recall, very first query over ${COUNT} files (no cache)`, firstCold, "ms", scan, "scan() (reads 200 heads)", firstCold / scan, "(info)", null);
   row(`recall, very first query over ${COUNT} files, same I/O`, firstCold, "ms", m.get(readFloor), "floor list + stat + 16 KB head of each", firstCold / m.get(readFloor), "(info)", null);
-  row(`recall, the instance's teardown after a first query (free())`, median(teardowns), "ms", null, "", null, "(info)", null);
+  row(`recall, the instance's teardown after a first query with the cache (free(), not in its time)`, median(teardowns.get(cached)), "ms", null, "", null, "(info)", null);
   const firstCpu = cpu.get(cached), coldCpu = cpu.get(uncached), scanCpu = cpu.get("scan() (async nodeFs)");
   row(`recall, first query (cache), CPU`, firstCpu, "ms", scanCpu, "scan() CPU", firstCpu / scanCpu, "(info)", null);
   row(`recall, first query (cache), CPU, same I/O`, firstCpu, "ms", cpu.get(cacheFloor), "floor CPU", firstCpu / cpu.get(cacheFloor), "(info)", null);

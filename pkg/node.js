@@ -64,8 +64,9 @@ export function nodeFs(options) {
  * elsewhere). New directories are watched as they appear. Watchers are not persistent: they
  * never keep the process alive. Refused (throws, so memdir stats the directory on each recall
  * instead) when a directory it lists holds a symbolic link, whose target's changes would go
- * unreported. On Linux a directory with no subdirectory (link count 2) is not listed; memdir's
- * own walk finds links there, and stops relying on the watch when it meets one.
+ * unreported. On Linux a directory whose link count says it has no subdirectory (on ext4, XFS
+ * and tmpfs, which keep that count) is not listed; memdir's own walk finds links there, and stops
+ * relying on the watch when it meets one.
  *
  * @param {string} dir
  * @param {(path?: string) => void} onChange called with the changed path relative to `dir`
@@ -138,17 +139,37 @@ function watchTree(dir, onChange, onLost) {
   }
   try {
     watchOne("");
-    // The root is listed only to find the directories below it, and a directory's link count
-    // is 2 + its subdirectories on filesystems that keep the Unix convention (ext4, XFS, tmpfs;
-    // btrfs and some network filesystems say 1, and are listed): at 2 there is none, and a
-    // directory of 10,000 memories is not listed twice on a first recall. Symbolic links are
-    // found by the core's walk, which stops trusting the watch when it meets one.
-    if (fss.statSync(root).nlink !== 2) for (const d of dirsBelow("", []).slice(1)) watchOne(d);
+    if (!flatDirectory(root)) for (const d of dirsBelow("", []).slice(1)) watchOne(d);
   } catch (err) {
     close();
     throw err;
   }
   return { close };
+}
+
+// Filesystems known to keep the Unix link-count convention for directories (2 + the number of
+// subdirectories), by statfs type: ext2/3/4, XFS, tmpfs. Others are not trusted with it: btrfs
+// says 1 and the SMB client without Unix extensions says 2 for every directory.
+const LINK_COUNTING_FILESYSTEMS = new Set([0xef53, 0x58465342, 0x01021994]);
+
+/**
+ * True when `dir` has no subdirectory by its link count, on a filesystem known to keep that count
+ * (Linux). The watch then needs no listing to start: a directory of 10,000 memories is not listed
+ * once more on a first recall. Symbolic links are the core walk's to find: it stops trusting the
+ * watch when it meets one.
+ *
+ * @param {string} dir
+ * @returns {boolean}
+ * @example
+ * flatDirectory("/tmp/memory"); // true for a directory of files only, on ext4
+ */
+function flatDirectory(dir) {
+  try {
+    if (typeof fss.statfsSync !== "function" || !LINK_COUNTING_FILESYSTEMS.has(fss.statfsSync(dir).type)) return false;
+    return fss.statSync(dir).nlink === 2;
+  } catch {
+    return false;
+  }
 }
 
 function asyncFs() {

@@ -362,6 +362,27 @@ fn a_symlink_in_the_directory_means_a_stat_pass_per_recall_despite_the_watch() {
 }
 
 #[test]
+fn a_watching_host_without_lstat_gets_a_stat_pass_per_recall() {
+    // Without `lstat` a reported link cannot be told from a file, so the watch is not used.
+    for lstat in [true, false] {
+        let fs = Rc::new(MemFs::new());
+        filler(&fs, 20);
+        let caps = memdir::host::FsCapabilities {
+            lstat,
+            ..fs.capabilities()
+        };
+        let mut counting = common::Tap::with_caps(Rc::clone(&fs), caps);
+        counting.watch = Watch::Manual;
+        let m = memdir(counting.clone());
+        recall(&m, "anything");
+        counting.clear_calls();
+        recall(&m, "anything else");
+        let stats = calls(&counting).1;
+        assert_eq!(stats, if lstat { 0 } else { 20 }, "lstat: {lstat}");
+    }
+}
+
+#[test]
 fn memfs_reports_its_own_changes() {
     let fs = MemFs::new();
     fs.insert_file("/mem/a.md", "x");

@@ -393,7 +393,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// The candidate step: bring `live` up to date with the directory. One refresh runs at a
     /// time (a second waits for the first, then does its own).
     ///
-    /// On the first call, ask the host to `watch` the directory. Then: with a running watch,
+    /// On the first call, ask the host to `watch` the directory (if it has `lstat`). Then: with a running watch,
     /// stat only the paths reported changed (by the watch or this instance's writes) and read
     /// those again; a reported directory, or more than 256 paths, means a full pass. Without a
     /// watch (or when everything is reported changed), a full pass: list and stat every memory
@@ -403,13 +403,19 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     pub async fn candidates(&self, live: &LiveIndex) {
         let _turn = live.turn().await;
         if live.watch_state() == WatchState::Untried {
-            // Watch before the first pass, so a change made during it is not missed.
-            let watch = self
-                .store
-                .fs()
-                .watch(self.store.dir(), live.listener())
-                .await;
-            live.set_watch(watch.ok());
+            // Watch before the first pass, so a change made during it is not missed. A host
+            // without `lstat` cannot tell a reported link from a file (whose target's changes
+            // the watch would not report): no watch there.
+            let watch = if self.store.fs().capabilities().lstat {
+                self.store
+                    .fs()
+                    .watch(self.store.dir(), live.listener())
+                    .await
+                    .ok()
+            } else {
+                None
+            };
+            live.set_watch(watch);
         }
         let pending = live.take_pending();
         // Given back if this future is dropped before the index is current.

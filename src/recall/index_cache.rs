@@ -188,7 +188,15 @@ impl<'a> IndexCache<'a> {
             return false;
         }
         if self.ids.len() != self.terms.len() {
+            // Distinct cache terms must be distinct ranker terms (an entry's ids distinct): two
+            // terms the ranker keys alike (a hand-made file could hold `\0ab` and `ab`) refuse
+            // the load.
+            let before = index.ranker_mut().term_count();
             self.ids = index.ranker_mut().intern_all(&self.terms);
+            if index.ranker_mut().term_count() - before != self.terms.len() {
+                self.ids.clear();
+                return false;
+            }
         }
         let memories: Vec<BulkMemory<'_>> = files
             .iter()
@@ -905,6 +913,26 @@ mod tests {
         assert!(index.is_new());
         assert!(cache.apply_bulk(&mut index, &hits));
         assert_eq!(index.len(), mems.len());
+    }
+
+    #[test]
+    fn a_bulk_load_refuses_cache_terms_the_ranker_keys_alike() {
+        let mems = memories(17, 20);
+        let text = encode(&fresh(&mems), "/m/");
+        let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
+        // Packed short terms are right-aligned: `\0ab` is keyed as `ab` (a hand-made file that
+        // passed the checksum could hold both).
+        cache.terms[0] = "ab";
+        cache.terms[1] = "\0ab";
+        let hits: Vec<(Listed<'_>, usize, u32)> = mems
+            .iter()
+            .enumerate()
+            .map(|(i, (f, _))| (f.listed(), cache.position(f.listed()).unwrap(), i as u32))
+            .collect();
+        let mut index = RecallIndex::new(RankerParams::default());
+        assert!(!cache.apply_bulk(&mut index, &hits));
+        assert!(!cache.apply_bulk(&mut index, &hits), "nor on a second try");
+        assert!(index.is_empty());
     }
 
     #[test]
