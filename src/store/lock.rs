@@ -102,6 +102,9 @@ pub(crate) struct LockState {
     /// True while the held write's journal is the line in its lock file rather than the
     /// journal file (set by `journal_begin`, cleared by `journal_end`).
     pub(crate) journal_in_lock: Cell<bool>,
+    /// The line `journal_begin` added to the journal file (when the lock file does not carry
+    /// the write's intent), for `journal_end` to take out again.
+    pub(crate) journal_in_file: RefCell<Option<String>>,
     /// This process's owner tag, asked of the host once (it does not change while we run).
     owner: std::cell::OnceCell<Option<String>>,
 }
@@ -334,6 +337,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         // Left over by a write whose future was dropped while holding the lock.
         self.lock_state.intent.borrow_mut().take();
         self.lock_state.journal_in_lock.set(false);
+        self.lock_state.journal_in_file.borrow_mut().take();
         let deadline = self.clock.now_ms() + timeout;
         let caps = self.fs.capabilities();
         if caps.lock {
@@ -499,6 +503,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         self.lock_state.intent.borrow_mut().take();
         self.lock_state.journal_in_lock.set(false);
+        self.lock_state.journal_in_file.borrow_mut().take();
         drop(lock);
     }
 
