@@ -37,6 +37,38 @@ pub async fn race<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Outp
     .await
 }
 
+/// Run two futures to completion, concurrently: both outputs.
+///
+/// ```
+/// use memdir::future::{block_on, join};
+/// assert_eq!(block_on(join(async { 1 }, async { "two" })), (1, "two"));
+/// ```
+pub async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (Box::pin(a), Box::pin(b));
+    let (mut out_a, mut out_b) = (None, None);
+    std::future::poll_fn(move |cx| {
+        if out_a.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                out_a = Some(v);
+            }
+        }
+        if out_b.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                out_b = Some(v);
+            }
+        }
+        match (out_a.take(), out_b.take()) {
+            (Some(x), Some(y)) => Poll::Ready((x, y)),
+            (x, y) => {
+                out_a = x;
+                out_b = y;
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}
+
 /// A future being joined and, once it finished, its output.
 type Slot<F> = (Pin<Box<F>>, Option<<F as Future>::Output>);
 

@@ -193,11 +193,26 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// lock; never fails the caller's write. The journal file goes only once every entry in it
     /// is repaired.
     pub(crate) async fn journal_recover(&self) {
+        if let Some(journal) = self.journal_pending().await {
+            self.journal_repair(&journal).await;
+        }
+    }
+
+    /// The first half of [`Store::journal_recover`], which changes nothing a write reads (a
+    /// write may run its own first reads alongside): stale temp files swept, and the journal
+    /// file's text when there is one to repair.
+    pub(crate) async fn journal_pending(&self) -> Option<String> {
         self.sweep_temp_files().await;
-        let Ok(Some(text)) = self.read_optional(&self.journal_path()).await else {
-            return;
-        };
-        for line in text.split('\n').filter(|l| !l.is_empty()) {
+        self.read_optional(&self.journal_path())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// The second half of [`Store::journal_recover`]: repair the entries of `journal` (the
+    /// journal file's text), then remove the file.
+    pub(crate) async fn journal_repair(&self, journal: &str) {
+        for line in journal.split('\n').filter(|l| !l.is_empty()) {
             if let Some((scope, rel)) = decode(line) {
                 if !self.repair_entry(scope, rel).await {
                     return;

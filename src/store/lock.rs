@@ -315,7 +315,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             .as_deref()
     }
 
-    async fn acquire_dir_lock(&self, intent: Option<(Scope, &str)>) -> Result<DirLock<'_>> {
+    /// [`Store::lock_dir_for`] without the recovery: the caller must finish what a killed
+    /// writer left (`journal_pending`, then `journal_repair`) before it writes anything.
+    pub(crate) async fn acquire_dir_lock(
+        &self,
+        intent: Option<(Scope, &str)>,
+    ) -> Result<DirLock<'_>> {
         let timeout = f64::from(self.config.lock_timeout_ms);
         let handovers = || self.lock_state.queue.borrow().handovers;
         let mut enter = self.lock_state.enter();
