@@ -462,6 +462,7 @@ mod tests {
             "c.md",
             "sub/./b.md",
             "../b.md",
+            "v1.2.md",
         ];
         let pieces = [
             "- [T](",
@@ -484,6 +485,10 @@ mod tests {
             "c.md",
             "\\",
             "- [b.md](b.md)\n",
+            "v1.2.md",
+            "1.2.md",
+            ".",
+            "\r",
         ];
         let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
