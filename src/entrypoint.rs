@@ -334,6 +334,35 @@ pub fn load_index_for_model(raw: &str, options: &TruncateOptions) -> EntrypointT
     truncate_entrypoint(&prepare_index_for_model(raw), options)
 }
 
+/// The counts of [`load_index_for_model`] without the loaded text: what a write measures
+/// against the caps. Nothing is copied (a write measures its whole new index every time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LoadedIndexSize {
+    /// Lines of the trimmed text the model would get (before any cut).
+    pub line_count: usize,
+    /// Its UTF-16 units.
+    pub unit_count: usize,
+    /// More lines than the cap.
+    pub was_line_truncated: bool,
+    /// More units than the cap.
+    pub was_unit_truncated: bool,
+}
+
+/// [`LoadedIndexSize`] of `raw`: the same counts and flags as [`load_index_for_model`].
+pub(crate) fn loaded_index_size(raw: &str, options: &TruncateOptions) -> LoadedIndexSize {
+    let body = split_frontmatter(raw).map_or(raw, |split| split.body);
+    let prepared = strip_block_html_comments(body);
+    let trimmed = js_trim(&prepared);
+    let (unit_count, newlines) = units_and_newlines(trimmed.as_bytes());
+    let line_count = newlines + 1;
+    LoadedIndexSize {
+        line_count,
+        unit_count,
+        was_line_truncated: line_count > options.max_lines,
+        was_unit_truncated: unit_count > options.max_units,
+    }
+}
+
 /// Remove HTML comments that stand as markdown blocks (a line starting, after at most three
 /// spaces, with `<!--`, outside fenced code), as the reference's markdown-token pass does. Text
 /// after `-->` on its closing line survives; a block that leaves only whitespace disappears with
@@ -494,6 +523,51 @@ mod tests {
                 .map(|_| PIECES[(rng.next() % 7) as usize])
                 .collect();
             assert_eq!(holds_comment_open(&text), text.contains("<!--"), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_loaded_size_counts_as_the_loaded_index() {
+        let pieces = [
+            "- [A](a.md) — hook",
+            "\n",
+            "\r\n",
+            "---\n",
+            "name: x\n",
+            "<!-- note -->\n",
+            "<!--\n",
+            "-->",
+            "```\n",
+            "😀",
+            "  ",
+            "x".repeat(40).leak(),
+        ];
+        let options = TruncateOptions {
+            max_lines: 6,
+            max_units: 120,
+        };
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..3000 {
+            let text: String = (0..rng.next() % 40)
+                .map(|_| pieces[(rng.next() % pieces.len() as u64) as usize])
+                .collect();
+            let loaded = load_index_for_model(&text, &options);
+            let size = loaded_index_size(&text, &options);
+            assert_eq!(
+                (
+                    size.line_count,
+                    size.unit_count,
+                    size.was_line_truncated,
+                    size.was_unit_truncated
+                ),
+                (
+                    loaded.line_count,
+                    loaded.byte_count,
+                    loaded.was_line_truncated,
+                    loaded.was_byte_truncated
+                ),
+                "{text:?}"
+            );
         }
     }
 

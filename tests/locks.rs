@@ -415,6 +415,109 @@ fn a_failed_index_write_that_cannot_be_undone_leaves_a_journal_file() {
     );
 }
 
+/// A replace whose index write hits a full disk: the memory file is already new, putting the
+/// old one back fails on the same full disk, and so does writing the journal file. The lock
+/// file, which carries the save's journal line, is then the only record and must stay; once
+/// space is back and the lock is stale, the writer that breaks it brings the index in line
+/// with the new file.
+#[test]
+fn a_full_disk_that_stops_even_the_journal_file_keeps_the_lock_file() {
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    fs.insert_file(
+        "/m/project_a.md",
+        "---\nname: A\ndescription: first words\ntype: project\n---\n\nold\n",
+    );
+    fs.insert_file("/m/MEMORY.md", "- [A](project_a.md) — first words\n");
+    let mut host = Host::new(fs);
+    let full = std::rc::Rc::clone(&host.no_space);
+    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
+        if op == common::Op::WriteFile && path.starts_with("/m/MEMORY.md") {
+            full.set(true);
+        }
+    }));
+    let no_space = std::rc::Rc::clone(&host.no_space);
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    let again = SaveInput {
+        description: "second words".into(),
+        replace: true,
+        ..input("A")
+    };
+    let err = block_on(s.save(again)).unwrap_err();
+    assert!(
+        err.cause.as_ref().is_some_and(|c| c.has_code("ENOSPC")),
+        "{err:?}"
+    );
+    // Nothing but the lock file records that the index is behind the file.
+    assert!(text(fs, "/m/project_a.md")
+        .unwrap()
+        .contains("second words"));
+    assert!(text(fs, "/m/MEMORY.md").unwrap().contains("first words"));
+    assert!(text(fs, "/m/.memdir-journal").is_none());
+    let lock = text(fs, LOCK).expect("the lock file stays");
+    assert!(lock.ends_with("\njournal private project_a.md"), "{lock:?}");
+    // Space is back; the lock is broken once stale, its line repaired by the breaker.
+    no_space.set(false);
+    fs.set_mtime(LOCK, T0);
+    let next = store(
+        Host::new(fs),
+        TestClock::new(T0 + 31_000.0),
+        StoreConfig::default(),
+    );
+    block_on(next.save(input("B"))).unwrap();
+    let index = text(fs, "/m/MEMORY.md").unwrap();
+    assert!(
+        index.contains("- [A](project_a.md) — second words\n"),
+        "{index}"
+    );
+    assert!(index.contains("(project_b.md)"), "{index}");
+    assert!(text(fs, LOCK).is_none());
+    assert!(text(fs, "/m/.memdir-journal").is_none());
+}
+
+/// Without a lock file (a host lock), a write journals in the journal file. A line already
+/// there, whose repair cannot be done yet (its memory cannot be read), must outlive this
+/// write: the write adds its own line and takes out only that one.
+#[test]
+fn a_write_journaled_in_the_file_keeps_the_lines_of_others() {
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    fs.insert_file("/m/.memdir-journal", "private project_stuck.md\n");
+    // A directory where the memory should be: reading it fails, so the repair waits.
+    block_on(fs.mkdir("/m/project_stuck.md")).unwrap();
+    let mut host = Host::new(fs);
+    host.host_lock = Some(false);
+    let during = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let seen = std::rc::Rc::clone(&during);
+    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
+        if op == common::Op::WriteFile && path.starts_with("/m/MEMORY.md") {
+            *seen.borrow_mut() = text(fs, "/m/.memdir-journal");
+        }
+    }));
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    block_on(s.save(input("A"))).unwrap();
+    assert_eq!(
+        during.borrow().as_deref(),
+        Some("private project_stuck.md\nprivate project_a.md\n")
+    );
+    assert_eq!(
+        text(fs, "/m/.memdir-journal").as_deref(),
+        Some("private project_stuck.md\n")
+    );
+    assert!(text(fs, "/m/MEMORY.md").unwrap().contains("(project_a.md)"));
+    // Once the memory can be read (a file in the directory's place), the next write repairs
+    // its entry and the journal file goes.
+    fs.insert_file(
+        "/m/project_stuck.md",
+        "---\nname: Stuck\ndescription: late\ntype: project\n---\n\nx\n",
+    );
+    block_on(s.save(input("B"))).unwrap();
+    assert!(text(fs, "/m/.memdir-journal").is_none());
+    let index = text(fs, "/m/MEMORY.md").unwrap();
+    assert!(
+        index.contains("- [Stuck](project_stuck.md) — late"),
+        "{index}"
+    );
+}
+
 /// A killed writer's stale lock carries `journal private project_orphan.md`. A store breaks it
 /// but another process takes the freed lock first; the breaker times out and goes away (a CLI
 /// call ends). The orphan's entry must still be repaired by the next writer: the breaker wrote

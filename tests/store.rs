@@ -1433,3 +1433,83 @@ fn saved_values_with_an_inline_hash_read_back_whole() {
     let parsed = memdir::parse_frontmatter(&text);
     assert_eq!(parsed.header.description.as_deref(), Some(description));
 }
+
+// ---------- the index a save rewrites, read as bytes ----------
+
+/// A save reads the private index once, as bytes (`readHead` as long as the `lstat` said, plus
+/// one), and writes back exactly the old bytes with the entry upserted (a byte-order mark,
+/// frontmatter and non-ASCII kept). An index that grew between the `lstat` and the read is
+/// read again whole; bytes that are not UTF-8 are refused and left alone.
+#[test]
+fn a_save_reads_the_index_as_bytes_sized_by_its_lstat() {
+    let old = "\u{FEFF}---\ntitle: x\n---\n- [Café](cafe.md) — é 🦀\n- [B](b.md) — b\n";
+    let entry = memdir::IndexEntry {
+        title: "Role".into(),
+        file: "user_role.md".into(),
+        hook: "Go dev".into(),
+    };
+    let role = || input("Role", "Go dev", "user", "Body");
+    let fs = MemFs::new();
+    fs.insert_file("/m/MEMORY.md", old);
+    let m = mem_store(&fs);
+    block_on(m.save(role())).unwrap();
+    let index_reads = |m: &MemStore<'_>| {
+        let calls = m.store().fs().calls.borrow();
+        calls
+            .iter()
+            .filter(|(op, p)| {
+                p == "/m/MEMORY.md" && matches!(op, common::Op::ReadFile | common::Op::ReadHead)
+            })
+            .map(|(op, _)| *op)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(index_reads(&m), [common::Op::ReadHead]);
+    assert_eq!(
+        file_text(&fs, "/m/MEMORY.md").unwrap(),
+        memdir::index_entry::upsert_index_entry(old, &entry)
+    );
+
+    // Grown between the lstat and the read: the head read comes back full, the file is read whole.
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    fs.insert_file("/m/MEMORY.md", old);
+    let mut host = Tap::new(fs);
+    host.on_call = Some(Rc::new(move |op, path: &str| {
+        if op == common::Op::ReadHead && path == "/m/MEMORY.md" {
+            fs.insert_file("/m/MEMORY.md", format!("{old}- [C](c.md) — late\n"));
+        }
+    }));
+    let m = Memdir::new(
+        host,
+        TestClock::new(T0),
+        None,
+        NoTelemetry,
+        MemdirConfig::new(DIR),
+    );
+    block_on(m.save(role())).unwrap();
+    assert_eq!(
+        index_reads(&m),
+        [common::Op::ReadHead, common::Op::ReadFile]
+    );
+    let grown = format!("{old}- [C](c.md) — late\n");
+    assert_eq!(
+        file_text(fs, "/m/MEMORY.md").unwrap(),
+        memdir::index_entry::upsert_index_entry(&grown, &entry)
+    );
+
+    // Not UTF-8: refused, nothing written.
+    let fs = MemFs::new();
+    let bad = b"- [A](a.md) \xE9t\xE9\n".as_slice();
+    fs.insert_file("/m/MEMORY.md", bad);
+    let m = mem_store(&fs);
+    let err = block_on(m.save(role())).unwrap_err();
+    assert_eq!(err.code, Code::InvalidMemory, "{err:?}");
+    assert!(err.message.contains("at byte 12"), "{}", err.message);
+    assert_eq!(block_on(fs.read_file("/m/user_role.md")).ok(), None);
+    assert_eq!(
+        fs.snapshot()
+            .into_iter()
+            .find(|(p, _)| p == "/m/MEMORY.md")
+            .map(|(_, d)| d),
+        Some(bad.to_vec())
+    );
+}

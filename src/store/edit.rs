@@ -120,6 +120,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             path,
             text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), body),
             index: None,
+            old_index: None,
             previous: Some(current.clone()),
         };
         self.commit(plan, &fields, changes.skip_index).await

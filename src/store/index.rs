@@ -5,7 +5,7 @@ use super::contain::{read_escape, ReadRoot, ReadTarget};
 use super::types::{IndexView, IndexWarning, Scope};
 use super::Store;
 use super::TEAM_DIR;
-use crate::entrypoint::{load_index_for_model, truncate_entrypoint};
+use crate::entrypoint::{loaded_index_size, truncate_entrypoint};
 use crate::error::{Code, Error, Result};
 use crate::host::{Clock, FieldValue, FileSystem, HostResult, Telemetry};
 use crate::types::ENTRYPOINT_NAME;
@@ -36,6 +36,18 @@ const INDEX_HEAD_BYTES: usize = 64 * 1024;
 /// parent that is not a directory), which the reference treats silently.
 fn is_absent(e: &crate::error::HostError) -> bool {
     e.is_not_found() || e.has_code("EISDIR") || e.has_code("ENOTDIR")
+}
+
+/// The refusal of a write that would rewrite `path`, whose bytes are not valid UTF-8 from
+/// byte `at` (see [`Store::check_bytes_intact`]).
+pub(crate) fn not_utf8(path: &str, at: usize) -> Error {
+    Error::new(
+        Code::InvalidMemory,
+        format!(
+            "{path} is not valid UTF-8 (at byte {at}): rewriting it would replace bytes this \
+             write was not asked to change; fix the file or replace it whole"
+        ),
+    )
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
@@ -152,14 +164,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             Ok(_) => Ok(()),
             // Cut inside a character by the length limit: nothing invalid was seen.
             Err(e) if e.error_len().is_none() && bytes.len() >= want => Ok(()),
-            Err(e) => Err(Error::new(
-                Code::InvalidMemory,
-                format!(
-                    "{path} is not valid UTF-8 (at byte {}): rewriting it would replace bytes \
-                     this write was not asked to change; fix the file or replace it whole",
-                    e.valid_up_to()
-                ),
-            )),
+            Err(e) => Err(not_utf8(path, e.valid_up_to())),
         }
     }
 
@@ -206,8 +211,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// when it is over, emit `memdir_index_over_cap` (before anything is written) and return the
     /// warning.
     pub(crate) fn measure_index(&self, scope: Scope, text: &str) -> Option<IndexWarning> {
-        let t = load_index_for_model(text, &self.config.index_caps);
-        if !t.was_line_truncated && !t.was_byte_truncated {
+        let t = loaded_index_size(text, &self.config.index_caps);
+        if !t.was_line_truncated && !t.was_unit_truncated {
             return None;
         }
         let scope_name = match scope {
@@ -219,16 +224,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             &[
                 ("scope", FieldValue::Str(scope_name.to_owned())),
                 ("line_count", FieldValue::Num(t.line_count as f64)),
-                ("byte_count", FieldValue::Num(t.byte_count as f64)),
+                ("byte_count", FieldValue::Num(t.unit_count as f64)),
                 ("was_line_truncated", FieldValue::Bool(t.was_line_truncated)),
-                ("was_byte_truncated", FieldValue::Bool(t.was_byte_truncated)),
+                ("was_byte_truncated", FieldValue::Bool(t.was_unit_truncated)),
             ],
         );
         Some(IndexWarning {
             line_count: t.line_count,
-            byte_count: t.byte_count,
+            byte_count: t.unit_count,
             was_line_truncated: t.was_line_truncated,
-            was_byte_truncated: t.was_byte_truncated,
+            was_byte_truncated: t.was_unit_truncated,
         })
     }
 
@@ -241,8 +246,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         if self.config.index_over_cap == super::IndexOverCap::Warn {
             return None;
         }
-        let before = load_index_for_model(old, &self.config.index_caps);
-        if warning.line_count <= before.line_count && warning.byte_count <= before.byte_count {
+        let before = loaded_index_size(old, &self.config.index_caps);
+        if warning.line_count <= before.line_count && warning.byte_count <= before.unit_count {
             return None;
         }
         let caps = &self.config.index_caps;

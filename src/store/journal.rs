@@ -1,8 +1,9 @@
 //! Crash consistency between a memory file and its index entry. Before a write touches either,
-//! a one-line journal names the memory (`<scope> <file>`); it is removed when both are done. A
-//! writer killed in between leaves the journal behind, and the next writer — under the same
-//! directory lock — repairs that one entry: the index then points at the file if the file is on
-//! disk with a valid header, and at nothing otherwise.
+//! a journal line names the memory (`<scope> <file>`), added to the journal file (one entry a
+//! line; the lines already there stay); when both are done, that line alone is taken out, and
+//! the file goes once no line is left. A writer killed in between leaves its line behind, and
+//! the next writer — under the same directory lock — repairs that entry: the index then points
+//! at the file if the file is on disk with a valid header, and at nothing otherwise.
 //!
 //! With a lock file (see [`super::lock`]), a save, update or delete names its memory before
 //! taking the lock, and the lock file carries that intent as a line `journal <scope> <file>`
@@ -82,6 +83,20 @@ fn decode(text: &str) -> Option<(Scope, &str)> {
     Some((scope, rel))
 }
 
+/// `text` without the first line equal to `line` (which ends with its newline).
+fn without_line(text: &str, line: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut removed = false;
+    for l in text.split_inclusive('\n') {
+        if !removed && l == line {
+            removed = true;
+        } else {
+            out.push_str(l);
+        }
+    }
+    out
+}
+
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     fn journal_path(&self) -> String {
         format!("{}{JOURNAL_FILE_NAME}", self.dir)
@@ -89,30 +104,49 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// Record that the memory `rel` of `scope` is about to change. Must run under the lock.
     /// When the held lock file already carries that intent (see [`Store::lock_dir_for`]),
-    /// nothing is written: the lock file is the journal until it is removed.
+    /// nothing is written: the lock file is the journal until it is removed. Otherwise the
+    /// line is added to the journal file, whose other lines (entries a repair could not finish
+    /// yet, lines of broken locks) stay.
     pub(crate) async fn journal_begin(&self, scope: Scope, rel: &str) -> Result<()> {
         let carried = self.lock_state.intent.borrow().as_deref() == Some(&journal_line(scope, rel));
         if carried {
             self.lock_state.journal_in_lock.set(true);
             return Ok(());
         }
-        self.write_creating_parent(&self.journal_path(), &encode(scope, rel))
-            .await
+        self.append_journal(&[(scope, rel.to_owned())]).await?;
+        *self.lock_state.journal_in_file.borrow_mut() = Some(encode(scope, rel));
+        Ok(())
     }
 
-    /// The change recorded by [`Self::journal_begin`] is complete.
+    /// The change recorded by [`Self::journal_begin`] is complete: its line goes from the
+    /// journal file (the file goes with it when no other line is left). Best effort: a line
+    /// that stays only costs the next writer a repair that changes nothing.
     pub(crate) async fn journal_end(&self) {
         if self.lock_state.journal_in_lock.replace(false) {
             return;
         }
-        let _ = self.bounded(self.fs.remove(&self.journal_path())).await;
+        let Some(line) = self.lock_state.journal_in_file.borrow_mut().take() else {
+            return;
+        };
+        let path = self.journal_path();
+        let Ok(Some(text)) = self.read_optional(&path).await else {
+            return;
+        };
+        let rest = without_line(&text, &line);
+        if rest.split('\n').all(str::is_empty) {
+            let _ = self.bounded(self.fs.remove(&path)).await;
+        } else if rest != text {
+            let _ = self.write_atomic(&path, &rest).await;
+        }
     }
 
     /// The change recorded by [`Self::journal_begin`] failed half done and could not be
-    /// undone: the journal must outlive the lock. A journal carried by the lock file is written
-    /// to the journal file before the lock file goes; when even that write fails, the lock file
-    /// is left in place (it carries the line; whoever breaks it as stale keeps it).
+    /// undone: the journal must outlive the lock. A line in the journal file simply stays. A
+    /// journal carried by the lock file is written to the journal file before the lock file
+    /// goes; when even that write fails (a full disk), the lock file is left in place (it
+    /// carries the line; whoever breaks it as stale keeps it).
     pub(crate) async fn journal_keep(&self, scope: Scope, rel: &str) {
+        self.lock_state.journal_in_file.borrow_mut().take();
         if self.lock_state.journal_in_lock.replace(false)
             && self
                 .append_journal(&[(scope, rel.to_owned())])
@@ -159,11 +193,26 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// lock; never fails the caller's write. The journal file goes only once every entry in it
     /// is repaired.
     pub(crate) async fn journal_recover(&self) {
+        if let Some(journal) = self.journal_pending().await {
+            self.journal_repair(&journal).await;
+        }
+    }
+
+    /// The first half of [`Store::journal_recover`], which changes nothing a write reads (a
+    /// write may run its own first reads alongside): stale temp files swept, and the journal
+    /// file's text when there is one to repair.
+    pub(crate) async fn journal_pending(&self) -> Option<String> {
         self.sweep_temp_files().await;
-        let Ok(Some(text)) = self.read_optional(&self.journal_path()).await else {
-            return;
-        };
-        for line in text.split('\n').filter(|l| !l.is_empty()) {
+        self.read_optional(&self.journal_path())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// The second half of [`Store::journal_recover`]: repair the entries of `journal` (the
+    /// journal file's text), then remove the file.
+    pub(crate) async fn journal_repair(&self, journal: &str) {
+        for line in journal.split('\n').filter(|l| !l.is_empty()) {
             if let Some((scope, rel)) = decode(line) {
                 if !self.repair_entry(scope, rel).await {
                     return;

@@ -102,6 +102,9 @@ pub(crate) struct LockState {
     /// True while the held write's journal is the line in its lock file rather than the
     /// journal file (set by `journal_begin`, cleared by `journal_end`).
     pub(crate) journal_in_lock: Cell<bool>,
+    /// The line `journal_begin` added to the journal file (when the lock file does not carry
+    /// the write's intent), for `journal_end` to take out again.
+    pub(crate) journal_in_file: RefCell<Option<String>>,
     /// This process's owner tag, asked of the host once (it does not change while we run).
     owner: std::cell::OnceCell<Option<String>>,
 }
@@ -312,7 +315,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             .as_deref()
     }
 
-    async fn acquire_dir_lock(&self, intent: Option<(Scope, &str)>) -> Result<DirLock<'_>> {
+    /// [`Store::lock_dir_for`] without the recovery: the caller must finish what a killed
+    /// writer left (`journal_pending`, then `journal_repair`) before it writes anything.
+    pub(crate) async fn acquire_dir_lock(
+        &self,
+        intent: Option<(Scope, &str)>,
+    ) -> Result<DirLock<'_>> {
         let timeout = f64::from(self.config.lock_timeout_ms);
         let handovers = || self.lock_state.queue.borrow().handovers;
         let mut enter = self.lock_state.enter();
@@ -334,6 +342,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         // Left over by a write whose future was dropped while holding the lock.
         self.lock_state.intent.borrow_mut().take();
         self.lock_state.journal_in_lock.set(false);
+        self.lock_state.journal_in_file.borrow_mut().take();
         let deadline = self.clock.now_ms() + timeout;
         let caps = self.fs.capabilities();
         if caps.lock {
@@ -499,6 +508,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         self.lock_state.intent.borrow_mut().take();
         self.lock_state.journal_in_lock.set(false);
+        self.lock_state.journal_in_file.borrow_mut().take();
         drop(lock);
     }
 

@@ -1,5 +1,7 @@
 //! `save` and `apply_proposal`: a memory file plus its index entry, under the directory lock.
 
+use super::deadline::fs_error;
+use super::index::not_utf8;
 use super::index::root_relative;
 use super::names::{
     check_entry_round_trip, check_memory_file, check_memory_type, check_single_line,
@@ -10,10 +12,12 @@ use super::Store;
 use super::TEAM_DIR;
 use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file_modified, MemoryFields};
+use crate::future::join;
 use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::index_entry::{format_index_entry, upsert_index_entry, IndexEntry};
 use crate::paths::PathStyle;
 use crate::types::MemoryType;
+use crate::types::MAX_HOST_FILE_LEN;
 
 /// Check a save request; the parsed type on success.
 fn validate_save(input: &SaveInput) -> Result<MemoryType> {
@@ -77,6 +81,9 @@ pub(crate) struct PlannedWrite {
     pub text: String,
     /// The new index text, unless the index is skipped.
     pub index: Option<String>,
+    /// The index as read under the lock (or how that read failed), when it was read before
+    /// [`Store::commit`]; `None`: commit reads it.
+    pub old_index: Option<Result<String>>,
     /// The file's previous text (for rollback), `None` when it is new. The caller has checked
     /// the path's containment under the lock (and read this) before [`Store::commit`].
     pub previous: Option<String>,
@@ -133,10 +140,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     async fn save_now(&self, input: &SaveInput) -> Result<SaveOutcome> {
-        // The lock file carries the save's intent as its journal (see `lock_dir_for`).
+        // The lock file carries the save's intent as its journal (see `lock_dir_for`); the
+        // recovery `lock_dir_for` would run first runs in `save_locked`, with its first reads.
         let rel = save_target(input)?;
         let intent = (!input.skip_index).then_some((input.scope, rel.as_str()));
-        let lock = self.lock_dir_for(intent).await?;
+        let lock = self.acquire_dir_lock(intent).await?;
         let result = self.save_locked(input).await;
         self.unlock_dir(lock).await;
         result
@@ -147,7 +155,24 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let dir = self.scope_dir(input.scope);
         let rel = save_target(input)?;
         let path = format!("{dir}{rel}");
-        let exists = self.check_write_target(input.scope, &rel, &path).await?;
+        // Under the lock, nothing is written before what a killed writer left half done is
+        // finished; but looking for it (the journal file) changes nothing, so it runs alongside
+        // this save's own first reads: is the target there, and the index. When there was
+        // something to repair, they are read again after the repair.
+        let reads = || {
+            join(self.check_write_target(input.scope, &rel, &path), async {
+                match input.skip_index {
+                    true => None,
+                    false => Some(self.read_index_for_commit(input.scope).await),
+                }
+            })
+        };
+        let (pending, (mut exists, mut old_index)) = join(self.journal_pending(), reads()).await;
+        if let Some(journal) = pending {
+            self.journal_repair(&journal).await;
+            (exists, old_index) = reads().await;
+        }
+        let exists = exists?;
         if !input.replace && exists {
             return Err(already_exists(input, &rel));
         }
@@ -165,6 +190,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             scope: input.scope,
             text: format_memory_file_modified(&fields, Some(self.clock.now_ms()), &input.body),
             index: None,
+            old_index,
             previous,
             rel,
             path,
@@ -194,7 +220,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         let mut index_warning = None;
         if !skip_index {
-            let old = self.read_index_for_commit(plan.scope).await?;
+            let old = match plan.old_index.take() {
+                Some(read) => read?,
+                None => self.read_index_for_commit(plan.scope).await?,
+            };
             let new = upsert_index_entry(&old, &entry);
             index_warning = self.measure_index(plan.scope, &new);
             if let Some(refusal) = index_warning
@@ -298,16 +327,35 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// [`Store::read_index_for_write`] for a commit. The private index sits in the memory
     /// directory itself, so when `lstat` finds no link there (a regular file, or nothing) it is
     /// inside whatever the directory's real path is: read it (or take it as empty) without
-    /// resolving either. A link, a directory or a host error takes the full contained read.
+    /// resolving either. With the host's `readHead`, the file is read as bytes, as long as the
+    /// `lstat` said plus one (fewer back: the whole file), so the host does not decode it to a
+    /// string that is encoded again on its way in, and bytes that are not UTF-8 are refused
+    /// as [`Store::check_bytes_intact`] refuses them. A link, a directory or a host error takes
+    /// the full contained read.
     async fn read_index_for_commit(&self, scope: Scope) -> Result<String> {
-        if scope != Scope::Private || !self.fs.capabilities().lstat {
+        let caps = self.fs.capabilities();
+        if scope != Scope::Private || !caps.lstat {
             return self.read_index_for_write(scope).await;
         }
         let path = self.index_path(scope);
-        match self.fs.lstat(&path).await {
-            Ok(st) if st.kind == EntryKind::File => {}
+        let size = match self.bounded(self.fs.lstat(&path)).await {
+            Ok(st) if st.kind == EntryKind::File => st.size,
             Err(e) if e.is_not_found() => return Ok(String::new()),
             _ => return self.read_index_for_write(scope).await,
+        };
+        if caps.read_head && size.is_finite() && (0.0..MAX_HOST_FILE_LEN as f64).contains(&size) {
+            let want = size as usize + 1;
+            match self.bounded(self.fs.read_head(&path, want)).await {
+                Ok(bytes) if bytes.len() < want => {
+                    return String::from_utf8(bytes)
+                        .map_err(|e| not_utf8(&path, e.utf8_error().valid_up_to()));
+                }
+                // Longer than the `lstat` said: changed meanwhile, read it whole below.
+                Ok(_) => {}
+                // Gone since the `lstat`: as if it had not been there.
+                Err(e) if e.is_not_found() => return Ok(String::new()),
+                Err(e) => return Err(fs_error("read", &path, e)),
+            }
         }
         // Gone since the `lstat`: as if it had not been there.
         let text = self.read_optional(&path).await?.unwrap_or_default();

@@ -64,6 +64,9 @@ pub struct Tap<F> {
     pub on_call: Option<OnCall>,
     /// These methods fail with `EACCES`.
     pub denied: Vec<Op>,
+    /// While set, the disk is full: calls that write data (`write_file`, `append_file`,
+    /// `create_exclusive`) fail with `ENOSPC`. Shared between clones.
+    pub no_space: Rc<Cell<bool>>,
     /// `Some(hang)`: offer the host `lock`, which never answers when `hang`.
     pub host_lock: Option<bool>,
     /// Names passed to the host `lock`, in order.
@@ -91,6 +94,7 @@ impl<F: Clone> Clone for Tap<F> {
             hang_reads: self.hang_reads.clone(),
             on_call: self.on_call.clone(),
             denied: self.denied.clone(),
+            no_space: Rc::clone(&self.no_space),
             host_lock: self.host_lock,
             locks_taken: self.locks_taken.clone(),
             locks_released: Rc::clone(&self.locks_released),
@@ -122,6 +126,7 @@ where
             hang_reads: Cell::new(false),
             on_call: None,
             denied: Vec::new(),
+            no_space: Rc::default(),
             host_lock: None,
             locks_taken: RefCell::new(Vec::new()),
             locks_released: Rc::new(Cell::new(0)),
@@ -192,6 +197,10 @@ where
         }
         if self.denied.contains(&op) {
             return Err(HostError::new(Some("EACCES"), format!("denied: {path}")));
+        }
+        let writes = [Op::WriteFile, Op::AppendFile, Op::CreateExclusive];
+        if self.no_space.get() && writes.contains(&op) {
+            return Err(HostError::new(Some("ENOSPC"), format!("disk full: {path}")));
         }
         Ok(())
     }

@@ -59,9 +59,10 @@ for (const [kind, make] of [
       readFile: (path) => (huge && path.endsWith("MEMORY.md") ? make() : inner.readFile(path)),
     };
     const memdir = newMemdir(fs);
-    await memdir.save(input("first"));
+    const first = await memdir.save(input("first"));
     huge = true;
-    const error = await memdir.save({ ...input("second"), name: "Other" }).then(
+    // A delete reads MEMORY.md with readFile (a save reads it as bytes through readHead).
+    const error = await memdir.delete(first.file).then(
       () => null,
       (e) => e,
     );
