@@ -210,6 +210,7 @@ fn is_reserved_word(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sample::QUOTED;
     use super::super::yaml::parse_lenient;
     use super::*;
 
@@ -406,56 +407,12 @@ mod tests {
             .collect()
     }
 
-    /// Pieces of a double-quoted value: the escapes the fast path takes and ones it refuses.
-    const QUOTED_PIECES: &[&str] = &[
-        "\\\"",
-        "\\\\",
-        "\\n",
-        "\\t",
-        "\\x41",
-        "\\u00e9",
-        "\\0",
-        "\\ ",
-        "\\/",
-        "\\",
-        "\"",
-        "\t",
-        "#",
-        " #",
-        ": ",
-        "'",
-        "''",
-        "\\a",
-        "\\b",
-        "\\v",
-        "\\f",
-        "\\r",
-        "\\e",
-        "\\N",
-        "\\_",
-        "\\L",
-        "\\P",
-        "\\x4",
-        "\\xZZ",
-        "\\x7f",
-        "\\uD800",
-        "\\udfff",
-        "\\uFFFE",
-        "\\U0001F600",
-        "\\U00110000",
-        "\\U0000000",
-        "\\\t",
-        "\\q",
-        "\\'",
-        "\\é",
-    ];
-
     /// A single-quoted value, sometimes unclosed or with something after the closing quote.
     fn random_single_quoted(rng: &mut Rng) -> String {
         let mut value = String::from("'");
         for _ in 0..rng.below(5) {
             value.push_str(match rng.below(3) {
-                0 => rng.pick(QUOTED_PIECES),
+                0 => rng.pick(QUOTED),
                 1 => rng.pick(PIECES),
                 _ => rng.pick(WORDS),
             });
@@ -469,7 +426,7 @@ mod tests {
         let mut value = String::from("\"");
         for _ in 0..rng.below(5) {
             value.push_str(match rng.below(3) {
-                0 => rng.pick(QUOTED_PIECES),
+                0 => rng.pick(QUOTED),
                 1 => rng.pick(PIECES),
                 _ => rng.pick(WORDS),
             });
