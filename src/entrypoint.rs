@@ -382,11 +382,12 @@ fn holds_comment_open(text: &str) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let bytes = text.as_bytes();
     let opens_at = |i: usize| bytes.get(i..i + 4) == Some(b"<!--".as_slice());
-    let mut words = bytes.chunks_exact(8);
+    let mut rest = bytes;
     let mut base = 0;
-    for word in &mut words {
+    while let Some((word, tail)) = crate::jsstr::split_word(rest) {
+        rest = tail;
         // A high bit for each byte of the word equal to `<` (exact: no false positives).
-        let x = crate::jsstr::word_at(word) ^ (LOW * u64::from(b'<'));
+        let x = word ^ (LOW * u64::from(b'<'));
         let mut found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
         while found != 0 {
             if opens_at(base + found.trailing_zeros() as usize / 8) {

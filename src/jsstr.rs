@@ -107,17 +107,47 @@ pub(crate) fn word_at(bytes: &[u8]) -> u64 {
     <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes)
 }
 
+/// The first eight bytes of `bytes` as one little-endian word, and the bytes after them; `None`
+/// when fewer are left. A slice pattern: no call in the loops that use it, where the
+/// size-optimised build leaves `chunks_exact`'s iterator and range indexing out of line.
+#[inline(always)]
+pub(crate) fn split_word(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    match bytes {
+        [a, b, c, d, e, f, g, h, rest @ ..] => {
+            Some((u64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h]), rest))
+        }
+        _ => None,
+    }
+}
+
+/// The continuation bytes (`0b10xx_xxxx`) of `word`, as bit 7 of each.
+#[inline(always)]
+fn word_continuations(word: u64) -> u64 {
+    // Bit 7 of each byte of `word << k` is bit `7 - k` of the same byte.
+    word & !(word << 1) & HIGH_BITS
+}
+
+/// The four-byte leads (`0xF0..`, a surrogate pair in UTF-16) of `word`, as bit 7 of each.
+#[inline(always)]
+fn word_four_byte_leads(word: u64) -> u64 {
+    word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS
+}
+
 /// The UTF-16 units taken by the characters that *start* in `word` (eight bytes of UTF-8): one
-/// per non-continuation byte, one more per four-byte lead (`0xF0..`, a surrogate pair).
+/// per non-continuation byte, one more per four-byte lead.
 #[inline(always)]
 fn word_units(word: u64) -> usize {
     if word & HIGH_BITS == 0 {
         return 8;
     }
-    // Bit 7 of each byte of `word << k` is bit `7 - k` of the same byte.
-    let continuation = word & !(word << 1) & HIGH_BITS;
-    let four_byte_lead = word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS;
-    8 - continuation.count_ones() as usize + four_byte_lead.count_ones() as usize
+    8 - word_continuations(word).count_ones() as usize
+        + word_four_byte_leads(word).count_ones() as usize
+}
+
+/// The UTF-16 units of one byte of UTF-8 as [`word_units`] counts them.
+#[inline(always)]
+fn byte_units(b: u8) -> usize {
+    usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)
 }
 
 /// The `\n` bytes of `word`, as bit 7 of each such byte (exact: no carry crosses a byte).
@@ -129,18 +159,23 @@ fn word_newlines(word: u64) -> u64 {
 
 /// UTF-16 units and `\n` count of UTF-8 `bytes` in one pass, eight bytes at a time (plain
 /// 64-bit arithmetic: fast in wasm32 without SIMD and at `opt-level = "z"`, where byte loops do
-/// not vectorise).
+/// not vectorise). Units are the bytes less the continuation bytes plus the four-byte leads.
 pub(crate) fn units_and_newlines(bytes: &[u8]) -> (usize, usize) {
-    let mut units = 0usize;
+    let mut less = 0usize;
+    let mut more = 0usize;
     let mut newlines = 0usize;
-    let mut words = bytes.chunks_exact(8);
-    for chunk in &mut words {
-        let word = word_at(chunk);
-        units += word_units(word);
+    let mut rest = bytes;
+    while let Some((word, tail)) = split_word(rest) {
         newlines += word_newlines(word).count_ones() as usize;
+        if word & HIGH_BITS != 0 {
+            less += word_continuations(word).count_ones() as usize;
+            more += word_four_byte_leads(word).count_ones() as usize;
+        }
+        rest = tail;
     }
-    for &b in words.remainder() {
-        units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
+    let mut units = bytes.len() - rest.len() - less + more;
+    for &b in rest {
+        units += byte_units(b);
         newlines += usize::from(b == b'\n');
     }
     (units, newlines)
@@ -152,20 +187,22 @@ pub(crate) fn nth_newline(bytes: &[u8], n: usize) -> Option<usize> {
     if remaining == 0 {
         return None;
     }
-    let mut pos = 0;
-    while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let mut found = word_newlines(word_at(chunk));
+    let mut rest = bytes;
+    while let Some((word, tail)) = split_word(rest) {
+        let mut found = word_newlines(word);
         let count = found.count_ones() as usize;
         if count >= remaining {
             for _ in 1..remaining {
                 found &= found - 1;
             }
+            let pos = bytes.len() - rest.len();
             return Some(pos + found.trailing_zeros() as usize / 8);
         }
         remaining -= count;
-        pos += 8;
+        rest = tail;
     }
-    for (i, &b) in bytes.get(pos..).unwrap_or_default().iter().enumerate() {
+    let pos = bytes.len() - rest.len();
+    for (i, &b) in rest.iter().enumerate() {
         if b == b'\n' {
             remaining -= 1;
             if remaining == 0 {
@@ -191,28 +228,30 @@ pub fn utf16_to_byte_index(s: &str, units: usize) -> usize {
         // UTF-16 never takes more units than UTF-8 takes bytes: the whole string fits.
         return s.len();
     }
+    // Whole words while their characters fit (a word may end inside a character: the bytes
+    // of its rest are continuation bytes, which count nothing), then byte by byte.
     let bytes = s.as_bytes();
-    let mut pos = 0usize;
+    let mut rest = bytes;
     let mut seen = 0usize;
-    loop {
-        // Whole ASCII words first: `pos` stays on a char boundary.
-        if let Some(chunk) = bytes.get(pos..pos + 8) {
-            if word_at(chunk) & HIGH_BITS == 0 && seen + 8 <= units {
-                seen += 8;
-                pos += 8;
-                continue;
-            }
+    while let Some((word, tail)) = split_word(rest) {
+        let next = seen + word_units(word);
+        if next > units {
+            break;
         }
-        let Some(c) = s.get(pos..).and_then(|rest| rest.chars().next()) else {
-            return s.len();
-        };
-        let next = seen + c.len_utf16();
+        seen = next;
+        rest = tail;
+    }
+    let mut pos = bytes.len() - rest.len();
+    for &b in rest {
+        let next = seen + byte_units(b);
+        // Only a character's first byte counts, so the cut lands on a character's start.
         if next > units {
             return pos;
         }
         seen = next;
-        pos += c.len_utf8();
+        pos += 1;
     }
+    s.len()
 }
 
 /// The UTF-16 index of byte index `byte` in `s` (floored to a char boundary, clamped to the end).
