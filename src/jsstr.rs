@@ -241,15 +241,14 @@ pub fn utf16_to_byte_index(s: &str, units: usize) -> usize {
         seen = next;
         rest = tail;
     }
-    let mut pos = bytes.len() - rest.len();
-    for &b in rest {
+    let start = bytes.len() - rest.len();
+    for (i, &b) in rest.iter().enumerate() {
         let next = seen + byte_units(b);
         // Only a character's first byte counts, so the cut lands on a character's start.
         if next > units {
-            return pos;
+            return start + i;
         }
         seen = next;
-        pos += 1;
     }
     s.len()
 }
