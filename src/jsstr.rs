@@ -181,6 +181,47 @@ pub(crate) fn units_and_newlines(bytes: &[u8]) -> (usize, usize) {
     (units, newlines)
 }
 
+/// [`units_and_newlines`] of `s` and, from the same pass, [`utf16_to_byte_index`] of `at`:
+/// `(units, newlines, byte index)`. Whole words are walked while they fit below `at`, the rest
+/// counted eight bytes at a time.
+pub(crate) fn units_newlines_and_index(s: &str, at: usize) -> (usize, usize, usize) {
+    let bytes = s.as_bytes();
+    if at >= bytes.len() {
+        let (units, newlines) = units_and_newlines(bytes);
+        return (units, newlines, bytes.len());
+    }
+    let mut rest = bytes;
+    let mut seen = 0usize;
+    let mut newlines = 0usize;
+    while let Some((word, tail)) = split_word(rest) {
+        let next = seen + word_units(word);
+        if next > at {
+            break;
+        }
+        newlines += word_newlines(word).count_ones() as usize;
+        seen = next;
+        rest = tail;
+    }
+    let index = bytes.len() - rest.len() + index_within(rest, seen, at);
+    // `rest` may start inside a character: its continuation bytes count nothing.
+    let (units, more_newlines) = units_and_newlines(rest);
+    (seen + units, newlines + more_newlines, index)
+}
+
+/// In `rest`, whose earlier characters took `seen` units, the index of the first character
+/// that does not fit within `units` (only a character's first byte counts, so it is a
+/// character's start); `rest.len()` when all fit.
+fn index_within(rest: &[u8], mut seen: usize, units: usize) -> usize {
+    for (i, &b) in rest.iter().enumerate() {
+        let next = seen + byte_units(b);
+        if next > units {
+            return i;
+        }
+        seen = next;
+    }
+    rest.len()
+}
+
 /// The byte index of the `n`-th (1-based) `\n` in `bytes`, or `None` when there are fewer.
 pub(crate) fn nth_newline(bytes: &[u8], n: usize) -> Option<usize> {
     let mut remaining = n;
@@ -241,16 +282,7 @@ pub fn utf16_to_byte_index(s: &str, units: usize) -> usize {
         seen = next;
         rest = tail;
     }
-    let start = bytes.len() - rest.len();
-    for (i, &b) in rest.iter().enumerate() {
-        let next = seen + byte_units(b);
-        // Only a character's first byte counts, so the cut lands on a character's start.
-        if next > units {
-            return start + i;
-        }
-        seen = next;
-    }
-    s.len()
+    bytes.len() - rest.len() + index_within(rest, seen, units)
 }
 
 /// The UTF-16 index of byte index `byte` in `s` (floored to a char boundary, clamped to the end).
@@ -547,6 +579,44 @@ mod tests {
         assert_eq!(js_trim("  "), "");
         assert_eq!(js_trim_start("\u{205F}a\u{205F}"), "a\u{205F}");
         assert_eq!(js_trim_end("\u{205F}a\u{205F}"), "\u{205F}a");
+    }
+
+    #[test]
+    fn one_pass_counts_and_index_match_the_separate_ones() {
+        let pieces = [
+            "a", "bcdefgh", "\n", "é", "日本", "😀", " ", "\r\n", "xyz\n",
+        ];
+        let mut state = 0x5EED_0017_u64;
+        for _ in 0..3000 {
+            let mut s = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            for k in 0..(state % 40) {
+                s.push_str(pieces[((state >> (k % 50)) % pieces.len() as u64) as usize]);
+            }
+            let units = utf16_len(&s);
+            for at in [
+                0,
+                1,
+                7,
+                8,
+                9,
+                units / 3,
+                units / 2,
+                units.saturating_sub(1),
+                units,
+                units + 1,
+                s.len(),
+            ] {
+                let expected = (
+                    units,
+                    count_newlines(s.as_bytes()),
+                    utf16_to_byte_index(&s, at),
+                );
+                assert_eq!(units_newlines_and_index(&s, at), expected, "{s:?} at {at}");
+            }
+        }
     }
 
     #[test]
