@@ -111,28 +111,22 @@ mod tests {
     use super::super::js_json::{head_for_js_general, HeadForJs};
     use super::*;
 
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
+    use crate::test_rng::XorShift as Rng;
 
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-        }
+    fn below(rng: &mut Rng, n: usize) -> usize {
+        (rng.next() % n as u64) as usize
+    }
 
-        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-            items[self.below(items.len())]
-        }
+    fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
+        items[below(rng, items.len())]
     }
 
     /// One of `usual` seven times in eight, else one of `odd`.
     fn either<'a>(rng: &mut Rng, usual: &[&'a str], odd: &[&'a str]) -> &'a str {
-        if rng.below(8) == 0 {
-            rng.pick(odd)
+        if below(rng, 8) == 0 {
+            pick(rng, odd)
         } else {
-            rng.pick(usual)
+            pick(rng, usual)
         }
     }
 
@@ -176,10 +170,10 @@ mod tests {
     fn random_text(rng: &mut Rng) -> String {
         let mut text = String::from(either(rng, OPENINGS, ODD_OPENINGS));
         // Keys in turn (a repeat only among the odd ones).
-        let first = rng.below(KEYS.len());
-        for i in 0..rng.below(6) {
-            if rng.below(10) == 0 {
-                text.push_str(rng.pick(ODD_LINES));
+        let first = below(rng, KEYS.len());
+        for i in 0..below(rng, 6) {
+            if below(rng, 10) == 0 {
+                text.push_str(pick(rng, ODD_LINES));
                 continue;
             }
             let key = KEYS[(first + i) % KEYS.len()];
@@ -189,7 +183,7 @@ mod tests {
             text.push('\n');
         }
         text.push_str(either(rng, CLOSINGS, ODD_CLOSINGS));
-        text.push_str(rng.pick(BODIES));
+        text.push_str(pick(rng, BODIES));
         text
     }
 
