@@ -151,6 +151,10 @@ impl Future for Settled {
     type Output = Result<JsValue, JsValue>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        // Polled again after its outcome was taken: the slot may be another future's by now.
+        if self.taken {
+            return Poll::Ready(Err(JsValue::UNDEFINED));
+        }
         let slot = self.slot;
         let out = SLOTS.with_borrow_mut(|s| {
             let state = s.slots.get_mut(slot as usize)?;
