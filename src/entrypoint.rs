@@ -6,7 +6,7 @@
 
 use crate::frontmatter::split_frontmatter;
 use crate::jsstr::{
-    count_newlines, js_trim, nth_newline, units_and_newlines, utf16_len, utf16_to_byte_index,
+    count_newlines, js_trim, nth_newline, units_newlines_and_index, utf16_len, utf16_to_byte_index,
 };
 use crate::size::format_file_size;
 use crate::types::{MAX_ENTRYPOINT_LINES, MAX_ENTRYPOINT_UNITS};
@@ -67,16 +67,19 @@ struct Measured<'a> {
 /// and only as far as what is kept.
 fn measure<'a>(raw: &'a str, options: &TruncateOptions) -> Measured<'a> {
     let trimmed = js_trim(raw);
-    let (unit_count, newlines) = units_and_newlines(trimmed.as_bytes());
-    measure_counted(trimmed, newlines + 1, unit_count, options)
+    let (unit_count, newlines, hard_cut) = units_newlines_and_index(trimmed, options.max_units);
+    measure_counted(trimmed, newlines + 1, unit_count, Some(hard_cut), options)
 }
 
 /// The caps applied to a prefix of the trimmed text whose whole line and unit counts are
 /// known; the prefix must hold at least `max_units + 1` units or all of the text.
+/// `hard_cut`: the byte index of UTF-16 index `max_units` in `prefix` when already known (it is
+/// the same in the kept lines whenever they are cut to units).
 fn measure_counted<'a>(
     prefix: &'a str,
     line_count: usize,
     unit_count: usize,
+    hard_cut: Option<usize>,
     options: &TruncateOptions,
 ) -> Measured<'a> {
     let was_line_truncated = line_count > options.max_lines;
@@ -92,7 +95,7 @@ fn measure_counted<'a>(
         unit_count
     };
     if kept_units > options.max_units {
-        kept = cut_to_units(kept, options.max_units);
+        kept = cut_to_units(kept, options.max_units, hard_cut);
     }
     Measured {
         trimmed: prefix,
@@ -116,8 +119,10 @@ fn first_lines(text: &str, count: usize) -> &str {
 /// Cut at the last newline at or before UTF-16 index `max_units` (dropping it) when that newline
 /// is not the first character; otherwise hard-cut at `max_units`, backing off one unit rather
 /// than splitting a surrogate pair.
-fn cut_to_units(text: &str, max_units: usize) -> &str {
-    let hard_cut = utf16_to_byte_index(text, max_units);
+fn cut_to_units(text: &str, max_units: usize, hard_cut: Option<usize>) -> &str {
+    let hard_cut = hard_cut
+        .unwrap_or_else(|| utf16_to_byte_index(text, max_units))
+        .min(text.len());
     // The character starting at `hard_cut` is at UTF-16 index `max_units` exactly when it is a
     // newline (a floored index lands on a 4-byte character), so searching through it is right.
     let search_end = (hard_cut + 1).min(text.len());
@@ -169,7 +174,7 @@ pub fn truncate_counted(
     unit_count: usize,
     options: &TruncateOptions,
 ) -> EntrypointTruncation {
-    let measured = measure_counted(prefix, line_count.max(1), unit_count, options);
+    let measured = measure_counted(prefix, line_count.max(1), unit_count, None, options);
     truncation_of(measured, options)
 }
 
@@ -211,7 +216,7 @@ pub fn truncate_counted_cut(
     unit_count: usize,
     options: &TruncateOptions,
 ) -> EntrypointCut {
-    let measured = measure_counted(prefix, line_count.max(1), unit_count, options);
+    let measured = measure_counted(prefix, line_count.max(1), unit_count, None, options);
     let cut = measured.was_line_truncated || measured.was_unit_truncated;
     EntrypointCut {
         keep_units: if cut {
@@ -317,8 +322,13 @@ pub fn lines_cut(raw: &str, options: &TruncateOptions) -> Range<usize> {
 /// assert_eq!(prepare_index_for_model(raw), "- [A](a.md) — hook\n");
 /// ```
 pub fn prepare_index_for_model(raw: &str) -> String {
+    index_for_model(raw).into_owned()
+}
+
+/// [`prepare_index_for_model`], borrowed from `raw` when no comment was stripped.
+pub(crate) fn index_for_model(raw: &str) -> Cow<'_, str> {
     let body = split_frontmatter(raw).map_or(raw, |split| split.body);
-    strip_block_html_comments(body).into_owned()
+    strip_block_html_comments(body)
 }
 
 /// [`prepare_index_for_model`] then [`truncate_entrypoint`]: the index exactly as the model
@@ -331,7 +341,7 @@ pub fn prepare_index_for_model(raw: &str) -> String {
 /// assert_eq!(loaded.content, "- [A](a.md)");
 /// ```
 pub fn load_index_for_model(raw: &str, options: &TruncateOptions) -> EntrypointTruncation {
-    truncate_entrypoint(&prepare_index_for_model(raw), options)
+    truncate_entrypoint(&index_for_model(raw), options)
 }
 
 /// The counts of [`load_index_for_model`] without the loaded text: what a write measures
@@ -411,11 +421,12 @@ fn holds_comment_open(text: &str) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let bytes = text.as_bytes();
     let opens_at = |i: usize| bytes.get(i..i + 4) == Some(b"<!--".as_slice());
-    let mut words = bytes.chunks_exact(8);
+    let mut rest = bytes;
     let mut base = 0;
-    for word in &mut words {
+    while let Some((word, tail)) = crate::jsstr::split_word(rest) {
+        rest = tail;
         // A high bit for each byte of the word equal to `<` (exact: no false positives).
-        let x = crate::jsstr::word_at(word) ^ (LOW * u64::from(b'<'));
+        let x = word ^ (LOW * u64::from(b'<'));
         let mut found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
         while found != 0 {
             if opens_at(base + found.trailing_zeros() as usize / 8) {

@@ -107,17 +107,47 @@ pub(crate) fn word_at(bytes: &[u8]) -> u64 {
     <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes)
 }
 
+/// The first eight bytes of `bytes` as one little-endian word, and the bytes after them; `None`
+/// when fewer are left. A slice pattern: no call in the loops that use it, where the
+/// size-optimised build leaves `chunks_exact`'s iterator and range indexing out of line.
+#[inline(always)]
+pub(crate) fn split_word(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    match bytes {
+        [a, b, c, d, e, f, g, h, rest @ ..] => {
+            Some((u64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h]), rest))
+        }
+        _ => None,
+    }
+}
+
+/// The continuation bytes (`0b10xx_xxxx`) of `word`, as bit 7 of each.
+#[inline(always)]
+fn word_continuations(word: u64) -> u64 {
+    // Bit 7 of each byte of `word << k` is bit `7 - k` of the same byte.
+    word & !(word << 1) & HIGH_BITS
+}
+
+/// The four-byte leads (`0xF0..`, a surrogate pair in UTF-16) of `word`, as bit 7 of each.
+#[inline(always)]
+fn word_four_byte_leads(word: u64) -> u64 {
+    word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS
+}
+
 /// The UTF-16 units taken by the characters that *start* in `word` (eight bytes of UTF-8): one
-/// per non-continuation byte, one more per four-byte lead (`0xF0..`, a surrogate pair).
+/// per non-continuation byte, one more per four-byte lead.
 #[inline(always)]
 fn word_units(word: u64) -> usize {
     if word & HIGH_BITS == 0 {
         return 8;
     }
-    // Bit 7 of each byte of `word << k` is bit `7 - k` of the same byte.
-    let continuation = word & !(word << 1) & HIGH_BITS;
-    let four_byte_lead = word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS;
-    8 - continuation.count_ones() as usize + four_byte_lead.count_ones() as usize
+    8 - word_continuations(word).count_ones() as usize
+        + word_four_byte_leads(word).count_ones() as usize
+}
+
+/// The UTF-16 units of one byte of UTF-8 as [`word_units`] counts them.
+#[inline(always)]
+fn byte_units(b: u8) -> usize {
+    usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)
 }
 
 /// The `\n` bytes of `word`, as bit 7 of each such byte (exact: no carry crosses a byte).
@@ -129,21 +159,67 @@ fn word_newlines(word: u64) -> u64 {
 
 /// UTF-16 units and `\n` count of UTF-8 `bytes` in one pass, eight bytes at a time (plain
 /// 64-bit arithmetic: fast in wasm32 without SIMD and at `opt-level = "z"`, where byte loops do
-/// not vectorise).
+/// not vectorise). Units are the bytes less the continuation bytes plus the four-byte leads.
 pub(crate) fn units_and_newlines(bytes: &[u8]) -> (usize, usize) {
-    let mut units = 0usize;
+    let mut less = 0usize;
+    let mut more = 0usize;
     let mut newlines = 0usize;
-    let mut words = bytes.chunks_exact(8);
-    for chunk in &mut words {
-        let word = word_at(chunk);
-        units += word_units(word);
+    let mut rest = bytes;
+    while let Some((word, tail)) = split_word(rest) {
         newlines += word_newlines(word).count_ones() as usize;
+        if word & HIGH_BITS != 0 {
+            less += word_continuations(word).count_ones() as usize;
+            more += word_four_byte_leads(word).count_ones() as usize;
+        }
+        rest = tail;
     }
-    for &b in words.remainder() {
-        units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
+    let mut units = bytes.len() - rest.len() - less + more;
+    for &b in rest {
+        units += byte_units(b);
         newlines += usize::from(b == b'\n');
     }
     (units, newlines)
+}
+
+/// [`units_and_newlines`] of `s` and, from the same pass, [`utf16_to_byte_index`] of `at`:
+/// `(units, newlines, byte index)`. Whole words are walked while they fit below `at`, the rest
+/// counted eight bytes at a time.
+pub(crate) fn units_newlines_and_index(s: &str, at: usize) -> (usize, usize, usize) {
+    let bytes = s.as_bytes();
+    if at >= bytes.len() {
+        let (units, newlines) = units_and_newlines(bytes);
+        return (units, newlines, bytes.len());
+    }
+    let mut rest = bytes;
+    let mut seen = 0usize;
+    let mut newlines = 0usize;
+    while let Some((word, tail)) = split_word(rest) {
+        let next = seen + word_units(word);
+        if next > at {
+            break;
+        }
+        newlines += word_newlines(word).count_ones() as usize;
+        seen = next;
+        rest = tail;
+    }
+    let index = bytes.len() - rest.len() + index_within(rest, seen, at);
+    // `rest` may start inside a character: its continuation bytes count nothing.
+    let (units, more_newlines) = units_and_newlines(rest);
+    (seen + units, newlines + more_newlines, index)
+}
+
+/// In `rest`, whose earlier characters took `seen` units, the index of the first character
+/// that does not fit within `units` (only a character's first byte counts, so it is a
+/// character's start); `rest.len()` when all fit.
+fn index_within(rest: &[u8], mut seen: usize, units: usize) -> usize {
+    for (i, &b) in rest.iter().enumerate() {
+        let next = seen + byte_units(b);
+        if next > units {
+            return i;
+        }
+        seen = next;
+    }
+    rest.len()
 }
 
 /// The byte index of the `n`-th (1-based) `\n` in `bytes`, or `None` when there are fewer.
@@ -152,20 +228,22 @@ pub(crate) fn nth_newline(bytes: &[u8], n: usize) -> Option<usize> {
     if remaining == 0 {
         return None;
     }
-    let mut pos = 0;
-    while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let mut found = word_newlines(word_at(chunk));
+    let mut rest = bytes;
+    while let Some((word, tail)) = split_word(rest) {
+        let mut found = word_newlines(word);
         let count = found.count_ones() as usize;
         if count >= remaining {
             for _ in 1..remaining {
                 found &= found - 1;
             }
+            let pos = bytes.len() - rest.len();
             return Some(pos + found.trailing_zeros() as usize / 8);
         }
         remaining -= count;
-        pos += 8;
+        rest = tail;
     }
-    for (i, &b) in bytes.get(pos..).unwrap_or_default().iter().enumerate() {
+    let pos = bytes.len() - rest.len();
+    for (i, &b) in rest.iter().enumerate() {
         if b == b'\n' {
             remaining -= 1;
             if remaining == 0 {
@@ -191,28 +269,20 @@ pub fn utf16_to_byte_index(s: &str, units: usize) -> usize {
         // UTF-16 never takes more units than UTF-8 takes bytes: the whole string fits.
         return s.len();
     }
+    // Whole words while their characters fit (a word may end inside a character: the bytes
+    // of its rest are continuation bytes, which count nothing), then byte by byte.
     let bytes = s.as_bytes();
-    let mut pos = 0usize;
+    let mut rest = bytes;
     let mut seen = 0usize;
-    loop {
-        // Whole ASCII words first: `pos` stays on a char boundary.
-        if let Some(chunk) = bytes.get(pos..pos + 8) {
-            if word_at(chunk) & HIGH_BITS == 0 && seen + 8 <= units {
-                seen += 8;
-                pos += 8;
-                continue;
-            }
-        }
-        let Some(c) = s.get(pos..).and_then(|rest| rest.chars().next()) else {
-            return s.len();
-        };
-        let next = seen + c.len_utf16();
+    while let Some((word, tail)) = split_word(rest) {
+        let next = seen + word_units(word);
         if next > units {
-            return pos;
+            break;
         }
         seen = next;
-        pos += c.len_utf8();
+        rest = tail;
     }
+    bytes.len() - rest.len() + index_within(rest, seen, units)
 }
 
 /// The UTF-16 index of byte index `byte` in `s` (floored to a char boundary, clamped to the end).
@@ -509,6 +579,44 @@ mod tests {
         assert_eq!(js_trim("  "), "");
         assert_eq!(js_trim_start("\u{205F}a\u{205F}"), "a\u{205F}");
         assert_eq!(js_trim_end("\u{205F}a\u{205F}"), "\u{205F}a");
+    }
+
+    #[test]
+    fn one_pass_counts_and_index_match_the_separate_ones() {
+        let pieces = [
+            "a", "bcdefgh", "\n", "é", "日本", "😀", " ", "\r\n", "xyz\n",
+        ];
+        let mut state = 0x5EED_0017_u64;
+        for _ in 0..3000 {
+            let mut s = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            for k in 0..(state % 40) {
+                s.push_str(pieces[((state >> (k % 50)) % pieces.len() as u64) as usize]);
+            }
+            let units = utf16_len(&s);
+            for at in [
+                0,
+                1,
+                7,
+                8,
+                9,
+                units / 3,
+                units / 2,
+                units.saturating_sub(1),
+                units,
+                units + 1,
+                s.len(),
+            ] {
+                let expected = (
+                    units,
+                    count_newlines(s.as_bytes()),
+                    utf16_to_byte_index(&s, at),
+                );
+                assert_eq!(units_newlines_and_index(&s, at), expected, "{s:?} at {at}");
+            }
+        }
     }
 
     #[test]

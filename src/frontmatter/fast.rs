@@ -164,7 +164,33 @@ pub(super) fn is_plain_value(value: &str) -> bool {
     let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
         return false;
     };
-    let starts_safely = !first.is_ascii_digit() && !b"-?:,[]{}#&*!|>'\"%@`+.~ ".contains(first);
+    let starts_safely = !matches!(
+        first,
+        b'0'..=b'9'
+            | b'-'
+            | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+            | b'+'
+            | b'.'
+            | b'~'
+            | b' '
+    );
     starts_safely
         && !matches!(last, b' ' | b':')
         && prints_plainly(value)
@@ -201,15 +227,22 @@ pub(super) fn is_yaml_printable(c: char) -> bool {
         | '\u{10000}'..)
 }
 
+/// `null`, `true` or `false` in any ASCII case. Byte patterns (`| 0x20` lowers an ASCII
+/// letter and makes no other byte one): every key and value of every header comes here.
 fn is_reserved_word(word: &str) -> bool {
-    matches!(word.len(), 4 | 5)
-        && ["null", "true", "false"]
-            .iter()
-            .any(|reserved| word.eq_ignore_ascii_case(reserved))
+    match *word.as_bytes() {
+        [a, b, c, d] => matches!(
+            [a | 0x20, b | 0x20, c | 0x20, d | 0x20],
+            [b'n', b'u', b'l', b'l'] | [b't', b'r', b'u', b'e']
+        ),
+        [a, b, c, d, e] => [a | 0x20, b | 0x20, c | 0x20, d | 0x20, e | 0x20] == *b"false",
+        _ => false,
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::sample::QUOTED;
     use super::super::yaml::parse_lenient;
     use super::*;
 
@@ -406,56 +439,12 @@ mod tests {
             .collect()
     }
 
-    /// Pieces of a double-quoted value: the escapes the fast path takes and ones it refuses.
-    const QUOTED_PIECES: &[&str] = &[
-        "\\\"",
-        "\\\\",
-        "\\n",
-        "\\t",
-        "\\x41",
-        "\\u00e9",
-        "\\0",
-        "\\ ",
-        "\\/",
-        "\\",
-        "\"",
-        "\t",
-        "#",
-        " #",
-        ": ",
-        "'",
-        "''",
-        "\\a",
-        "\\b",
-        "\\v",
-        "\\f",
-        "\\r",
-        "\\e",
-        "\\N",
-        "\\_",
-        "\\L",
-        "\\P",
-        "\\x4",
-        "\\xZZ",
-        "\\x7f",
-        "\\uD800",
-        "\\udfff",
-        "\\uFFFE",
-        "\\U0001F600",
-        "\\U00110000",
-        "\\U0000000",
-        "\\\t",
-        "\\q",
-        "\\'",
-        "\\é",
-    ];
-
     /// A single-quoted value, sometimes unclosed or with something after the closing quote.
     fn random_single_quoted(rng: &mut Rng) -> String {
         let mut value = String::from("'");
         for _ in 0..rng.below(5) {
             value.push_str(match rng.below(3) {
-                0 => rng.pick(QUOTED_PIECES),
+                0 => rng.pick(QUOTED),
                 1 => rng.pick(PIECES),
                 _ => rng.pick(WORDS),
             });
@@ -469,7 +458,7 @@ mod tests {
         let mut value = String::from("\"");
         for _ in 0..rng.below(5) {
             value.push_str(match rng.below(3) {
-                0 => rng.pick(QUOTED_PIECES),
+                0 => rng.pick(QUOTED),
                 1 => rng.pick(PIECES),
                 _ => rng.pick(WORDS),
             });
@@ -535,6 +524,31 @@ mod tests {
         );
         assert!(single > cases / 200, "only {single} single-quoted blocks");
         assert!(escaped > cases / 200, "only {escaped} escaped blocks");
+    }
+
+    #[test]
+    fn reserved_words_are_found_in_any_case_and_nothing_else() {
+        // Letters of the words in both cases, and bytes one bit away from them.
+        let four = b"nNuUlLtTrReE.@`\x0e\xce";
+        let five = b"fFaAlLsSeE@\x06\xc6";
+        let oracle = |w: &str| {
+            ["null", "true", "false"]
+                .iter()
+                .any(|r| w.eq_ignore_ascii_case(r))
+        };
+        for (len, alphabet) in [(3, four.as_slice()), (4, four), (5, five), (6, five)] {
+            let mut digits = vec![0usize; len];
+            loop {
+                let word: Vec<u8> = digits.iter().map(|&d| alphabet[d]).collect();
+                let word = String::from_utf8_lossy(&word);
+                assert_eq!(is_reserved_word(&word), oracle(&word), "{word:?}");
+                let Some(i) = digits.iter().position(|&d| d + 1 < alphabet.len()) else {
+                    break;
+                };
+                digits[i] += 1;
+                digits[..i].fill(0);
+            }
+        }
     }
 
     #[test]

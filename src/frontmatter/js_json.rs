@@ -2,7 +2,7 @@
 //! to `JSON.parse`: one string across the boundary costs less than building the object
 //! property by property from wasm.
 
-use super::{block, delimit, fast, parse_head, Delimited, FrontmatterHead};
+use super::{block, delimit, fast, parse_head, slices, Delimited, FrontmatterHead};
 use crate::json::{push_number, push_string};
 use crate::jsstr::byte_to_utf16_index;
 use crate::types::MemoryType;
@@ -21,8 +21,10 @@ pub enum HeadForJs {
     Json(String),
     /// A plain block whose keys and values all stand in the text as they are (no escapes, an
     /// ASCII head): `[body, fields, key start, key end, value start, value end, …]`, UTF-16
-    /// offsets into the text for the caller to slice. `fields` has bit 0 set when the header's
-    /// `name` is the `name` value, bit 1 the same for `description`, bit 2 for `type`.
+    /// offsets into the text for the caller to slice, except that a key of [`HEADER_KEYS`] is
+    /// `[i, 0]` for `HEADER_KEYS[i]` (no key ends at offset 0), so the caller uses its own
+    /// string. `fields` has bit 0 set when the header's `name` is the `name` value, bit 1 the
+    /// same for `description`, bit 2 for `type`.
     Slices(Vec<u32>),
     /// A value has no JSON form (NaN, ±Infinity, -0): the head, and the body's UTF-16 offset.
     Head(FrontmatterHead, usize),
@@ -36,7 +38,9 @@ pub enum HeadForJs {
 /// ```
 /// use memdir::frontmatter::{head_for_js, HeadForJs};
 /// let text = "---\nname: Role\ntype: user\n---\nBody";
-/// assert_eq!(head_for_js(text, true), HeadForJs::Slices(vec![30, 0b101, 4, 8, 10, 14, 15, 19, 21, 25]));
+/// assert_eq!(head_for_js(text, true), HeadForJs::Slices(vec![30, 0b101, 0, 0, 10, 14, 2, 0, 21, 25]));
+/// let other = "---\nkey: v\n---\n";
+/// assert_eq!(head_for_js(other, true), HeadForJs::Slices(vec![15, 0, 4, 7, 9, 10]));
 /// let quoted = "---\nname: \"R\\\"ole\"\n---\n";
 /// assert_eq!(
 ///     head_for_js(quoted, true),
@@ -45,6 +49,15 @@ pub enum HeadForJs {
 /// assert_eq!(head_for_js(&text[..8], false), HeadForJs::NeedMore);
 /// ```
 pub fn head_for_js(text: &str, complete: bool) -> HeadForJs {
+    match slices::plain_head_offsets(text, complete) {
+        Some(offsets) => HeadForJs::Slices(offsets),
+        None => head_for_js_general(text, complete),
+    }
+}
+
+/// [`head_for_js`] without the direct read of the usual header (`slices.rs`), whose answers
+/// it gives too.
+pub(super) fn head_for_js_general(text: &str, complete: bool) -> HeadForJs {
     let delimited = delimit(text, complete);
     if let Delimited::Closed(split, body_start) = &delimited {
         if let Some(entries) = fast::plain_entries(split.block) {
@@ -118,10 +131,20 @@ fn plain_slices(
         let (Cow::Borrowed(value), false) = (value, *key == "__proto__") else {
             return None;
         };
-        out.extend(offset(key)?);
+        out.extend(key_pair(key, offset(key)?));
         out.extend(offset(value)?);
     }
     Some(out)
+}
+
+/// A key's pair in [`HeadForJs::Slices`]: `[i, 0]` for `HEADER_KEYS[i]`, else its offsets.
+pub(super) fn key_pair(key: &str, offsets: [u32; 2]) -> [u32; 2] {
+    match key {
+        "name" => [0, 0],
+        "description" => [1, 0],
+        "type" => [2, 0],
+        _ => offsets,
+    }
 }
 
 /// The memory fields, in the order of their bits in [`HeadForJs::Slices`] (see `header_fields`).
@@ -379,14 +402,18 @@ mod tests {
     /// What the JS entry makes of a plain block's answer (offsets sliced, or JSON with named
     /// header keys): the frontmatter and the names of the header keys.
     fn as_js_would(text: &str) -> (Json, Vec<String>) {
-        use crate::frontmatter::{head_for_js, HeadForJs};
+        use crate::frontmatter::{head_for_js, HeadForJs, HEADER_KEYS};
         match head_for_js(text, true) {
             HeadForJs::Slices(s) => {
                 let piece =
                     |i: usize| Json::String(text[s[i] as usize..s[i + 1] as usize].to_owned());
+                let key = |i: usize| match s[i + 1] {
+                    0 => HEADER_KEYS[s[i] as usize].to_owned(),
+                    _ => piece(i).as_str().unwrap().to_owned(),
+                };
                 let members = (2..s.len())
                     .step_by(4)
-                    .map(|i| (piece(i).as_str().unwrap().to_owned(), piece(i + 2)))
+                    .map(|i| (key(i), piece(i + 2)))
                     .collect();
                 let named = ["name", "description", "type"]
                     .iter()

@@ -36,6 +36,7 @@ mod fast;
 mod format;
 mod js_json;
 mod sample;
+mod slices;
 mod yaml;
 
 pub use format::{format_memory_file, format_memory_file_modified};

@@ -113,8 +113,9 @@ const WORDS: &[&str] = &[
     "http://x.y/z",
 ];
 
-/// Pieces inside quoted scalars: escapes YAML has and ones it does not.
-const QUOTED: &[&str] = &[
+/// Pieces inside quoted scalars: escapes YAML has and ones it does not (cut ones too). The
+/// one-line fast path's tests (`fast.rs`) draw from it as well.
+pub(super) const QUOTED: &[&str] = &[
     "word",
     " ",
     "  ",
@@ -155,9 +156,11 @@ const QUOTED: &[&str] = &[
     "\\u00e9",
     "\\u2028",
     "\\uD800",
+    "\\udfff",
     "\\uFFFE",
     "\\U0001F600",
     "\\U00110000",
+    "\\U0000000",
     "\\q",
     "\\'",
     "\\é",

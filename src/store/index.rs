@@ -193,7 +193,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 was_byte_truncated: false,
             });
         };
-        let prepared = crate::entrypoint::prepare_index_for_model(&raw);
+        let prepared = crate::entrypoint::index_for_model(&raw);
         let t = truncate_entrypoint(&prepared, &self.config.index_caps);
         Ok(IndexView {
             path,

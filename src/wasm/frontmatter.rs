@@ -19,22 +19,30 @@ const back = (v) => typeof v === "string"
   : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [back(k), back(x)]))
   : v;
 
-// A view of the module's memory, made again when the memory grows (its buffer changes).
+// A view of the module's memory, made again when the memory grows (the old buffer is then
+// detached, and a view of it has length 0).
 let words = new Uint32Array(0);
 
 // The offsets `[body, header bits, key start, key end, value start, value end, ...]` at
-// `words[at..at + len]`, read where the core wrote them (no copy, no array per call).
-export function decodeSlicesAt(text, memory, at, len, keys) {
-  if (words.buffer !== memory.buffer) words = new Uint32Array(memory.buffer);
+// `words[at..at + len]`, read where the core wrote them (no copy, no array per call). A key
+// `[i, 0]` is the i-th of HEADER_KEYS (name, description, type): stored by name, no slice.
+export function decodeSlicesAt(text, memory, at, len) {
+  if (words.length === 0) words = new Uint32Array(memory.buffer);
   const head = words;
   const frontmatter = {};
+  let name, description, type;
   for (let i = at + 2; i < at + len; i += 4) {
-    frontmatter[text.slice(head[i], head[i + 1])] = text.slice(head[i + 2], head[i + 3]);
+    const value = text.slice(head[i + 2], head[i + 3]);
+    if (head[i + 1] !== 0) frontmatter[text.slice(head[i], head[i + 1])] = value;
+    else if (head[i] === 0) frontmatter.name = name = value;
+    else if (head[i] === 1) frontmatter.description = description = value;
+    else frontmatter.type = type = value;
   }
+  const bits = head[at + 1];
   const header = {};
-  for (let bit = 0; bit < keys.length; bit++) {
-    if (head[at + 1] & (1 << bit)) header[keys[bit]] = frontmatter[keys[bit]];
-  }
+  if (bits & 1) header.name = name;
+  if (bits & 2) header.description = description;
+  if (bits & 4) header.type = type;
   return { frontmatter, body: text.slice(head[at]), header, diagnostics: [] };
 }
 
@@ -63,13 +71,7 @@ extern "C" {
 
     /// The result from `len` offsets at `memory`'s 32-bit word `at` (`HeadForJs::Slices`).
     #[wasm_bindgen(js_name = decodeSlicesAt)]
-    fn decode_slices_at(
-        text: &JsValue,
-        memory: &JsValue,
-        at: u32,
-        len: u32,
-        keys: &JsValue,
-    ) -> JsValue;
+    fn decode_slices_at(text: &JsValue, memory: &JsValue, at: u32, len: u32) -> JsValue;
 }
 
 thread_local! {
@@ -95,8 +97,7 @@ fn parse(text: &JsValue, head: &str, complete: bool, carried: bool) -> JsValue {
             // and a length of 32-bit words fit `u32`).
             let at = (offsets.as_ptr() as usize / 4) as u32;
             let len = offsets.len() as u32;
-            return MEMORY
-                .with(|memory| KEYS.with(|keys| decode_slices_at(text, memory, at, len, keys)));
+            return MEMORY.with(|memory| decode_slices_at(text, memory, at, len));
         }
         HeadForJs::Head(head, body_offset) => {
             super::convert::frontmatter_head_to_js(&head, body_offset)

@@ -11,7 +11,6 @@ use crate::types::MAX_HOST_FILE_LEN;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
@@ -132,7 +131,7 @@ pub(super) async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
         return Ok(value);
     }
     // `Promise.resolve` returns a native Promise as it is and adopts any other thenable.
-    JsFuture::from(Promise::resolve(&value)).await
+    super::settle::Settled::of(&value).await
 }
 
 /// Call `obj[name](...args)` and settle the result.
@@ -160,7 +159,7 @@ fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
         return Ok(s.into_bytes());
     }
     if value.is_instance_of::<Uint8Array>() {
-        // Straight into wasm memory (`Uint8Array::new` of a typed array would copy it first).
+        // Copied straight into wasm memory (`new Uint8Array(array)` would copy it once more).
         return Ok(value.unchecked_ref::<Uint8Array>().to_vec());
     }
     if value.is_instance_of::<js_sys::ArrayBuffer>() {
@@ -655,6 +654,7 @@ impl Clock for JsClock {
     }
 
     async fn sleep(&self, ms: u32) {
-        gloo_timers::future::TimeoutFuture::new(ms).await;
+        // Resolves only (a timer never rejects).
+        let _ = super::settle::Settled::timer(ms).await;
     }
 }

@@ -28,6 +28,7 @@ pub mod lifecycle;
 pub mod memdir;
 pub mod pure;
 pub mod recall;
+mod settle;
 pub mod sync;
 pub mod tasks;
 mod ts;

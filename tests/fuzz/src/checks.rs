@@ -275,20 +275,26 @@ fn with_header_expanded(json: &str) -> Option<Json> {
 }
 
 /// What the JS entry builds from [`HeadForJs::Slices`] offsets (UTF-16 units; the head they
-/// index is ASCII), as the JSON the mapping route writes.
+/// index is ASCII; a memory field's key as its index), as the JSON the mapping route writes.
 fn sliced(text: &str, slices: &[u32]) -> Option<Json> {
     let units: Vec<u16> = text.encode_utf16().collect();
     let piece = |i: usize| {
         let range = *slices.get(i)? as usize..*slices.get(i + 1)? as usize;
         Some(String::from_utf16_lossy(units.get(range)?))
     };
+    // A key `[i, 0]` is the i-th memory field's name.
+    let fields = ["name", "description", "type"];
+    let key = |i: usize| match *slices.get(i + 1)? {
+        0 => Some((*fields.get(*slices.get(i)? as usize)?).to_owned()),
+        _ => piece(i),
+    };
     let mut frontmatter = Vec::new();
     for i in (2..slices.len()).step_by(4) {
-        frontmatter.push((piece(i)?, Json::String(piece(i + 2)?)));
+        frontmatter.push((key(i)?, Json::String(piece(i + 2)?)));
     }
     let frontmatter = Json::Object(frontmatter);
     let flags = *slices.get(1)?;
-    let header = ["name", "description", "type"]
+    let header = fields
         .iter()
         .enumerate()
         .filter(|(bit, _)| flags & (1 << bit) != 0)
