@@ -6,7 +6,8 @@
 
 use crate::frontmatter::split_frontmatter;
 use crate::jsstr::{
-    count_newlines, js_trim, nth_newline, units_newlines_and_index, utf16_len, utf16_to_byte_index,
+    count_newlines, js_trim, nth_newline, units_and_newlines, units_newlines_and_index, utf16_len,
+    utf16_to_byte_index,
 };
 use crate::size::format_file_size;
 use crate::types::{MAX_ENTRYPOINT_LINES, MAX_ENTRYPOINT_UNITS};
