@@ -39,15 +39,15 @@ pub fn kind_named(name: &str) -> Option<EntryKind> {
 /// assert_eq!(joined_paths(&["/m/a.md", "/m/b\0.md", "/m/c.md"]), "/m/a.md\0\0/m/c.md");
 /// ```
 pub fn joined_paths(paths: &[&str]) -> String {
-    let mut joined = String::with_capacity(paths.iter().map(|p| p.len() + 1).sum());
-    for (i, path) in paths.iter().enumerate() {
-        if i > 0 {
-            joined.push('\0');
-        }
+    let mut joined = String::new();
+    for path in paths {
         if !path.contains('\0') {
             joined.push_str(path);
         }
+        joined.push('\0');
     }
+    // No separator after the last path.
+    joined.pop();
     joined
 }
 

@@ -133,18 +133,21 @@ pub fn frontmatter_fields(bytes: &[u8], max_lines: usize) -> MemoryFields {
 /// block usually closes), and as many more as put three bytes after that line's `\n`: enough for
 /// the parser to tell whether the block closes there. `None` without such a line.
 fn lines_through_close(bytes: &[u8]) -> Option<&[u8]> {
-    let mut line_ends = bytes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &b)| (b == b'\n').then_some(i));
-    let close_end = loop {
-        let end = line_ends.next()?;
-        if bytes.get(end + 1..)?.starts_with(b"---") {
-            break line_ends.next()?;
+    // At each `\n`: `None` while no later line has started with `---`; then `usize::MAX` until
+    // that line's own `\n`, whose position it then holds.
+    let mut close_end = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'\n' {
+            continue;
         }
-    };
-    let end = line_ends.find(|&end| end >= close_end + 3)?;
-    bytes.get(..=end)
+        match close_end {
+            None if bytes.get(i + 1..i + 4) == Some(b"---") => close_end = Some(usize::MAX),
+            Some(usize::MAX) => close_end = Some(i),
+            Some(end) if i >= end + 3 => return bytes.get(..=i),
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]

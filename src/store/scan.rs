@@ -26,7 +26,7 @@ use super::names::is_log_path;
 use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
-use crate::future::{join_all, join_some};
+use crate::future::join_all;
 use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::manifest::format_manifest;
 use crate::str_map::StrMap;
@@ -216,51 +216,56 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             if batch.is_empty() {
                 break;
             }
-            if self.fs.capabilities().read_head {
-                headers.extend(self.read_headers(&root, &batch, with_body).await);
-            } else {
-                let reads = batch
-                    .iter()
-                    .map(|&(candidate, stat)| self.read_header(&root, candidate, stat, with_body))
-                    .collect();
-                headers.extend(join_some(reads).await);
-            }
+            headers.extend(self.read_headers(&root, &batch, with_body).await);
         }
         Ok(ScanPage { headers, total })
     }
 
-    /// The headers of a batch through `readHead`, in order, an unreadable file left out: the
+    /// The headers of a batch, in order, an unreadable file left out. Through `readHead`: the
     /// first [`HEAD_START_BYTES`] of every file in one host call, then more of the few whose 30
-    /// lines are not complete (concurrently, as [`Store::read_head_growing`] reads).
+    /// lines are not complete (4 times as much, up to [`HEAD_MAX_BYTES`], in one call per
+    /// round, as [`Store::read_head_growing`] grows a single read); without it, whole files.
     async fn read_headers(
         &self,
         root: &str,
         batch: &[(&Candidate, FileStat)],
         with_body: bool,
     ) -> Vec<MemoryHeader> {
-        let paths: Vec<&str> = batch.iter().map(|(c, _)| c.read.as_str()).collect();
-        let mut heads = self.fs.read_head_many(&paths, HEAD_START_BYTES).await;
-        let longer: Vec<_> = batch
-            .iter()
-            .zip(&heads)
-            .enumerate()
-            .filter(|(_, ((_, stat), head))| {
-                head.as_ref()
-                    .is_some_and(|bytes| !head_complete(bytes, HEAD_START_BYTES, stat.size))
-            })
-            .map(|(i, ((candidate, stat), _))| async move {
-                let grown = HEAD_START_BYTES.saturating_mul(4).min(HEAD_MAX_BYTES);
-                (
-                    i,
-                    self.read_head_growing(&candidate.read, stat.size, grown)
-                        .await,
-                )
-            })
-            .collect();
-        for (i, bytes) in join_all(longer).await {
-            if let Some(slot) = heads.get_mut(i) {
-                *slot = bytes;
+        let mut heads = vec![None; batch.len()];
+        // Every head, then again 4 times longer those whose 30 lines are not complete.
+        let read_head = self.fs.capabilities().read_head;
+        let mut want = HEAD_START_BYTES;
+        let mut reading: Vec<usize> = (0..batch.len()).collect();
+        while !reading.is_empty() {
+            let paths: Vec<&str> = reading
+                .iter()
+                .filter_map(|&i| Some(batch.get(i)?.0.read.as_str()))
+                .collect();
+            let reads = if read_head {
+                self.fs.read_head_many(&paths, want).await
+            } else {
+                // Whole files: complete at once.
+                want = usize::MAX;
+                let reads = paths.iter().map(|path| async move {
+                    Some(self.fs.read_file(path).await.ok()?.into_bytes())
+                });
+                join_all(reads.collect()).await
+            };
+            let mut longer = Vec::new();
+            for (i, bytes) in reading.into_iter().zip(reads) {
+                let size = batch.get(i).map_or(0.0, |(_, stat)| stat.size);
+                if bytes
+                    .as_deref()
+                    .is_some_and(|b| !head_complete(b, want, size))
+                {
+                    longer.push(i);
+                }
+                if let Some(slot) = heads.get_mut(i) {
+                    *slot = bytes;
+                }
             }
+            reading = longer;
+            want = want.saturating_mul(4).min(HEAD_MAX_BYTES);
         }
         batch
             .iter()
@@ -388,19 +393,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         out
     }
 
-    /// One header through `readFile` (a host without `readHead`), or `None` when the file
-    /// cannot be read.
-    async fn read_header(
-        &self,
-        root: &str,
-        candidate: &Candidate,
-        stat: FileStat,
-        with_body: bool,
-    ) -> Option<MemoryHeader> {
-        let text = self.fs.read_file(&candidate.read).await.ok()?;
-        Some(header_of(root, candidate, stat, text.as_bytes(), with_body))
-    }
-
     /// The first `start` bytes of a file through `readHead`, more (×4 up to
     /// [`HEAD_MAX_BYTES`]) while its first 30 lines are not complete.
     pub(super) async fn read_head_growing(
@@ -449,7 +441,7 @@ fn header_of(
         )
     };
     MemoryHeader {
-        file_path: format!("{root}{}", candidate.rel),
+        file_path: joined(root, &candidate.rel),
         filename: candidate.rel.clone(),
         mtime_ms: stat.mtime_ms,
         description: fields.description,

@@ -33,9 +33,10 @@ export function statFields(stat, out) {
     return undefined;
   }
 }
-export function statBatch(fs, joined, names) {
+export function statBatch(fs, joined, kindNames) {
   try {
     const paths = joined.split("\0");
+    const names = kindNames.split("\0");
     const out = new Float64Array(paths.length * 4);
     const put = (i, stat) => {
       try {
@@ -79,32 +80,6 @@ export function readHeads(fs, joined, maxBytes) {
     return undefined;
   }
 }
-export function packHeads(answers, maxBytes, lens) {
-  try {
-    let total = 0;
-    const views = answers.map((answer, i) => {
-      let view = null;
-      try {
-        if (answer instanceof Uint8Array) view = answer.length > maxBytes ? answer.subarray(0, maxBytes) : answer;
-        else if (answer instanceof ArrayBuffer) view = new Uint8Array(answer, 0, Math.min(answer.byteLength, maxBytes));
-      } catch {}
-      lens[i] = view === null ? -1 : view.length;
-      total += view === null ? 0 : view.length;
-      return view;
-    });
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const view of views) {
-      if (view === null) continue;
-      out.set(view, at);
-      at += view.length;
-    }
-    return out;
-  } catch {
-    lens.fill(-1);
-    return new Uint8Array(0);
-  }
-}
 export function isThenable(value) {
   try {
     return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
@@ -142,29 +117,16 @@ extern "C" {
     fn is_thenable(value: &JsValue) -> bool;
     /// `fs.stat` of each path of `joined` (see `answers::joined_paths`; an empty path is not
     /// asked), copied as `answers::STAT_FIELDS` numbers a path into one `Float64Array` (the
-    /// kind as its position in `names` plus one, `size` and `mtimeMs` where they are numbers,
+    /// kind as its position in `names` (joined as the paths are) plus one, `size` and `mtimeMs` where they are numbers,
     /// and which of them are; zeros for a failed stat): the array itself when every answer was
     /// synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = statBatch)]
-    fn stat_batch(fs: &JsValue, joined: &str, names: &Array) -> JsValue;
+    fn stat_batch(fs: &JsValue, joined: &str, names: &str) -> JsValue;
     /// `fs.readHead(path, maxBytes)` of each path of `joined` (an empty path is not asked), the
     /// answers in an array (`undefined` for a throw or a rejection): the array itself when
     /// every answer was synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = readHeads)]
     fn read_heads(fs: &JsValue, joined: &str, max_bytes: f64) -> JsValue;
-    /// The byte answers among `answers` (this realm's `Uint8Array` or `ArrayBuffer`), each cut
-    /// at `maxBytes`, concatenated; `lens[i]` is answer `i`'s length there, or -1 for any other
-    /// answer (converted on its own).
-    #[wasm_bindgen(js_name = packHeads)]
-    fn pack_heads(answers: &Array, max_bytes: f64, lens: &mut [f64]) -> Uint8Array;
-}
-
-thread_local! {
-    /// `answers::KIND_NAMES`' names, as the array `statBatch` looks kinds up in.
-    static KIND_NAMES: Array = answers::KIND_NAMES
-        .iter()
-        .map(|&(name, _)| JsValue::from_str(name))
-        .collect();
 }
 
 fn function(obj: &JsValue, key: &str) -> Option<Function> {
@@ -250,6 +212,13 @@ fn head_of(value: JsValue, max_bytes: usize) -> JsValue {
         return Uint8Array::new(&value).subarray(0, end).into();
     }
     value
+}
+
+/// The first `max_bytes` bytes of a `readHead` answer.
+fn head_bytes(value: JsValue, max_bytes: usize) -> HostResult<Vec<u8>> {
+    let mut bytes = bytes_of(&head_of(value, max_bytes), "readHead")?;
+    bytes.truncate(max_bytes);
+    Ok(bytes)
 }
 
 /// A JS object implementing `MemoryFs`.
@@ -357,11 +326,9 @@ impl FileSystem for JsFs {
     }
 
     async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
-        if paths.is_empty() {
-            return Vec::new();
-        }
         let joined = answers::joined_paths(paths);
-        let batch = KIND_NAMES.with(|names| stat_batch(&self.obj, &joined, names));
+        let names = answers::joined_paths(&answers::KIND_NAMES.map(|(name, _)| name));
+        let batch = stat_batch(&self.obj, &joined, &names);
         let values = settle(batch)
             .await
             .ok()
@@ -419,40 +386,17 @@ impl FileSystem for JsFs {
             &[path.into(), JsValue::from(max_bytes as f64)],
         )
         .await?;
-        let v = head_of(v, max_bytes);
-        let mut bytes = bytes_of(&v, "readHead")?;
-        bytes.truncate(max_bytes);
-        Ok(bytes)
+        head_bytes(v, max_bytes)
     }
 
     async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
-        if paths.is_empty() {
-            return Vec::new();
-        }
         let joined = answers::joined_paths(paths);
-        let Some(heads) = settle(read_heads(&self.obj, &joined, max_bytes as f64))
+        let heads = settle(read_heads(&self.obj, &joined, max_bytes as f64))
             .await
             .ok()
-            .and_then(|v| v.dyn_into::<Array>().ok())
-        else {
-            return vec![None; paths.len()];
-        };
-        let mut lens = vec![0.0; paths.len()];
-        let packed = pack_heads(&heads, max_bytes as f64, &mut lens).to_vec();
-        let mut at = 0;
-        (0..paths.len())
-            .map(|i| {
-                let len = lens.get(i).copied().unwrap_or(-1.0);
-                if len >= 0.0 {
-                    let start = at;
-                    at += len as usize;
-                    return packed.get(start..at).map(<[u8]>::to_vec);
-                }
-                let value = head_of(heads.get(i as u32), max_bytes);
-                let mut bytes = bytes_of(&value, "readHead").ok()?;
-                bytes.truncate(max_bytes);
-                Some(bytes)
-            })
+            .and_then(|v| v.dyn_into::<Array>().ok());
+        (0..paths.len() as u32)
+            .map(|i| head_bytes(heads.as_ref()?.get(i), max_bytes).ok())
             .collect()
     }
 
