@@ -73,12 +73,9 @@ pub const MTIME_IS_NUMBER: f64 = 2.0;
 /// assert_eq!(stats[2], Some(FileStat { kind: EntryKind::Symlink, size: 0.0, mtime_ms: 7.0 }));
 /// ```
 pub fn stats_of_batch(values: &[f64], count: usize) -> Vec<Option<FileStat>> {
-    let mut slots = values.chunks_exact(STAT_FIELDS);
     (0..count)
-        .map(|_| {
-            let &[code, size, mtime_ms, flags] = slots.next()? else {
-                return None;
-            };
+        .map(|i| {
+            let &[code, size, mtime_ms, flags] = values.get(i * STAT_FIELDS..)?.first_chunk()?;
             let flags = flags as u8;
             if flags & MTIME_IS_NUMBER as u8 == 0 || code.fract() != 0.0 || code < 1.0 {
                 return None;

@@ -97,7 +97,8 @@ export function dirListing(entries) {
       if (name.includes("\0") || kind.includes("\0")) return undefined;
       out += kind + "\0" + name + "\0";
     }
-    return out;
+    // Encoded here, natively, in one pass: a long listing crosses as bytes.
+    return typeof TextEncoder === "function" ? new TextEncoder().encode(out) : undefined;
   } catch {
     return undefined;
   }
@@ -108,10 +109,11 @@ extern "C" {
     /// written to `out`.
     #[wasm_bindgen(js_name = statFields)]
     fn stat_fields(stat: &JsValue, out: &mut [f64]) -> Option<String>;
-    /// Each entry as `<kind>\0<name>\0`, or `undefined` when an entry is not an object with a
-    /// string name and kind free of NUL (then the entries are read one by one, to report it).
+    /// Each entry as `<kind>\0<name>\0`, in UTF-8, or `undefined` when an entry is not an
+    /// object with a string name and kind free of NUL, or the realm has no `TextEncoder` (then
+    /// the entries are read one by one, and a bad one is reported).
     #[wasm_bindgen(js_name = dirListing)]
-    fn dir_listing(entries: &Array) -> Option<String>;
+    fn dir_listing(entries: &Array) -> Option<Uint8Array>;
     /// A Promise or any object with a `then` method.
     #[wasm_bindgen(js_name = isThenable)]
     fn is_thenable(value: &JsValue) -> bool;
@@ -297,7 +299,8 @@ impl FileSystem for JsFs {
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
         let v = call(&self.obj, "readDir", &[path.into()]).await?;
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
-        if let Some(listing) = dir_listing(&array) {
+        let listing = dir_listing(&array).map(|bytes| bytes.to_vec());
+        if let Some(listing) = listing.as_deref().and_then(|b| std::str::from_utf8(b).ok()) {
             let mut fields = listing.split_terminator('\0');
             let mut out = Vec::with_capacity(array.length() as usize);
             while let (Some(kind), Some(name)) = (fields.next(), fields.next()) {
