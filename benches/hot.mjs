@@ -5,13 +5,15 @@
 //   node benches/hot.mjs             # this file alone, against pkg/ as built
 //
 // Environment: BENCH_ROOT (default /tmp/memdir-bench: data directories `scan-<n>/` are generated
-// there once, deterministically, by benches/generate.mjs), BENCH_ROUNDS (7 timed rounds after
-// one warm-up), BENCH_SIZES (scan sizes, default 1000,10000,50000), BENCH_CONC (64: files in
-// flight in the async floors, the scan's own SCAN_CHUNK), BENCH_SAVES (1000), BENCH_ONLY (comma
-// list of groups: scan-sync, scan-async, truncate, save, prompt, parse, index, manifest).
+// there once, deterministically, by benches/generate.mjs), BENCH_ROUNDS (7 timed rounds),
+// BENCH_WARM (warm-up rounds before them, default 1; more give the steady state, once the engine
+// has compiled what is hot), BENCH_SIZES (scan sizes, default 1000,10000,50000),
+// BENCH_CONC (64: files in flight in the async floors, the scan's own SCAN_CHUNK), BENCH_SAVES
+// (1000), BENCH_ONLY (comma list of groups: scan-sync, scan-async, truncate, save, prompt, parse,
+// index, manifest).
 //
 // Method: the variants of a figure run in one process, interleaved (round r starts with variant
-// r mod n), after one warm-up round. Each row prints our median, the floor's median, the median
+// r mod n), after the warm-up rounds. Each row prints our median, the floor's median, the median
 // of the per-round ratios ours/floor and their spread (lowest–highest per-round ratio), then the
 // target and whether it is met. Results are checked equal to the floor's (or gray-matter's)
 // before anything is timed.
@@ -26,6 +28,7 @@ const matter = require("gray-matter");
 
 const ROOT = (process.env.BENCH_ROOT ?? "/tmp/memdir-bench").replace(/\/?$/, "/");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const WARM = Math.max(1, Number(process.env.BENCH_WARM ?? 1));
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
 const CONC = Number(process.env.BENCH_CONC ?? 64);
 const SAVES = Number(process.env.BENCH_SAVES ?? 1000);
@@ -45,7 +48,7 @@ const rows = [];
 /** Run `variants` ({ name, run }) interleaved; name → every timed round's ms. */
 async function interleave(group, variants, rounds = ROUNDS) {
   const times = new Map(variants.map((v) => [v.name, []]));
-  for (let r = -1; r < rounds; r++) {
+  for (let r = -WARM; r < rounds; r++) {
     for (let k = 0; k < variants.length; k++) {
       const v = variants[(k + Math.max(r, 0)) % variants.length];
       const t0 = performance.now();
@@ -206,8 +209,8 @@ async function scanGroup(style) {
       { name: `gray-matter ${count}`, run: () => (matter.clearCache(), (sync ? grayMatterSync : grayMatterAsync)(dir)) },
       { name: oursName, run: () => cpuTimed(cpu, oursName, () => memdir.manifest()) },
     ], rounds);
-    // The warm-up round is not timed: drop its CPU sample too.
-    for (const xs of cpu.values()) xs.shift();
+    // The warm-up rounds are not timed: drop their CPU samples too.
+    for (const xs of cpu.values()) xs.splice(0, WARM);
     const figure = `scan + manifest, ${count.toLocaleString("en")} files, ${style}`;
     row(figure, t, oursName, floorName, { bound: 1.2 });
     row(`${figure}, CPU time`, cpu, oursName, floorName);
@@ -484,7 +487,7 @@ async function manifestGroup() {
 // ---------------------------------------------------------------- main
 
 const t0 = performance.now();
-console.log(`hot paths: rounds ${ROUNDS} (+1 warm-up), scan sizes ${SIZES.join("/")}, async concurrency ${CONC}; node ${process.version}`);
+console.log(`hot paths: rounds ${ROUNDS} (+${WARM} warm-up), scan sizes ${SIZES.join("/")}, async concurrency ${CONC}; node ${process.version}`);
 if (wants("scan-sync")) await scanGroup("sync");
 if (wants("scan-async")) await scanGroup("async");
 if (wants("truncate")) await truncateGroup();

@@ -1,6 +1,8 @@
 //! The first lines of a file as the scanner sees them: one leading U+FEFF
 //! dropped, lines split on `\n`, one trailing `\r` stripped from each, joined with `\n`. Pure.
 
+use crate::frontmatter::{parse_frontmatter_head, MemoryFields};
+
 /// The first `max_lines` lines of `text`.
 ///
 /// ```
@@ -100,9 +102,125 @@ pub fn first_lines_of_bytes(bytes: &[u8], max_lines: usize) -> String {
     first_lines(&String::from_utf8_lossy(used), max_lines)
 }
 
+/// The memory fields of the frontmatter in the first `max_lines` lines of a byte head: the
+/// `header` of [`crate::parse_frontmatter`] over [`first_lines_of_bytes`], without decoding or
+/// copying the body. The lines through the block's likely end are parsed first, as the start of
+/// a longer text; only when they cannot tell are all the lines read.
+///
+/// ```
+/// use memdir::store::head::frontmatter_fields;
+/// let fields = frontmatter_fields(b"---\r\nname: a\r\ntype: user\r\n---\r\n\r\nbody", 30);
+/// assert_eq!(fields.name.as_deref(), Some("a"));
+/// assert_eq!(frontmatter_fields(b"---\nname: a\n---\n\nbody\n", 2).name, None); // closes on line 3
+/// ```
+pub fn frontmatter_fields(bytes: &[u8], max_lines: usize) -> MemoryFields {
+    // Lines cut after a `\n` give a prefix of the lines' text (`\n` never sits inside a UTF-8
+    // sequence, and each line is normalised on its own): parsed as an incomplete text, their
+    // answer, when they have one, is the whole text's.
+    if let Some(lines) = lines_through_close(bytes) {
+        let text = first_lines_of_bytes(lines, max_lines);
+        if let Some(head) = parse_frontmatter_head(&text, false) {
+            return head.header;
+        }
+    }
+    let text = first_lines_of_bytes(bytes, max_lines);
+    parse_frontmatter_head(&text, true)
+        .map(|head| head.header)
+        .unwrap_or_default()
+}
+
+/// The lines of `bytes` through the first line after the first that starts with `---` (where a
+/// block usually closes), and as many more as put three bytes after that line's `\n`: enough for
+/// the parser to tell whether the block closes there. `None` without such a line.
+fn lines_through_close(bytes: &[u8]) -> Option<&[u8]> {
+    // At each `\n`: `None` while no later line has started with `---`; then `usize::MAX` until
+    // that line's own `\n`, whose position it then holds.
+    let mut close_end = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'\n' {
+            continue;
+        }
+        match close_end {
+            None if bytes.get(i + 1..i + 4) == Some(b"---") => close_end = Some(usize::MAX),
+            Some(usize::MAX) => close_end = Some(i),
+            Some(end) if i >= end + 3 => return bytes.get(..=i),
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frontmatter_fields_are_those_of_the_whole_parse() {
+        let lines = [
+            "name: a\n",
+            "name: 'b c'\r\n",
+            "description: \"x: y\"\n",
+            "description: plain\n",
+            "type: user\n",
+            "type: team\n",
+            "description: |\n  two\n",
+            "- z\n",
+            "é: ü\n",
+            "\n",
+            "\r\n",
+            "  \n",
+            "\u{feff}name: c\n",
+            "name: \u{fffd}\n",
+            "---x\n",
+            "--- \n",
+            "---\r\n",
+            "---\n",
+            "---",
+            "\r",
+            "word ",
+        ];
+        let mut rng = crate::test_rng::XorShift(0x5eed_1234_abcd_0002);
+        let mut pick = |n: usize| (rng.next() % n as u64) as usize;
+        let mut seen_fields = 0;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            if pick(8) == 0 {
+                text.push('\u{feff}');
+            }
+            if pick(8) != 0 {
+                text.push_str(["---\n", "---\r\n", "---  \n", "--- x\n"][pick(4)]);
+            }
+            for _ in 0..pick(12) {
+                text.push_str(lines[pick(lines.len())]);
+            }
+            if pick(4) != 0 {
+                text.push_str(["---\n", "---\r\n", "--- \t\n", "---"][pick(4)]);
+            }
+            for _ in 0..pick(40) {
+                text.push_str(lines[pick(lines.len())]);
+            }
+            // Long lines now and then, so the first KiB ends inside the block or the body.
+            if pick(3) == 0 {
+                let at = (pick(text.len() + 1)..=text.len())
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(text.len());
+                text.insert_str(at, &"y".repeat(pick(1500)));
+            }
+            let mut bytes = text.into_bytes();
+            // Invalid UTF-8 too, and heads cut anywhere (inside a sequence).
+            if pick(8) == 0 {
+                bytes.insert(pick(bytes.len() + 1), 0xff);
+            }
+            bytes.truncate(bytes.len() - pick(bytes.len() / 4 + 1));
+            for max in [2, 5, 30] {
+                let whole = crate::parse_frontmatter(&first_lines_of_bytes(&bytes, max)).header;
+                seen_fields += usize::from(whole != MemoryFields::default());
+                assert_eq!(frontmatter_fields(&bytes, max), whole, "{bytes:?} {max}");
+            }
+        }
+        // The fields were there to find in a good share of the cases.
+        assert!(seen_fields > 10_000, "{seen_fields}");
+    }
 
     #[test]
     fn thirty_lines_of_many() {

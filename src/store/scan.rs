@@ -21,12 +21,12 @@
 //! [`HEAD_MAX_BYTES`] is kept as far as read (the reference reads whole files below 10 MiB).
 
 use super::contain::{ReadRoot, ReadTarget};
-use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
+use super::head::{first_lines_of_bytes, frontmatter_fields, lines_prefix_len};
 use super::names::is_log_path;
 use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
-use crate::future::join_some;
+use crate::future::join_all;
 use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::manifest::format_manifest;
 use crate::str_map::StrMap;
@@ -175,16 +175,18 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// assert_eq!((page.headers.len(), page.total), (2, 3));
     /// ```
     pub async fn scan_page(&self, limit: usize) -> Result<ScanPage> {
-        self.scan_walk(limit, false).await
+        self.scan_walk(limit, false, true).await
     }
 
     /// [`Store::scan`] with the daily logs among the files, as consolidation shows them to the
     /// model (it reads the recent log days).
     pub(crate) async fn scan_with_logs(&self) -> Result<Vec<MemoryHeader>> {
-        Ok(self.scan_walk(MAX_MEMORY_FILES, true).await?.headers)
+        Ok(self.scan_walk(MAX_MEMORY_FILES, true, false).await?.headers)
     }
 
-    async fn scan_walk(&self, limit: usize, with_logs: bool) -> Result<ScanPage> {
+    /// The scan; `with_body` fills each header's `body_head` (the manifest and consolidation do
+    /// not read it, so its text is neither decoded nor copied).
+    async fn scan_walk(&self, limit: usize, with_logs: bool, with_body: bool) -> Result<ScanPage> {
         let limit = limit.clamp(1, MAX_SCAN_ENTRIES);
         let root = self.dir.clone();
         let candidates = self.walk_candidates(&root, with_logs).await.candidates;
@@ -219,22 +221,75 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             let batch: Vec<_> = next
                 .by_ref()
                 .take((limit - headers.len()).min(SCAN_CHUNK))
-                .filter_map(|file| {
-                    let candidate = candidates.get(file.at)?;
-                    Some(self.read_header(&root, candidate, file.stat))
-                })
+                .filter_map(|file| Some((candidates.get(file.at)?, file.stat)))
                 .collect();
             if batch.is_empty() {
                 break;
             }
-            headers.extend(join_some(batch).await);
+            headers.extend(self.read_headers(&root, &batch, with_body).await);
         }
         Ok(ScanPage { headers, total })
     }
 
+    /// The headers of a batch, in order, an unreadable file left out. Through `readHead`: the
+    /// first [`HEAD_START_BYTES`] of every file in one host call, then more of the few whose 30
+    /// lines are not complete (4 times as much, up to [`HEAD_MAX_BYTES`], in one call per
+    /// round, as [`Store::read_head_growing`] grows a single read); without it, whole files.
+    async fn read_headers(
+        &self,
+        root: &str,
+        batch: &[(&Candidate, FileStat)],
+        with_body: bool,
+    ) -> Vec<MemoryHeader> {
+        let mut heads = vec![None; batch.len()];
+        // Every head, then again 4 times longer those whose 30 lines are not complete.
+        let read_head = self.fs.capabilities().read_head;
+        let mut want = HEAD_START_BYTES;
+        let mut reading: Vec<usize> = (0..batch.len()).collect();
+        while !reading.is_empty() {
+            let paths: Vec<&str> = reading
+                .iter()
+                .filter_map(|&i| Some(batch.get(i)?.0.read.as_str()))
+                .collect();
+            let reads = if read_head {
+                self.fs.read_head_many(&paths, want).await
+            } else {
+                // Whole files: complete at once.
+                want = usize::MAX;
+                let reads = paths.iter().map(|path| async move {
+                    Some(self.fs.read_file(path).await.ok()?.into_bytes())
+                });
+                join_all(reads.collect()).await
+            };
+            let mut longer = Vec::new();
+            for (i, bytes) in reading.into_iter().zip(reads) {
+                let size = batch.get(i).map_or(0.0, |(_, stat)| stat.size);
+                if bytes
+                    .as_deref()
+                    .is_some_and(|b| !head_complete(b, want, size))
+                {
+                    longer.push(i);
+                }
+                if let Some(slot) = heads.get_mut(i) {
+                    *slot = bytes;
+                }
+            }
+            reading = longer;
+            want = want.saturating_mul(4).min(HEAD_MAX_BYTES);
+        }
+        batch
+            .iter()
+            .zip(heads)
+            .filter_map(|(&(candidate, stat), head)| {
+                Some(header_of(root, candidate, stat, &head?, with_body))
+            })
+            .collect()
+    }
+
     /// The manifest of [`Store::scan`]: one line per memory.
     pub async fn manifest(&self) -> Result<String> {
-        Ok(format_manifest(&self.scan().await?))
+        let page = self.scan_walk(MAX_MEMORY_FILES, false, false).await?;
+        Ok(format_manifest(&page.headers))
     }
 
     /// Candidate memory files, in walk order (see the module docs for the bounds).
@@ -358,37 +413,6 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
     }
 
-    /// One header, or `None` when the file cannot be read.
-    async fn read_header(
-        &self,
-        root: &str,
-        candidate: &Candidate,
-        stat: FileStat,
-    ) -> Option<MemoryHeader> {
-        let Candidate { rel, read } = candidate;
-        let head = if self.fs.capabilities().read_head {
-            self.read_head_lines(read, stat.size).await?
-        } else {
-            first_lines(&self.fs.read_file(read).await.ok()?, FRONTMATTER_MAX_LINES)
-        };
-        let parsed = parse_frontmatter(&head);
-        Some(MemoryHeader {
-            file_path: format!("{root}{rel}"),
-            filename: rel.clone(),
-            mtime_ms: stat.mtime_ms,
-            description: parsed.header.description,
-            memory_type: parsed.header.memory_type,
-            name: parsed.header.name,
-            body_head: parsed.body,
-        })
-    }
-
-    /// The first 30 lines through `readHead`, reading no more than they need.
-    async fn read_head_lines(&self, path: &str, size: f64) -> Option<String> {
-        let bytes = self.read_head_growing(path, size, HEAD_START_BYTES).await?;
-        Some(first_lines_of_bytes(&bytes, FRONTMATTER_MAX_LINES))
-    }
-
     /// The first `start` bytes of a file through `readHead`, more (×4 up to
     /// [`HEAD_MAX_BYTES`]) while its first 30 lines are not complete.
     pub(super) async fn read_head_growing(
@@ -400,16 +424,50 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let mut want = start;
         loop {
             let bytes = self.fs.read_head(path, want).await.ok()?;
-            // The cheap tests first: most files are shorter than the first read.
-            let complete = bytes.len() < want
-                || bytes.len() as f64 >= size
-                || want >= HEAD_MAX_BYTES
-                || lines_prefix_len(&bytes, FRONTMATTER_MAX_LINES).is_some();
-            if complete {
+            if head_complete(&bytes, want, size) {
                 return Some(bytes);
             }
             want = want.saturating_mul(4).min(HEAD_MAX_BYTES);
         }
+    }
+}
+
+/// Whether a head read of `want` bytes of a file of `size` bytes holds all the scan needs: the
+/// file's first 30 lines, or all of the file, or [`HEAD_MAX_BYTES`].
+fn head_complete(bytes: &[u8], want: usize, size: f64) -> bool {
+    // The cheap tests first: most files are shorter than the first read.
+    bytes.len() < want
+        || bytes.len() as f64 >= size
+        || want >= HEAD_MAX_BYTES
+        || lines_prefix_len(bytes, FRONTMATTER_MAX_LINES).is_some()
+}
+
+/// The header of `candidate` from the first 30 lines of `head` (the start of its bytes), with
+/// the body within them when `with_body`.
+fn header_of(
+    root: &str,
+    candidate: &Candidate,
+    stat: FileStat,
+    head: &[u8],
+    with_body: bool,
+) -> MemoryHeader {
+    let (fields, body_head) = if with_body {
+        let parsed = parse_frontmatter(&first_lines_of_bytes(head, FRONTMATTER_MAX_LINES));
+        (parsed.header, parsed.body)
+    } else {
+        (
+            frontmatter_fields(head, FRONTMATTER_MAX_LINES),
+            String::new(),
+        )
+    };
+    MemoryHeader {
+        file_path: joined(root, &candidate.rel),
+        filename: candidate.rel.clone(),
+        mtime_ms: stat.mtime_ms,
+        description: fields.description,
+        memory_type: fields.memory_type,
+        name: fields.name,
+        body_head,
     }
 }
 

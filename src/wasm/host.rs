@@ -3,11 +3,11 @@
 
 use super::error::host_error;
 use crate::error::HostError;
+use crate::host::answers::{self, kind_named};
 use crate::host::{
     Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock,
     HostResult, HostWatch, Llm, LlmRequest, Telemetry, WatchListener,
 };
-use crate::types::MAX_HOST_FILE_LEN;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -32,19 +32,19 @@ export function statFields(stat, out) {
     return undefined;
   }
 }
-export function statBatch(fs, joined) {
+export function statBatch(fs, joined, kindNames) {
   try {
     const paths = joined.split("\0");
-    const out = new Float64Array(paths.length * 3);
+    const names = kindNames.split("\0");
+    const out = new Float64Array(paths.length * 4);
     const put = (i, stat) => {
       try {
         if (stat === null || typeof stat !== "object") return;
         const { kind, size, mtimeMs } = stat;
-        if (typeof mtimeMs !== "number") return;
-        const k = kind === "file" ? 1 : kind === "dir" || kind === "directory" ? 2 : kind === "symlink" ? 3 : 0;
-        out[3 * i] = k;
-        out[3 * i + 1] = typeof size === "number" ? size : 0;
-        out[3 * i + 2] = mtimeMs;
+        out[4 * i] = names.indexOf(kind) + 1;
+        out[4 * i + 1] = typeof size === "number" ? size : 0;
+        out[4 * i + 2] = typeof mtimeMs === "number" ? mtimeMs : 0;
+        out[4 * i + 3] = (typeof size === "number" ? 1 : 0) + (typeof mtimeMs === "number" ? 2 : 0);
       } catch {}
     };
     let pending = null;
@@ -54,6 +54,24 @@ export function statBatch(fs, joined) {
         const value = fs.stat(paths[i]);
         if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((stat) => put(i, stat), () => {}));
         else put(i, value);
+      } catch {}
+    }
+    return pending === null ? out : Promise.all(pending).then(() => out);
+  } catch {
+    return undefined;
+  }
+}
+export function readHeads(fs, joined, maxBytes) {
+  try {
+    const paths = joined.split("\0");
+    const out = new Array(paths.length).fill(undefined);
+    let pending = null;
+    for (let i = 0; i < paths.length; i++) {
+      if (paths[i] === "") continue;
+      try {
+        const value = fs.readHead(paths[i], maxBytes);
+        if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((head) => { out[i] = head; }, () => {}));
+        else out[i] = value;
       } catch {}
     }
     return pending === null ? out : Promise.all(pending).then(() => out);
@@ -78,7 +96,8 @@ export function dirListing(entries) {
       if (name.includes("\0") || kind.includes("\0")) return undefined;
       out += kind + "\0" + name + "\0";
     }
-    return out;
+    // Encoded here, natively, in one pass: a long listing crosses as bytes.
+    return typeof TextEncoder === "function" ? new TextEncoder().encode(out) : undefined;
   } catch {
     return undefined;
   }
@@ -89,29 +108,26 @@ extern "C" {
     /// written to `out`.
     #[wasm_bindgen(js_name = statFields)]
     fn stat_fields(stat: &JsValue, out: &mut [f64]) -> Option<String>;
-    /// Each entry as `<kind>\0<name>\0`, or `undefined` when an entry is not an object with a
-    /// string name and kind free of NUL (then the entries are read one by one, to report it).
+    /// Each entry as `<kind>\0<name>\0`, in UTF-8, or `undefined` when an entry is not an
+    /// object with a string name and kind free of NUL, or the realm has no `TextEncoder` (then
+    /// the entries are read one by one, and a bad one is reported).
     #[wasm_bindgen(js_name = dirListing)]
-    fn dir_listing(entries: &Array) -> Option<String>;
+    fn dir_listing(entries: &Array) -> Option<Uint8Array>;
     /// A Promise or any object with a `then` method.
     #[wasm_bindgen(js_name = isThenable)]
     fn is_thenable(value: &JsValue) -> bool;
-    /// `fs.stat` of each path (`joined` cut at NUL; an empty path is not asked), as `[kind,
-    /// size, mtimeMs]` triples in one `Float64Array` (kind 1 file, 2 dir, 3 symlink, 0 failed
-    /// or invalid): the array itself when every answer was synchronous, else one promise of it
-    /// for the whole batch.
+    /// `fs.stat` of each path of `joined` (see `answers::joined_paths`; an empty path is not
+    /// asked), copied as `answers::STAT_FIELDS` numbers a path into one `Float64Array` (the
+    /// kind as its position in `names` (joined as the paths are) plus one, `size` and `mtimeMs` where they are numbers,
+    /// and which of them are; zeros for a failed stat): the array itself when every answer was
+    /// synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = statBatch)]
-    fn stat_batch(fs: &JsValue, joined: &str) -> JsValue;
-}
-
-/// The kinds a host may name (`directory` is accepted for `dir`).
-fn kind_named(kind: &str) -> Option<EntryKind> {
-    match kind {
-        "file" => Some(EntryKind::File),
-        "dir" | "directory" => Some(EntryKind::Dir),
-        "symlink" => Some(EntryKind::Symlink),
-        _ => None,
-    }
+    fn stat_batch(fs: &JsValue, joined: &str, names: &str) -> JsValue;
+    /// `fs.readHead(path, maxBytes)` of each path of `joined` (an empty path is not asked), the
+    /// answers in an array (`undefined` for a throw or a rejection): the array itself when
+    /// every answer was synchronous, else one promise of it for the whole batch.
+    #[wasm_bindgen(js_name = readHeads)]
+    fn read_heads(fs: &JsValue, joined: &str, max_bytes: f64) -> JsValue;
 }
 
 fn function(obj: &JsValue, key: &str) -> Option<Function> {
@@ -158,9 +174,8 @@ fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
     if let Some(s) = value.as_string() {
         return Ok(s.into_bytes());
     }
-    if value.is_instance_of::<Uint8Array>() {
-        // Copied straight into wasm memory (`new Uint8Array(array)` would copy it once more).
-        return Ok(value.unchecked_ref::<Uint8Array>().to_vec());
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        return Ok(bytes.to_vec());
     }
     if value.is_instance_of::<js_sys::ArrayBuffer>() {
         return Ok(Uint8Array::new(value).to_vec());
@@ -168,10 +183,10 @@ fn bytes_of(value: &JsValue, what: &str) -> HostResult<Vec<u8>> {
     Err(lying(what))
 }
 
-/// Refuse a file the host returned past [`MAX_HOST_FILE_LEN`] (UTF-16 units of a string,
-/// bytes of a byte array) before it is copied into wasm memory.
-fn too_big(value: &JsValue, what: &str) -> HostResult<()> {
-    let len = if value.is_string() {
+/// The length `answers::check_file_len` judges a whole-file answer by: UTF-16 units of a
+/// string, bytes of a byte array (0 for anything else, which is refused later).
+fn answer_len(value: &JsValue) -> usize {
+    if value.is_string() {
         value.unchecked_ref::<js_sys::JsString>().length() as usize
     } else if value.is_instance_of::<Uint8Array>() {
         value.unchecked_ref::<Uint8Array>().byte_length() as usize
@@ -179,14 +194,7 @@ fn too_big(value: &JsValue, what: &str) -> HostResult<()> {
         value.unchecked_ref::<js_sys::ArrayBuffer>().byte_length() as usize
     } else {
         0
-    };
-    if len <= MAX_HOST_FILE_LEN {
-        return Ok(());
     }
-    Err(HostError::new(
-        Some("EFBIG"),
-        format!("the host returned {len} units from {what}; the limit is {MAX_HOST_FILE_LEN}"),
-    ))
 }
 
 /// The part of a `readHead` answer that can hold its first `max_bytes` bytes, cut in JS before
@@ -205,6 +213,13 @@ fn head_of(value: JsValue, max_bytes: usize) -> JsValue {
         return Uint8Array::new(&value).subarray(0, end).into();
     }
     value
+}
+
+/// The first `max_bytes` bytes of a `readHead` answer.
+fn head_bytes(value: JsValue, max_bytes: usize) -> HostResult<Vec<u8>> {
+    let mut bytes = bytes_of(&head_of(value, max_bytes), "readHead")?;
+    bytes.truncate(max_bytes);
+    Ok(bytes)
 }
 
 /// A JS object implementing `MemoryFs`.
@@ -267,7 +282,7 @@ impl JsFs {
 impl FileSystem for JsFs {
     async fn read_file(&self, path: &str) -> HostResult<String> {
         let v = call(&self.obj, "readFile", &[path.into()]).await?;
-        too_big(&v, "readFile")?;
+        answers::check_file_len(answer_len(&v), "readFile")?;
         match v.as_string() {
             Some(s) => Ok(s),
             None => Ok(String::from_utf8_lossy(&bytes_of(&v, "readFile")?).into_owned()),
@@ -283,7 +298,8 @@ impl FileSystem for JsFs {
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
         let v = call(&self.obj, "readDir", &[path.into()]).await?;
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
-        if let Some(listing) = dir_listing(&array) {
+        let listing = dir_listing(&array).map(|bytes| bytes.to_vec());
+        if let Some(listing) = listing.as_deref().and_then(|b| std::str::from_utf8(b).ok()) {
             let mut fields = listing.split_terminator('\0');
             let mut out = Vec::with_capacity(array.length() as usize);
             while let (Some(kind), Some(name)) = (fields.next(), fields.next()) {
@@ -312,42 +328,16 @@ impl FileSystem for JsFs {
     }
 
     async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
-        if paths.is_empty() {
-            return Vec::new();
-        }
-        // NUL-separated: no path of a real file holds one, so such a path (sent empty) is not
-        // asked and reads as missing. Splitting on NUL in JS is cheaper than cutting at UTF-16
-        // lengths counted here.
-        let mut joined = String::with_capacity(paths.iter().map(|p| p.len() + 1).sum());
-        for (i, path) in paths.iter().enumerate() {
-            if i > 0 {
-                joined.push('\0');
-            }
-            if !path.contains('\0') {
-                joined.push_str(path);
-            }
-        }
-        let answer = settle(stat_batch(&self.obj, &joined)).await;
-        let values = answer
+        let joined = answers::joined_paths(paths);
+        let names = answers::joined_paths(&answers::KIND_NAMES.map(|(name, _)| name));
+        let batch = stat_batch(&self.obj, &joined, &names);
+        let values = settle(batch)
+            .await
             .ok()
             .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
             .map(|a| a.to_vec())
             .unwrap_or_default();
-        (0..paths.len())
-            .map(|i| {
-                let kind = match values.get(3 * i).copied()? as u8 {
-                    1 => EntryKind::File,
-                    2 => EntryKind::Dir,
-                    3 => EntryKind::Symlink,
-                    _ => return None,
-                };
-                Some(FileStat {
-                    kind,
-                    size: values.get(3 * i + 1).copied()?,
-                    mtime_ms: values.get(3 * i + 2).copied()?,
-                })
-            })
-            .collect()
+        answers::stats_of_batch(&values, paths.len())
     }
 
     async fn mkdir(&self, path: &str) -> HostResult<()> {
@@ -398,10 +388,18 @@ impl FileSystem for JsFs {
             &[path.into(), JsValue::from(max_bytes as f64)],
         )
         .await?;
-        let v = head_of(v, max_bytes);
-        let mut bytes = bytes_of(&v, "readHead")?;
-        bytes.truncate(max_bytes);
-        Ok(bytes)
+        head_bytes(v, max_bytes)
+    }
+
+    async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
+        let joined = answers::joined_paths(paths);
+        let heads = settle(read_heads(&self.obj, &joined, max_bytes as f64))
+            .await
+            .ok()
+            .and_then(|v| v.dyn_into::<Array>().ok());
+        (0..paths.len() as u32)
+            .map(|i| head_bytes(heads.as_ref()?.get(i), max_bytes).ok())
+            .collect()
     }
 
     async fn lock(&self, name: &str) -> HostResult<HostLock> {

@@ -192,7 +192,9 @@ impl JsMemdir {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
     pub fn manifest(&self) -> Promise {
-        settle!(self.inner, |core| { core.manifest().await })
+        let inner = self.inner.clone();
+        // The text as a string, not through the JSON route (no escaping, no `JSON.parse`).
+        promise(async move { throw(inner.manifest().await).map(|text| JsValue::from_str(&text)) })
     }
 
     /// MEMORY.md as the model gets it: frontmatter and block comments stripped, caps applied.

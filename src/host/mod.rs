@@ -9,6 +9,8 @@
 use crate::error::HostError;
 use serde::{Deserialize, Serialize};
 
+pub mod answers;
+
 /// Result of a host call.
 pub type HostResult<T> = Result<T, HostError>;
 
@@ -205,6 +207,15 @@ pub trait FileSystem {
     /// The first `max_bytes` bytes of a file (fewer if it is shorter).
     async fn read_head(&self, _path: &str, _max_bytes: usize) -> HostResult<Vec<u8>> {
         Err(HostError::unsupported("readHead"))
+    }
+    /// [`FileSystem::read_head`] of several files, in order, `None` for a file that cannot be
+    /// read. The default reads each, concurrently; an adapter may answer a whole batch in one
+    /// call (the JS adapter crosses the boundary once per batch).
+    async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
+        let heads = paths
+            .iter()
+            .map(|path| async move { self.read_head(path, max_bytes).await.ok() });
+        crate::future::join_all(heads.collect()).await
     }
     /// Take the host lock called `name`, waiting for it; released when the guard drops.
     async fn lock(&self, _name: &str) -> HostResult<HostLock> {
@@ -431,6 +442,9 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     }
     async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
         (**self).read_head(path, max_bytes).await
+    }
+    async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
+        (**self).read_head_many(paths, max_bytes).await
     }
     async fn lock(&self, name: &str) -> HostResult<HostLock> {
         (**self).lock(name).await

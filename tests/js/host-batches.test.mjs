@@ -1,0 +1,90 @@
+// The scan asks the host for stats and heads a batch at a time (one boundary crossing per
+// batch): every answer shape a host may give is read as a single call would read it, and one
+// bad answer costs only its own file.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Memdir, memoryFs } from "memdir";
+
+const header = (i) => `---\nname: n${i}\ndescription: d${i}\ntype: user\n---\n\nbody ${i}\n`;
+
+/** memoryFs with files f00.md … f{n-1}.md, file i newer than file i − 1. */
+function seeded(n) {
+  const files = {};
+  for (let i = 0; i < n; i++) files[`/m/f${String(i).padStart(2, "0")}.md`] = header(i);
+  const fs = memoryFs(files);
+  const stat = fs.stat;
+  fs.stat = (path) => {
+    const st = stat(path);
+    const i = Number(/f(\d+)\.md$/.exec(path)?.[1] ?? 0);
+    return { ...st, mtimeMs: 1_000_000 + i * 1000 };
+  };
+  return fs;
+}
+
+const descriptions = async (fs) => (await new Memdir({ fs, dir: "/m/" }).scan()).map((h) => h.description);
+
+test("each readHead answer shape in one batch is read as a single read reads it", async () => {
+  const fs = seeded(8);
+  const readHead = fs.readHead;
+  const bytes = (path, max) => readHead(path, max);
+  const shapes = [
+    (p, m) => bytes(p, m), // Uint8Array, synchronously
+    async (p, m) => bytes(p, m), // a Promise of one
+    (p, m) => bytes(p, m).slice().buffer, // ArrayBuffer
+    (p) => header(3), // a string
+    () => {
+      throw Object.assign(new Error("denied"), { code: "EACCES" });
+    },
+    async () => {
+      throw new Error("gone");
+    },
+    () => 42, // not bytes: a lying host
+    (p, m) => ({ then: (ok) => ok(bytes(p, m)) }), // a thenable
+  ];
+  fs.readHead = (path, max) => shapes[Number(/f(\d+)\.md$/.exec(path)[1])](path, max);
+  // Newest first; files 4, 5 and 6 cannot be read and are left out.
+  assert.deepEqual(await descriptions(fs), ["d7", "d3", "d2", "d1", "d0"]);
+});
+
+test("each stat answer shape in one batch is read as a single stat reads it", async () => {
+  const fs = seeded(6);
+  const stat = fs.stat;
+  fs.stat = (path) => {
+    const st = stat(path);
+    switch (Number(/f(\d+)\.md$/.exec(path)?.[1] ?? -1)) {
+      case 1:
+        return { kind: "file", mtimeMs: st.mtimeMs }; // no size: 0, still a file
+      case 2:
+        return { ...st, mtimeMs: String(st.mtimeMs) }; // mtime not a number: unreadable
+      case 3:
+        return { ...st, kind: "directory" }; // a directory, not a memory
+      case 4:
+        return Promise.reject(new Error("gone"));
+      case 5:
+        return Promise.resolve({ ...st, kind: "File" }); // an unknown kind
+      default:
+        return st;
+    }
+  };
+  assert.deepEqual(await descriptions(fs), ["d1", "d0"]);
+});
+
+test("heads longer than the first read are read again until their 30 lines are in", async () => {
+  // Three files whose first 30 lines run past 8 KiB (and one past 32 KiB) next to short ones.
+  const files = {};
+  const long = (n) => `---\nname: l\ndescription: long ${n}\n---\n${"x".repeat(n)}\n`;
+  files["/m/a.md"] = long(9000);
+  files["/m/b.md"] = header(1);
+  files["/m/c.md"] = long(40000);
+  files["/m/d.md"] = `---\ndescription: last line\n${"k: v\n".repeat(10)}${"y".repeat(9000)}: z\n---\n`;
+  const fs = memoryFs(files);
+  const asked = [];
+  const readHead = fs.readHead;
+  fs.readHead = (path, max) => (asked.push([path, max]), readHead(path, max));
+  const got = (await new Memdir({ fs, dir: "/m/" }).scan()).map((h) => h.description).sort();
+  assert.deepEqual(got, ["d1", "last line", "long 40000", "long 9000"]);
+  const sizes = (path) => asked.filter(([p]) => p === path).map(([, max]) => max);
+  assert.deepEqual(sizes("/m/b.md"), [8192]);
+  assert.deepEqual(sizes("/m/a.md"), [8192, 32768]);
+  assert.deepEqual(sizes("/m/c.md"), [8192, 32768, 131072]);
+});
