@@ -772,6 +772,17 @@ mod tests {
         missed
     }
 
+    /// Every one of `mems` as a bulk load takes it: listed at its place, found in `cache`.
+    fn every_hit<'f>(
+        cache: &IndexCache<'_>,
+        mems: &'f [(File, MemoryHeader)],
+    ) -> Vec<(Listed<'f>, usize, u32)> {
+        mems.iter()
+            .zip(0..)
+            .map(|((f, _), i)| (f.listed(), cache.position(f.listed()).unwrap(), i))
+            .collect()
+    }
+
     /// Everything recall reads from an index for `query`, comparable exactly.
     fn answers(index: &mut RecallIndex, query: &str) -> Vec<String> {
         let mut out: Vec<String> = index
@@ -892,11 +903,7 @@ mod tests {
         let mems = memories(5, 12);
         let text = encode(&fresh(&mems), "/m/");
         let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
-        let hits: Vec<(Listed<'_>, usize, u32)> = mems
-            .iter()
-            .enumerate()
-            .map(|(i, (f, _))| (f.listed(), cache.position(f.listed()).unwrap(), i as u32))
-            .collect();
+        let hits = every_hit(&cache, &mems);
         // An index that held a memory (even one since removed) is not new.
         let mut used = RecallIndex::new(RankerParams::default());
         used.upsert(mems[0].1.clone(), 1.0, 0);
@@ -924,11 +931,7 @@ mod tests {
         // passed the checksum could hold both).
         cache.terms[0] = "ab";
         cache.terms[1] = "\0ab";
-        let hits: Vec<(Listed<'_>, usize, u32)> = mems
-            .iter()
-            .enumerate()
-            .map(|(i, (f, _))| (f.listed(), cache.position(f.listed()).unwrap(), i as u32))
-            .collect();
+        let hits = every_hit(&cache, &mems);
         let mut index = RecallIndex::new(RankerParams::default());
         assert!(!cache.apply_bulk(&mut index, &hits));
         assert!(!cache.apply_bulk(&mut index, &hits), "nor on a second try");

@@ -38,6 +38,19 @@ function recorder() {
   return events;
 }
 
+/** Makes `dir/later`, then `dir/later/c.md`: both must be reported (the new directory gets a
+ * watcher of its own when its creation is reported). */
+async function madeLaterIsWatched(dir, events) {
+  let seen = reported(events, (p) => p === "later");
+  await mkdir(join(dir, "later"));
+  await seen;
+  // Give the new directory's own watcher a moment to be set up (it is, on the event above).
+  await new Promise((r) => setTimeout(r, 50));
+  seen = reported(events, (p) => p === "later/c.md");
+  await writeFile(join(dir, "later", "c.md"), "x");
+  await seen;
+}
+
 /** `nodeFs()` whose `stat` and `lstat` calls are counted. */
 function countingFs() {
   const fs = nodeFs();
@@ -61,14 +74,7 @@ test("the watch reports changes in the directory, in a directory that was there,
     seen = reported(events, (p) => p === "team/b.md");
     await writeFile(join(dir, "team", "b.md"), "x");
     await seen;
-    seen = reported(events, (p) => p === "later");
-    await mkdir(join(dir, "later"));
-    await seen;
-    // Give the new directory's own watcher a moment to be set up (it is, on the event above).
-    await new Promise((r) => setTimeout(r, 50));
-    seen = reported(events, (p) => p === "later/c.md");
-    await writeFile(join(dir, "later", "c.md"), "x");
-    await seen;
+    await madeLaterIsWatched(dir, events);
   } finally {
     w.close();
   }
@@ -112,13 +118,7 @@ test("a directory created after the watch started in a flat directory is watched
   const events = recorder();
   const w = nodeFs().watch(`${dir}/`, events.onChange, () => assert.fail("lost"));
   try {
-    let seen = reported(events, (p) => p === "later");
-    await mkdir(join(dir, "later"));
-    await seen;
-    await new Promise((r) => setTimeout(r, 50));
-    seen = reported(events, (p) => p === "later/c.md");
-    await writeFile(join(dir, "later", "c.md"), "x");
-    await seen;
+    await madeLaterIsWatched(dir, events);
   } finally {
     w.close();
   }
