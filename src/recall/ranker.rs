@@ -15,6 +15,7 @@ use super::tokenize::{
     for_each_identifier_keyed, identifier_terms, is_stop_word, packed, stem_in_place, Scratch,
 };
 use crate::types::MemoryHeader;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -86,11 +87,22 @@ impl TermIds {
         .copied()
     }
 
-    fn insert(&mut self, term: &str, id: u32) {
+    /// The id of `term`, or `id` (taken) when it has none: `(id, true)` then. A packed term is
+    /// hashed once.
+    fn get_or_insert(&mut self, term: &str, id: u32) -> (u32, bool) {
         match packed(term) {
-            Some(key) => self.short.insert(key, id),
-            None => self.long.insert(term.into(), id),
-        };
+            Some(key) => match self.short.entry(key) {
+                Entry::Occupied(e) => (*e.get(), false),
+                Entry::Vacant(e) => (*e.insert(id), true),
+            },
+            None => match self.long.get(term) {
+                Some(&old) => (old, false),
+                None => {
+                    self.long.insert(term.into(), id);
+                    (id, true)
+                }
+            },
+        }
     }
 }
 
@@ -245,17 +257,13 @@ struct Vocab<'a> {
 impl Vocab<'_> {
     /// The id of `term`, a new one if it is new.
     fn id(&mut self, term: &str) -> u32 {
-        match self.terms.get(term) {
-            Some(id) => id,
-            None => {
-                let id = self.term_text.len() as u32;
-                self.terms.insert(term, id);
-                self.term_text.push(term.into());
-                self.postings.push(Vec::new());
-                self.marks.push((0, 0));
-                id
-            }
+        let (id, new) = self.terms.get_or_insert(term, self.term_text.len() as u32);
+        if new {
+            self.term_text.push(term.into());
+            self.postings.push(Vec::new());
+            self.marks.push((0, 0));
         }
+        id
     }
 }
 
@@ -1278,11 +1286,10 @@ impl RankerIndex {
         }
         self.by_name.reserve(docs.len());
         for (slot, d) in docs.iter().enumerate() {
-            if self.by_name.contains_key(d.filename) {
+            if self.by_name.insert(d.filename.into(), slot as u32).is_some() {
                 self.by_name = WordMap::default();
                 return false;
             }
-            self.by_name.insert(d.filename.into(), slot as u32);
         }
         // Each document's term ids (numbers without an id: `u32::MAX`, which indexes nothing,
         // so [`RankerIndex::remove`] passes over it too).
