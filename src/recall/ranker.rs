@@ -1286,7 +1286,11 @@ impl RankerIndex {
         }
         self.by_name.reserve(docs.len());
         for (slot, d) in docs.iter().enumerate() {
-            if self.by_name.insert(d.filename.into(), slot as u32).is_some() {
+            if self
+                .by_name
+                .insert(d.filename.into(), slot as u32)
+                .is_some()
+            {
                 self.by_name = WordMap::default();
                 return false;
             }
