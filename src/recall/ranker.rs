@@ -1276,9 +1276,9 @@ impl RankerIndex {
     /// Load `docs` into an index that holds no document yet (slot `k` for `docs[k]`), with the
     /// result [`RankerIndex::upsert`] would give one by one. `ids` maps the numbers in
     /// each document's `counts` to term ids (a number without one is dropped); a document's
-    /// numbers must be distinct. Every posting list is made once at its final size: the
-    /// postings are counted per term, laid out term after term in one array in slot order, and
-    /// each list is cut from it, so nothing is pushed posting by posting. False, with nothing
+    /// numbers must be distinct. Every posting list is made once at its final size (the
+    /// postings are counted per term first) and filled in slot order, so nothing is pushed
+    /// posting by posting. False, with nothing
     /// done, when the index has (or had) documents or two documents share a filename.
     pub(crate) fn load_bulk(&mut self, docs: &[BulkDoc<'_>], ids: &[u32]) -> bool {
         if !self.docs.is_empty() {
@@ -1301,8 +1301,7 @@ impl RankerIndex {
         // stay calls, a million of them here.
         let id_of = |c: u32| ids.get(c as usize).copied().unwrap_or(u32::MAX);
         let mut doc_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
-        // `ends[t]`: how many postings term `t` has, then (after the prefix sum) where they end
-        // in the flat array.
+        // `ends[t]`: how many postings term `t` has.
         let mut ends = vec![0usize; self.postings.len()];
         for d in docs {
             let terms: Vec<u32> = d.counts.iter().map(|c| id_of(c.0)).collect();
@@ -1313,32 +1312,35 @@ impl RankerIndex {
             }
             doc_ids.push(terms);
         }
-        let mut total = 0usize;
-        for end in ends.iter_mut() {
-            total += *end;
-            *end = total;
+        // Each list made once at its final length, then filled in slot order (`ends` becomes
+        // each list's next place).
+        for (list, end) in self.postings.iter_mut().zip(ends.iter_mut()) {
+            if *end > 0 {
+                *list = vec![
+                    Posting {
+                        slot: 0,
+                        tf: [0; FIELDS],
+                    };
+                    *end
+                ];
+            }
+            *end = 0;
         }
-        // Filled from each term's end backwards, documents in reverse: slot order within a list.
-        let mut flat = vec![
-            Posting {
-                slot: 0,
-                tf: [0; FIELDS],
-            };
-            total
-        ];
-        let mut next = ends.clone();
-        for (slot, (d, terms)) in docs.iter().zip(&doc_ids).enumerate().rev() {
-            for (&id, &(_, tf)) in terms.iter().zip(d.counts).rev() {
-                let Some(at) = next.get_mut(id as usize) else {
+        for (slot, (d, terms)) in docs.iter().zip(&doc_ids).enumerate() {
+            for (&id, &(_, tf)) in terms.iter().zip(d.counts) {
+                let (Some(list), Some(at)) = (
+                    self.postings.get_mut(id as usize),
+                    ends.get_mut(id as usize),
+                ) else {
                     continue;
                 };
-                *at -= 1;
-                if let Some(p) = flat.get_mut(*at) {
+                if let Some(p) = list.get_mut(*at) {
                     *p = Posting {
                         slot: slot as u32,
                         tf,
                     };
                 }
+                *at += 1;
             }
         }
         self.docs.reserve(docs.len());
@@ -1355,12 +1357,6 @@ impl RankerIndex {
             }));
         }
         self.live = docs.len();
-        // `next[t]` is now where term `t`'s postings start.
-        for ((list, &start), &end) in self.postings.iter_mut().zip(&next).zip(&ends) {
-            if start < end {
-                *list = flat.get(start..end).unwrap_or_default().to_vec();
-            }
-        }
         true
     }
 }
