@@ -73,22 +73,14 @@ pub struct FsCapabilities {
 
 /// A lock held through the host's `lock` capability; released when dropped.
 pub struct HostLock {
-    release: Option<Box<dyn FnOnce()>>,
+    _release: OnDrop,
 }
 
 impl HostLock {
     /// A lock released by calling `release` once.
     pub fn new(release: impl FnOnce() + 'static) -> Self {
         HostLock {
-            release: Some(Box::new(release)),
-        }
-    }
-}
-
-impl Drop for HostLock {
-    fn drop(&mut self) {
-        if let Some(release) = self.release.take() {
-            release();
+            _release: OnDrop::new(release),
         }
     }
 }
@@ -96,6 +88,24 @@ impl Drop for HostLock {
 impl std::fmt::Debug for HostLock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("HostLock")
+    }
+}
+
+/// Calls its function once, when dropped: the release of a [`HostLock`], the stop of a
+/// [`HostWatch`].
+struct OnDrop(Option<Box<dyn FnOnce()>>);
+
+impl OnDrop {
+    fn new(f: impl FnOnce() + 'static) -> Self {
+        OnDrop(Some(Box::new(f)))
+    }
+}
+
+impl Drop for OnDrop {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            f();
+        }
     }
 }
 
@@ -129,22 +139,14 @@ pub type WatchListener = std::rc::Rc<dyn Fn(WatchEvent<'_>)>;
 /// assert!(stopped.get());
 /// ```
 pub struct HostWatch {
-    stop: Option<Box<dyn FnOnce()>>,
+    _stop: OnDrop,
 }
 
 impl HostWatch {
     /// A watch stopped by calling `stop` once.
     pub fn new(stop: impl FnOnce() + 'static) -> Self {
         HostWatch {
-            stop: Some(Box::new(stop)),
-        }
-    }
-}
-
-impl Drop for HostWatch {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            stop();
+            _stop: OnDrop::new(stop),
         }
     }
 }
