@@ -242,7 +242,7 @@ fn foreign_or_broken_caches_are_ignored_and_replaced() {
         other,
         String::new(),
         good[..good.len() / 2].to_owned(),
-        good.replacen("memdir-index 2", "memdir-index 3", 1),
+        good.replacen("memdir-index 3", "memdir-index 4", 1),
     ];
     for _ in 0..6 {
         let bytes: Vec<u8> = (0..next() % 2000).map(|_| next() as u8).collect();

@@ -10,7 +10,7 @@
 //!   stats nothing; without one, each recall lists and stats the directory.
 
 use super::index_cache::CacheMark;
-use super::ranker::{BulkDoc, RankerIndex, RankerParams, FIELDS};
+use super::ranker::{BulkDoc, Posting, RankerIndex, RankerParams, FIELDS};
 use crate::host::{HostWatch, WatchEvent, WatchListener};
 use crate::types::MemoryHeader;
 use std::cell::{Cell, RefCell};
@@ -36,14 +36,12 @@ struct Entry {
 }
 
 /// One memory of [`RecallIndex::load_bulk`].
-pub(crate) struct BulkMemory<'a> {
+pub(crate) struct BulkMemory {
     pub(crate) header: MemoryHeader,
     pub(crate) size: f64,
     pub(crate) order: u32,
     pub(crate) embed_hash: u128,
     pub(crate) lens: [u32; FIELDS],
-    /// Distinct term numbers and counts per field.
-    pub(crate) counts: &'a [(u32, [u16; FIELDS])],
 }
 
 /// A candidate of semantic recall (see [`RecallIndex::scored`]).
@@ -200,32 +198,39 @@ impl RecallIndex {
         self.put(header, size, order, embed_hash);
     }
 
-    /// Index memories from the persisted cache in one go (see [`RankerIndex::load_bulk`]): each
-    /// with its header (no `body_head`), size, walk position, embedding-text hash, field
-    /// lengths and term numbers with counts (mapped to the ranker's term ids by `ids`), as
-    /// [`RecallIndex::upsert`] would have indexed them from their text. False, with nothing done,
-    /// when the index is not new or two memories share a filename.
-    pub(crate) fn load_bulk(&mut self, memories: Vec<BulkMemory<'_>>, ids: &[u32]) -> bool {
+    /// Index memories from the persisted cache in one go (see [`RankerIndex::load_bulk`]):
+    /// `memories[k]` in slot `k` (`None`: a free slot), each with its header (no
+    /// `body_head`), size, walk position, embedding-text hash and field lengths, and `lists[i]`
+    /// the posting list of term `ids[i]`, as [`RecallIndex::upsert`] would have indexed them
+    /// from their text. False, with nothing done, when the index is not new or the ranker
+    /// refuses the load.
+    pub(crate) fn load_bulk(
+        &mut self,
+        memories: Vec<Option<BulkMemory>>,
+        ids: &[u32],
+        lists: Vec<Vec<Posting>>,
+    ) -> bool {
         if !self.is_new() {
             return false;
         }
-        let docs: Vec<BulkDoc<'_>> = memories
+        let docs: Vec<Option<BulkDoc<'_>>> = memories
             .iter()
-            .map(|m| BulkDoc {
-                filename: &m.header.filename,
-                mtime_ms: m.header.mtime_ms,
-                lens: m.lens,
-                counts: m.counts,
+            .map(|m| {
+                m.as_ref().map(|m| BulkDoc {
+                    filename: &m.header.filename,
+                    mtime_ms: m.header.mtime_ms,
+                    lens: m.lens,
+                })
             })
             .collect();
-        if !self.ranker.load_bulk(&docs, ids) {
+        if !self.ranker.load_bulk(&docs, ids, lists) {
             return false;
         }
         drop(docs);
         let pass = self.pass;
         self.entries.reserve(memories.len());
         self.entries.extend(memories.into_iter().map(|m| {
-            Some(Entry {
+            m.map(|m| Entry {
                 size: m.size,
                 order: m.order,
                 pass,
@@ -233,7 +238,7 @@ impl RecallIndex {
                 embed_hash: m.embed_hash,
             })
         }));
-        self.live = self.entries.len();
+        self.live = self.entries.iter().filter(|e| e.is_some()).count();
         true
     }
 

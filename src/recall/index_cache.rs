@@ -11,21 +11,24 @@
 //! walk listed with the same size and mtime, at the walk's own path: nothing in the cache names
 //! what is read.
 //!
-//! Format 2 (UTF-8 text, since the store writes strings, but made of numbers): a header line
-//! `memdir-index 2 <fingerprint> <directory hash> <checksum> <body length>`, then the body, a
+//! Format 3 (UTF-8 text, since the store writes strings, but made of numbers): a header line
+//! `memdir-index 3 <fingerprint> <directory hash> <checksum> <body length>`, then the body, a
 //! run of numbers in printable base 32 (one byte per 5 bits) and strings (their byte length, then
-//! their bytes as they are): the term count and the terms (sorted, distinct), the entry count
-//! and the entries, each ending with a newline, in the walk order of the instance that wrote
-//! the file (so a new instance's walk meets them in turn). An entry is its path, size and mtime
-//! (their `f64` bits reversed, so that the low zero bits cost nothing), type (`0` none), name
-//! and description (`0` absent, else their length + 1 and bytes), embedding-text hash (two
-//! halves), four field lengths, then its term count and terms: ascending term numbers as gaps,
-//! doubled, plus one when the term's counts per field follow (any term but one found once in the
-//! body only): one number `body << 7 | description << 5 | name << 3 | filename << 1` when the
-//! first three are below 4, else `1` and the four counts.
+//! their bytes as they are). First the term count and the terms (sorted, distinct); then the
+//! entry count and the entries, each ending with a newline, in the walk order of the instance
+//! that wrote the file (so a new instance's walk meets them in turn); then, term by term, its
+//! posting list. An entry is its path, size and mtime (their `f64` bits reversed, so that the
+//! low zero bits cost nothing), type (`0` none), name and description (`0` absent, else their
+//! length + 1 and bytes), embedding-text hash (two halves) and four field lengths. A posting
+//! list is its length, then for each memory that has the term, in entry order: the gap from the
+//! previous entry number (plus one), doubled, plus one when the term's counts per field follow
+//! (any but one found once in the body only): one number
+//! `body << 7 | description << 5 | name << 3 | filename << 1` when the first three are below 4,
+//! else `1` and the four counts. Term-major, so that a load moves each list into the ranker as
+//! it was read (entry `k` in slot `k`), with no pass that regroups a million postings.
 
 use super::index::{BulkMemory, RecallIndex};
-use super::ranker::{RankerIndex, RankerParams, FIELDS};
+use super::ranker::{Posting, RankerIndex, RankerParams, FIELDS};
 use crate::host::FileSystem;
 use crate::types::{MemoryHeader, MemoryType};
 use std::cell::{Cell, RefCell};
@@ -49,7 +52,7 @@ pub(crate) struct Listed<'f> {
 /// ```
 pub const INDEX_CACHE_NAME: &str = ".memdir-index";
 
-const MAGIC: &str = "memdir-index 2";
+const MAGIC: &str = "memdir-index 3";
 
 /// The largest cache file read (bytes); a larger one is ignored (the index is built by reading).
 const MAX_CACHE_BYTES: f64 = (1u64 << 30) as f64;
@@ -114,21 +117,19 @@ struct Cached<'a> {
     description: Option<&'a str>,
     embed_hash: u128,
     lens: [u32; FIELDS],
-    /// Where its cache term numbers (ascending) and their counts per field are in
-    /// [`IndexCache::counts`].
-    counts: (usize, usize),
     used: bool,
 }
 
-/// A decoded cache, consumed entry by entry into a [`RecallIndex`].
+/// A decoded cache, loaded into a new [`RecallIndex`] at once ([`IndexCache::apply_bulk`]).
 #[derive(Debug)]
 pub(crate) struct IndexCache<'a> {
     terms: Vec<&'a str>,
     /// The ranker's id of each cache term: all interned by the bulk load (into a new index, a
     /// term no loaded entry uses has no postings, which the ranker reads as no term).
     ids: Vec<u32>,
-    /// Every entry's term numbers and counts, entry after entry (one vector, not one per entry).
-    counts: Vec<(u32, [u16; FIELDS])>,
+    /// Each cache term's posting list, its slots the entry numbers (ascending); moved into the
+    /// index by the load.
+    lists: Vec<Vec<Posting>>,
     /// In the writer's walk order.
     entries: Vec<Cached<'a>>,
     /// Where the walk is expected next: an unchanged directory lists its files in the order the
@@ -172,20 +173,29 @@ impl<'a> IndexCache<'a> {
 
     /// Index every one of `files` (each listed at its walk position, found in the cache at its
     /// [`IndexCache::position`]) in one bulk load into `index`, which must be new
-    /// ([`RecallIndex::load_bulk`]). False, with nothing done, when it is not, or a position
-    /// is not an unused entry for that file (then the files are read instead).
+    /// ([`RecallIndex::load_bulk`]): entry `k` goes to slot `k`, and the slots of entries not
+    /// loaded are left free for the files read after. False, with nothing done, when the index
+    /// is not new, a position is not an unused entry for that file or comes twice, or the
+    /// cache's terms are not distinct ranker terms (then the files are read instead). The
+    /// cache's posting lists go into the index: a cache loads once.
     pub(crate) fn apply_bulk(
         &mut self,
         index: &mut RecallIndex,
         files: &[(Listed<'_>, usize, u32)],
     ) -> bool {
-        let fits = |(file, at, _): &(Listed<'_>, usize, u32)| {
-            self.entries
-                .get(*at)
-                .is_some_and(|e| !e.used && e.rel == file.rel)
-        };
-        if !index.is_new() || !files.iter().all(fits) {
+        if !index.is_new() || self.lists.len() != self.terms.len() {
             return false;
+        }
+        let mut load: Vec<Option<(Listed<'_>, u32)>> = vec![None; self.entries.len()];
+        for &(file, at, order) in files {
+            let fits = self
+                .entries
+                .get(at)
+                .is_some_and(|e| !e.used && e.rel == file.rel);
+            match load.get_mut(at) {
+                Some(place) if fits && place.is_none() => *place = Some((file, order)),
+                _ => return false,
+            }
         }
         if self.ids.len() != self.terms.len() {
             // Distinct cache terms must be distinct ranker terms (an entry's ids distinct): two
@@ -198,10 +208,11 @@ impl<'a> IndexCache<'a> {
                 return false;
             }
         }
-        let memories: Vec<BulkMemory<'_>> = files
+        let memories: Vec<Option<BulkMemory>> = load
             .iter()
-            .filter_map(|&(file, at, order)| {
-                let entry = self.entries.get(at)?;
+            .zip(&self.entries)
+            .map(|(l, entry)| {
+                let (file, order) = (*l)?;
                 Some(BulkMemory {
                     header: MemoryHeader {
                         filename: file.rel.to_owned(),
@@ -216,14 +227,17 @@ impl<'a> IndexCache<'a> {
                     order,
                     embed_hash: entry.embed_hash,
                     lens: entry.lens,
-                    counts: self
-                        .counts
-                        .get(entry.counts.0..entry.counts.1)
-                        .unwrap_or_default(),
                 })
             })
             .collect();
-        if !index.load_bulk(memories, &self.ids) {
+        let mut lists = std::mem::take(&mut self.lists);
+        if files.len() < self.entries.len() {
+            // Postings of entries not loaded (files changed or gone) name free slots: out.
+            for list in &mut lists {
+                list.retain(|p| load.get(p.slot as usize).is_some_and(Option::is_some));
+            }
+        }
+        if !index.load_bulk(memories, &self.ids, lists) {
             return false;
         }
         for &(_, at, _) in files {
@@ -272,18 +286,19 @@ impl<'a> IndexCache<'a> {
         }
         let n_entries = r.count()?;
         let mut entries = Vec::with_capacity(n_entries.min(r.left() / 16));
-        // About one posting per 8 bytes of a typical cache: one growth at most (and no more
-        // than the bytes left can hold).
-        let mut counts = Vec::with_capacity(r.left() / 8);
         for _ in 0..n_entries {
-            entries.push(r.entry(&mut counts, terms.len())?);
+            entries.push(r.entry()?);
+        }
+        let mut lists = Vec::with_capacity(terms.len());
+        for _ in 0..terms.len() {
+            lists.push(r.postings(entries.len())?);
         }
         if r.pos != body.len() {
             return None;
         }
         Some(IndexCache {
             ids: Vec::new(),
-            counts,
+            lists,
             terms,
             entries,
             next: Cell::new(0),
@@ -350,8 +365,8 @@ impl<'a> Reader<'a> {
         Some(f64::from_bits(self.num()?.reverse_bits()))
     }
 
-    /// One entry; its term numbers (each below `n_terms`) and counts are appended to `all`.
-    fn entry(&mut self, all: &mut Vec<(u32, [u16; FIELDS])>, n_terms: usize) -> Option<Cached<'a>> {
+    /// One entry.
+    fn entry(&mut self) -> Option<Cached<'a>> {
         let rel = self.str()?;
         let size = self.float()?;
         let mtime_ms = self.float()?;
@@ -366,15 +381,40 @@ impl<'a> Reader<'a> {
         for l in &mut lens {
             *l = self.small()?;
         }
+        if rel.is_empty() || self.bytes.get(self.pos) != Some(&b'\n') {
+            return None;
+        }
+        self.pos += 1;
+        Some(Cached {
+            rel,
+            size,
+            mtime_ms,
+            memory_type,
+            name,
+            description,
+            embed_hash,
+            lens,
+            used: false,
+        })
+    }
+
+    /// One term's posting list: its memories' entry numbers (ascending, each below
+    /// `n_entries`) as slots, with their counts per field.
+    fn postings(&mut self, n_entries: usize) -> Option<Vec<Posting>> {
         let n = self.count()?;
-        // Filled in place (no push per term).
-        let start = all.len();
-        all.resize(start + n, (0, [0; FIELDS]));
+        // Filled in place (no push per posting: at opt-level "z" a push stays a call).
+        let mut list = vec![
+            Posting {
+                slot: 0,
+                tf: [0; FIELDS],
+            };
+            n
+        ];
         let mut next = 0u64;
-        for slot in all.get_mut(start..).unwrap_or_default() {
+        for p in &mut list {
             let v = self.term_num()?;
-            let id = next.checked_add(v >> 1)?;
-            if id >= n_terms as u64 {
+            let entry = next.checked_add(v >> 1)?;
+            if entry >= n_entries as u64 {
                 return None;
             }
             let mut tf = [0, 0, 0, 1];
@@ -396,61 +436,20 @@ impl<'a> Reader<'a> {
                     return None;
                 }
             }
-            *slot = (id as u32, tf);
-            next = id + 1;
+            *p = Posting {
+                slot: entry as u32,
+                tf,
+            };
+            next = entry + 1;
         }
-        if rel.is_empty() || self.bytes.get(self.pos) != Some(&b'\n') {
-            return None;
-        }
-        self.pos += 1;
-        Some(Cached {
-            rel,
-            size,
-            mtime_ms,
-            memory_type,
-            name,
-            description,
-            embed_hash,
-            lens,
-            counts: (start, start + n),
-            used: false,
-        })
+        Some(list)
     }
 }
 
 /// The cache text of `index`, for the memory directory `dir`.
 pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
     let ranker = index.ranker();
-    let by_slot = ranker.slot_counts();
-    // The terms some memory uses, in text order: cache term `k` is the `k`-th (so the table is
-    // strictly ascending, which the reader checks, and no two cache terms are one term).
-    let mut used = vec![false; ranker.term_count()];
-    for &(id, _) in by_slot.iter().flatten() {
-        if let Some(u) = used.get_mut(id as usize) {
-            *u = true;
-        }
-    }
-    let mut terms: Vec<u32> = (0..used.len() as u32)
-        .filter(|&id| used.get(id as usize).copied().unwrap_or(false))
-        .collect();
-    crate::sort::sort_by(&mut terms, |&a, &b| {
-        ranker
-            .term_text(a)
-            .unwrap_or_default()
-            .cmp(ranker.term_text(b).unwrap_or_default())
-    });
-    let mut renumber: Vec<u32> = vec![0; ranker.term_count()];
-    for (k, &id) in terms.iter().enumerate() {
-        if let Some(r) = renumber.get_mut(id as usize) {
-            *r = k as u32;
-        }
-    }
-    let mut body = String::with_capacity(terms.len() * 8 + index.len() * 400 + 32);
-    put_varint(&mut body, terms.len() as u64);
-    for &id in &terms {
-        put_str(&mut body, ranker.term_text(id).unwrap_or_default());
-    }
-    // In walk order, the order the next instance's walk meets them.
+    // In walk order, the order the next instance's walk meets them: entry `k`.
     let mut entries: Vec<_> = index
         .cache_entries()
         .filter_map(|(header, size, embed_hash, order)| {
@@ -461,9 +460,37 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
     crate::sort::sort_by(&mut entries, |a, b| {
         a.3.cmp(&b.3).then_with(|| a.0.filename.cmp(&b.0.filename))
     });
+    let lists = ranker.posting_lists();
+    let slots = entries.iter().fold(0, |n, e| n.max(e.4 as usize + 1));
+    let mut entry_of: Vec<u32> = vec![u32::MAX; slots];
+    for (k, e) in entries.iter().enumerate() {
+        if let Some(at) = entry_of.get_mut(e.4 as usize) {
+            *at = k as u32;
+        }
+    }
+    let entry_number = |p: &Posting| entry_of.get(p.slot as usize).copied().unwrap_or(u32::MAX);
+    // The terms some entry uses, in text order: cache term `k` is the `k`-th (so the table is
+    // strictly ascending, which the reader checks, and no two cache terms are one term).
+    let mut terms: Vec<u32> = (0..lists.len() as u32)
+        .filter(|&id| {
+            lists
+                .get(id as usize)
+                .is_some_and(|l| l.iter().any(|p| entry_number(p) != u32::MAX))
+        })
+        .collect();
+    crate::sort::sort_by(&mut terms, |&a, &b| {
+        ranker
+            .term_text(a)
+            .unwrap_or_default()
+            .cmp(ranker.term_text(b).unwrap_or_default())
+    });
+    let mut body = String::with_capacity(terms.len() * 8 + index.len() * 400 + 32);
+    put_varint(&mut body, terms.len() as u64);
+    for &id in &terms {
+        put_str(&mut body, ranker.term_text(id).unwrap_or_default());
+    }
     put_varint(&mut body, entries.len() as u64);
-    let mut doc: Vec<(u32, [u16; FIELDS])> = Vec::new();
-    for (header, size, embed_hash, _, slot, lens) in entries {
+    for &(header, size, embed_hash, _, _, lens) in &entries {
         put_str(&mut body, &header.filename);
         put_varint(&mut body, size.to_bits().reverse_bits());
         put_varint(&mut body, header.mtime_ms.to_bits().reverse_bits());
@@ -486,23 +513,28 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
         for l in lens {
             put_varint(&mut body, u64::from(l));
         }
-        doc.clear();
-        doc.extend(
-            by_slot
-                .get(slot as usize)
+        body.push('\n');
+    }
+    let mut list: Vec<(u32, [u16; FIELDS])> = Vec::new();
+    for &id in &terms {
+        list.clear();
+        list.extend(
+            lists
+                .get(id as usize)
                 .into_iter()
                 .flatten()
-                .map(|&(id, tf)| (renumber.get(id as usize).copied().unwrap_or(0), tf)),
+                .map(|p| (entry_number(p), p.tf))
+                .filter(|&(k, _)| k != u32::MAX),
         );
-        crate::sort::sort_by(&mut doc, |a, b| a.0.cmp(&b.0));
-        put_varint(&mut body, doc.len() as u64);
-        // Ascending cache ids as gaps; a term found once in the body only takes one number, any
-        // other its counts after it: packed in one number (doubled) when those of the filename,
-        // name and description are below 4, else `1` and the four.
+        crate::sort::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
+        put_varint(&mut body, list.len() as u64);
+        // Ascending entry numbers as gaps; a term found once in the body only takes one number,
+        // any other its counts after it: packed in one number (doubled) when those of the
+        // filename, name and description are below 4, else `1` and the four.
         let mut next = 0u32;
-        for &(id, tf) in &doc {
+        for &(k, tf) in &list {
             let plain = tf == [0, 0, 0, 1];
-            put_varint(&mut body, u64::from(id - next) * 2 + u64::from(!plain));
+            put_varint(&mut body, u64::from(k - next) * 2 + u64::from(!plain));
             match tf.map(u64::from) {
                 _ if plain => {}
                 // Counts below 4 outside the body (nearly all): one number.
@@ -516,9 +548,8 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
                     }
                 }
             }
-            next = id + 1;
+            next = k + 1;
         }
-        body.push('\n');
     }
     format!(
         "{MAGIC} {:x} {:x} {:x} {}\n{body}",
@@ -981,7 +1012,7 @@ mod tests {
         );
         // Another directory, another version, another tokeniser: ignored whole.
         assert!(IndexCache::decode(text.as_bytes(), "/other/").is_none());
-        let old = text.replacen("memdir-index 2 ", "memdir-index 1 ", 1);
+        let old = text.replacen("memdir-index 3 ", "memdir-index 2 ", 1);
         assert!(IndexCache::decode(old.as_bytes(), "/m/").is_none());
         let print = format!("{:x}", fingerprint());
         let other = text.replacen(&print, &format!("{:x}", fingerprint() ^ 1), 1);

@@ -523,16 +523,15 @@ pub(crate) struct BulkDoc<'a> {
     pub(crate) mtime_ms: f64,
     /// Field lengths (in terms).
     pub(crate) lens: [u32; FIELDS],
-    /// Distinct term numbers (mapped to term ids by the load's `ids`) and counts per field.
-    pub(crate) counts: &'a [(u32, [u16; FIELDS])],
 }
 
 /// One memory's entry in a term's posting list.
-#[derive(Clone, Copy, Debug)]
-struct Posting {
-    slot: u32,
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Posting {
+    /// The memory's slot.
+    pub(crate) slot: u32,
     /// Occurrences per field (saturating).
-    tf: [u16; FIELDS],
+    pub(crate) tf: [u16; FIELDS],
 }
 
 /// A stored document.
@@ -540,8 +539,9 @@ struct Posting {
 struct Doc {
     filename: String,
     mtime_ms: f64,
-    /// Its distinct term ids (to remove it).
-    terms: Vec<u32>,
+    /// Its distinct term ids (to remove it); `None` for a memory of a bulk load until the
+    /// first removal needs them ([`RankerIndex::settle_terms`]).
+    terms: Option<Vec<u32>>,
 }
 
 /// An incremental inverted index over memories, reusable across queries.
@@ -681,10 +681,17 @@ impl RankerIndex {
         let Some(slot) = self.by_name.remove(filename) else {
             return false;
         };
+        if self
+            .docs
+            .get(slot as usize)
+            .is_some_and(|d| d.as_ref().is_some_and(|d| d.terms.is_none()))
+        {
+            self.settle_terms();
+        }
         let Some(doc) = self.docs.get_mut(slot as usize).and_then(Option::take) else {
             return false;
         };
-        for term in &doc.terms {
+        for term in doc.terms.iter().flatten() {
             if let Some(list) = self.postings.get_mut(*term as usize) {
                 if let Some(at) = list.iter().position(|p| p.slot == slot) {
                     list.swap_remove(at);
@@ -786,7 +793,7 @@ impl RankerIndex {
             *d = Some(Doc {
                 filename: doc.filename.to_owned(),
                 mtime_ms: doc.mtime_ms,
-                terms: counts.iter().map(|c| c.0).collect(),
+                terms: Some(counts.iter().map(|c| c.0).collect()),
             });
         }
         self.live += 1;
@@ -1273,19 +1280,36 @@ impl RankerIndex {
         terms.iter().map(|t| self.intern(t)).collect()
     }
 
-    /// Load `docs` into an index that holds no document yet (slot `k` for `docs[k]`), with the
-    /// result [`RankerIndex::upsert`] would give one by one. `ids` maps the numbers in
-    /// each document's `counts` to term ids (a number without one is dropped); a document's
-    /// numbers must be distinct. Every posting list is made once at its final size (the
-    /// postings are counted per term first) and filled in slot order, so nothing is pushed
-    /// posting by posting. False, with nothing
-    /// done, when the index has (or had) documents or two documents share a filename.
-    pub(crate) fn load_bulk(&mut self, docs: &[BulkDoc<'_>], ids: &[u32]) -> bool {
-        if !self.docs.is_empty() {
+    /// Load `docs` into an index that holds no document yet: `docs[k]` in slot `k` (a `None`
+    /// slot is left free), and `lists[i]` as the posting list of term `ids[i]` (each posting's
+    /// slot a `Some` of `docs`, ascending within a list), with the result
+    /// [`RankerIndex::upsert`] would give memory by memory. Each list is moved in as it is:
+    /// nothing is pushed posting by posting, and the memories' own term lists are made only
+    /// when a removal first needs them ([`RankerIndex::settle_terms`]). False, with nothing
+    /// done, when the index has (or had) documents, two documents share a filename, `ids` and
+    /// `lists` differ in length, or an id is not a term without postings or comes twice.
+    pub(crate) fn load_bulk(
+        &mut self,
+        docs: &[Option<BulkDoc<'_>>],
+        ids: &[u32],
+        lists: Vec<Vec<Posting>>,
+    ) -> bool {
+        if !self.docs.is_empty() || ids.len() != lists.len() {
             return false;
         }
+        // Each id names a term with no postings yet, once (a list must not land on another).
+        let mut taken = vec![false; self.postings.len()];
+        for &id in ids {
+            let free = self.postings.get(id as usize).is_some_and(Vec::is_empty);
+            match taken.get_mut(id as usize) {
+                Some(t) if free && !*t => *t = true,
+                _ => return false,
+            }
+        }
+        drop(taken);
         self.by_name.reserve(docs.len());
         for (slot, d) in docs.iter().enumerate() {
+            let Some(d) = d else { continue };
             if self
                 .by_name
                 .insert(d.filename.into(), slot as u32)
@@ -1295,69 +1319,76 @@ impl RankerIndex {
                 return false;
             }
         }
-        // Each document's term ids (numbers without an id: `u32::MAX`, which indexes nothing,
-        // so [`RankerIndex::remove`] passes over it too).
-        // Plain loops: at the size-optimised build's opt-level, iterator adapters and closures
-        // stay calls, a million of them here.
-        let id_of = |c: u32| ids.get(c as usize).copied().unwrap_or(u32::MAX);
-        let mut doc_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
-        // `ends[t]`: how many postings term `t` has.
-        let mut ends = vec![0usize; self.postings.len()];
-        for d in docs {
-            let terms: Vec<u32> = d.counts.iter().map(|c| id_of(c.0)).collect();
-            for &id in &terms {
-                if let Some(n) = ends.get_mut(id as usize) {
-                    *n += 1;
-                }
-            }
-            doc_ids.push(terms);
-        }
-        // Each list made once at its final length, then filled in slot order (`ends` becomes
-        // each list's next place).
-        for (list, end) in self.postings.iter_mut().zip(ends.iter_mut()) {
-            if *end > 0 {
-                *list = vec![
-                    Posting {
-                        slot: 0,
-                        tf: [0; FIELDS],
-                    };
-                    *end
-                ];
-            }
-            *end = 0;
-        }
-        for (slot, (d, terms)) in docs.iter().zip(&doc_ids).enumerate() {
-            for (&id, &(_, tf)) in terms.iter().zip(d.counts) {
-                let (Some(list), Some(at)) = (
-                    self.postings.get_mut(id as usize),
-                    ends.get_mut(id as usize),
-                ) else {
-                    continue;
-                };
-                if let Some(p) = list.get_mut(*at) {
-                    *p = Posting {
-                        slot: slot as u32,
-                        tf,
-                    };
-                }
-                *at += 1;
+        for (&id, list) in ids.iter().zip(lists) {
+            if let Some(slot) = self.postings.get_mut(id as usize) {
+                *slot = list;
             }
         }
         self.docs.reserve(docs.len());
         self.lens.reserve(docs.len());
-        for (d, terms) in docs.iter().zip(doc_ids) {
-            for (total, l) in self.totals.iter_mut().zip(d.lens) {
-                *total += u64::from(l);
+        for (slot, d) in docs.iter().enumerate() {
+            match d {
+                Some(d) => {
+                    for (total, l) in self.totals.iter_mut().zip(d.lens) {
+                        *total += u64::from(l);
+                    }
+                    self.lens.push(d.lens);
+                    self.docs.push(Some(Doc {
+                        filename: d.filename.to_owned(),
+                        mtime_ms: d.mtime_ms,
+                        terms: None,
+                    }));
+                    self.live += 1;
+                }
+                None => {
+                    self.lens.push([0; FIELDS]);
+                    self.docs.push(None);
+                    self.free.push(slot as u32);
+                }
             }
-            self.lens.push(d.lens);
-            self.docs.push(Some(Doc {
-                filename: d.filename.to_owned(),
-                mtime_ms: d.mtime_ms,
-                terms,
-            }));
         }
-        self.live = docs.len();
         true
+    }
+
+    /// Give every memory of a bulk load its list of term ids, from the posting lists in one
+    /// sweep (each list made at its final length): what [`RankerIndex::remove`] needs, made
+    /// the first time it needs it rather than at every load.
+    fn settle_terms(&mut self) {
+        let mut sizes = vec![0u32; self.docs.len()];
+        for list in &self.postings {
+            for p in list {
+                if let Some(n) = sizes.get_mut(p.slot as usize) {
+                    *n += 1;
+                }
+            }
+        }
+        let mut lists: Vec<Option<Vec<u32>>> = self
+            .docs
+            .iter()
+            .zip(&sizes)
+            .map(|(d, &n)| match d {
+                Some(Doc { terms: None, .. }) => Some(Vec::with_capacity(n as usize)),
+                _ => None,
+            })
+            .collect();
+        drop(sizes);
+        for (id, list) in self.postings.iter().enumerate() {
+            for p in list {
+                if let Some(Some(terms)) = lists.get_mut(p.slot as usize) {
+                    terms.push(id as u32);
+                }
+            }
+        }
+        for (doc, terms) in self.docs.iter_mut().zip(lists) {
+            if let (Some(doc), Some(terms)) = (doc, terms) {
+                doc.terms = Some(terms);
+            }
+        }
+    }
+
+    /// Every term's posting list, by term id (the index cache writes them as they are).
+    pub(crate) fn posting_lists(&self) -> &[Vec<Posting>] {
+        &self.postings
     }
 }
 
@@ -1697,6 +1728,8 @@ mod tests {
             .map(|slot| {
                 let doc = index.docs[slot as usize].as_ref().unwrap();
                 doc.terms
+                    .as_ref()
+                    .unwrap()
                     .iter()
                     .map(|&id| {
                         let p = index.postings[id as usize]
@@ -1963,32 +1996,46 @@ mod tests {
             for i in (1..order.len()).rev() {
                 order.swap(i, below(rng, i + 1));
             }
-            let numbered: Vec<Vec<(u32, [u16; FIELDS])>> = order
-                .iter()
-                .map(|&k| {
-                    want[k]
-                        .2
-                        .iter()
-                        .map(|(t, tf)| (texts.iter().position(|x| x == t).unwrap() as u32, *tf))
-                        .collect()
-                })
-                .collect();
-            let docs: Vec<BulkDoc<'_>> = order
-                .iter()
-                .zip(&numbered)
-                .map(|(&k, counts)| {
-                    let (name, lens, _) = &want[k];
-                    let slot = incremental.doc_slot(name).unwrap().0 as usize;
-                    BulkDoc {
-                        filename: name,
-                        mtime_ms: incremental.docs[slot].as_ref().unwrap().mtime_ms,
-                        lens: *lens,
-                        counts,
-                    }
-                })
-                .collect();
-            assert!(bulk.load_bulk(&docs, &ids));
-            assert!(!bulk.load_bulk(&docs[..1], &ids), "only into a new index");
+            // Slot `k` for the `k`-th document, with a free slot after every fifth (the slots
+            // of cache entries not loaded).
+            let mut slots = Vec::new();
+            let mut next = 0u32;
+            for k in 0..order.len() {
+                if k % 5 == 4 {
+                    next += 1;
+                }
+                slots.push(next);
+                next += 1;
+            }
+            let mut lists: Vec<Vec<Posting>> = vec![Vec::new(); texts.len()];
+            for (&k, &slot) in order.iter().zip(&slots) {
+                for (t, tf) in &want[k].2 {
+                    let number = texts.iter().position(|x| x == t).unwrap();
+                    lists[number].push(Posting { slot, tf: *tf });
+                }
+            }
+            let mut docs: Vec<Option<BulkDoc<'_>>> = Vec::new();
+            for (&k, &slot) in order.iter().zip(&slots) {
+                docs.resize_with(slot as usize, || None);
+                let (name, lens, _) = &want[k];
+                let at = incremental.doc_slot(name).unwrap().0 as usize;
+                docs.push(Some(BulkDoc {
+                    filename: name,
+                    mtime_ms: incremental.docs[at].as_ref().unwrap().mtime_ms,
+                    lens: *lens,
+                }));
+            }
+            // Refused whole: ids and lists of other lengths, an id twice.
+            assert!(!bulk.load_bulk(&docs, &ids[1..], lists.clone()));
+            let twice: Vec<u32> = ids.iter().map(|&id| id.max(ids[1])).collect();
+            assert!(!bulk.load_bulk(&docs, &twice, lists.clone()));
+            assert!(bulk.is_empty() && bulk.docs.is_empty());
+            assert!(bulk.load_bulk(&docs, &ids, lists.clone()));
+            assert!(
+                !bulk.load_bulk(&docs[..1], &ids, lists),
+                "only into a new index"
+            );
+            assert_eq!(bulk.free.len(), docs.iter().filter(|d| d.is_none()).count());
             assert_eq!(bulk.len(), incremental.len());
             assert_eq!(bulk.totals, incremental.totals);
             assert_eq!(stats(&bulk), want);
