@@ -250,15 +250,16 @@ impl MemFs {
         self.nodes.borrow().get(real).cloned()
     }
 
+    /// The stat of the node at `real` (read in place: a file's bytes are not copied).
     fn stat_of(&self, real: &str, path: &str) -> HostResult<FileStat> {
-        match self.get(real) {
+        match self.nodes.borrow().get(real) {
             None => Err(err("ENOENT", path)),
-            Some(Node::File { data, mtime_ms }) => Ok(FileStat {
+            Some(&Node::File { ref data, mtime_ms }) => Ok(FileStat {
                 kind: EntryKind::File,
                 size: data.len() as f64,
                 mtime_ms,
             }),
-            Some(Node::Dir { mtime_ms }) => Ok(FileStat {
+            Some(&Node::Dir { mtime_ms }) => Ok(FileStat {
                 kind: EntryKind::Dir,
                 size: 0.0,
                 mtime_ms,

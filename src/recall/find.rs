@@ -13,7 +13,7 @@ use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
 use super::index::ScoredMemory;
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
-use super::index_cache::{encode, IndexCache, Listed, INDEX_CACHE_NAME};
+use super::index_cache::{encode, Hit, IndexCache, Listed, INDEX_CACHE_NAME};
 use super::ranker::Field;
 use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::{fuse, fused_order, Fused, FusionParams};
@@ -517,8 +517,10 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             // file each recall instead, as without a watch.
             live.set_watch(None);
         }
-        let files = listing.files;
-        let stale: Vec<(u32, &MemoryFile)> = {
+        let mut files = listing.files;
+        // The files to read or take from the cache: (walk position, which is their place in
+        // `files`).
+        let stale: Vec<u32> = {
             let mut index = live.index().borrow_mut();
             index.begin_pass();
             let stale = files
@@ -528,7 +530,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                     let order = u32::try_from(i).unwrap_or(u32::MAX);
                     let current = index.listed(&f.rel, f.size, f.mtime_ms, order);
                     let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
-                    (forced || !current).then_some((order, f))
+                    (forced || !current).then_some(order)
                 })
                 .collect();
             index.sweep();
@@ -542,21 +544,46 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
         // what it does not hold is read. (Should the load be refused, everything is read.)
         let mut cached: Vec<Option<usize>> = stale
             .iter()
-            .map(|(_, f)| {
+            .map(|&order| {
+                let f = files.get(order as usize)?;
                 let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
                 cache.as_ref().filter(|_| !forced)?.position(listed(f))
             })
             .collect();
         if let Some(c) = cache.as_mut() {
-            let hits: Vec<(Listed<'_>, usize, u32)> = stale
+            // The files taken from the cache give their strings to the index.
+            let hits: Vec<Hit> = stale
                 .iter()
                 .zip(&cached)
-                .filter_map(|((order, f), at)| Some((listed(f), (*at)?, *order)))
+                .filter_map(|(&order, &at)| {
+                    // Only a file the cache holds gives its strings away.
+                    let at = at?;
+                    let f = files.get_mut(order as usize)?;
+                    Some(Hit {
+                        rel: std::mem::take(&mut f.rel),
+                        path: std::mem::take(&mut f.path),
+                        size: f.size,
+                        mtime_ms: f.mtime_ms,
+                        at,
+                        order,
+                    })
+                })
                 .collect();
-            if !hits.is_empty() && !c.apply_bulk(&mut live.index().borrow_mut(), &hits) {
-                cached.iter_mut().for_each(|at| *at = None);
+            if !hits.is_empty() {
+                if let Err(back) = c.apply_bulk(&mut live.index().borrow_mut(), hits) {
+                    for hit in back {
+                        if let Some(f) = files.get_mut(hit.order as usize) {
+                            (f.rel, f.path) = (hit.rel, hit.path);
+                        }
+                    }
+                    cached.iter_mut().for_each(|at| *at = None);
+                }
             }
         }
+        let stale: Vec<(u32, &MemoryFile)> = stale
+            .iter()
+            .filter_map(|&order| Some((order, files.get(order as usize)?)))
+            .collect();
         for (chunk, cached) in stale.chunks(READ_CHUNK).zip(cached.chunks(READ_CHUNK)) {
             let reads: Vec<_> = chunk
                 .iter()
@@ -935,7 +962,6 @@ fn explain(
 fn listed(f: &MemoryFile) -> Listed<'_> {
     Listed {
         rel: &f.rel,
-        path: &f.path,
         size: f.size,
         mtime_ms: f.mtime_ms,
     }

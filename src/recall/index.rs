@@ -202,16 +202,16 @@ impl RecallIndex {
     /// `memories[k]` in slot `k` (`None`: a free slot), each with its header (no
     /// `body_head`), size, walk position, embedding-text hash and field lengths, and `lists[i]`
     /// the posting list of term `ids[i]`, as [`RecallIndex::upsert`] would have indexed them
-    /// from their text. False, with nothing done, when the index is not new or the ranker
-    /// refuses the load.
+    /// from their text. Refused, with nothing done and the memories given back, when the index
+    /// is not new or the ranker refuses the load.
     pub(crate) fn load_bulk(
         &mut self,
         memories: Vec<Option<BulkMemory>>,
         ids: &[u32],
         lists: Vec<Vec<Posting>>,
-    ) -> bool {
+    ) -> Result<(), Vec<Option<BulkMemory>>> {
         if !self.is_new() {
-            return false;
+            return Err(memories);
         }
         let docs: Vec<Option<BulkDoc<'_>>> = memories
             .iter()
@@ -223,10 +223,11 @@ impl RecallIndex {
                 })
             })
             .collect();
-        if !self.ranker.load_bulk(&docs, ids, lists) {
-            return false;
-        }
+        let accepted = self.ranker.load_bulk(&docs, ids, lists);
         drop(docs);
+        if !accepted {
+            return Err(memories);
+        }
         let pass = self.pass;
         self.entries.reserve(memories.len());
         self.entries.extend(memories.into_iter().map(|m| {
@@ -239,7 +240,7 @@ impl RecallIndex {
             })
         }));
         self.live = self.entries.iter().filter(|e| e.is_some()).count();
-        true
+        Ok(())
     }
 
     /// The ranker, to intern the cache's terms.

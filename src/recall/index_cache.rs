@@ -34,14 +34,26 @@ use crate::types::{MemoryHeader, MemoryType};
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 
-/// A file the directory walk listed: its path relative to the memory directory, its absolute
-/// path, and its stat.
+/// A file the directory walk listed: its path relative to the memory directory, and its stat.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Listed<'f> {
     pub(crate) rel: &'f str,
-    pub(crate) path: &'f str,
     pub(crate) size: f64,
     pub(crate) mtime_ms: f64,
+}
+
+/// A file the walk listed and the cache holds unchanged, at entry `at`: its strings move into
+/// the index's header rather than being copied (ten thousand files: twenty thousand strings).
+#[derive(Debug, PartialEq)]
+pub(crate) struct Hit {
+    pub(crate) rel: String,
+    pub(crate) path: String,
+    pub(crate) size: f64,
+    pub(crate) mtime_ms: f64,
+    /// The cache entry ([`IndexCache::position`]).
+    pub(crate) at: usize,
+    /// Walk position.
+    pub(crate) order: u32,
 }
 
 /// The index cache's file name inside the memory directory: hidden and not `.md`, so the scan,
@@ -171,30 +183,30 @@ impl<'a> IndexCache<'a> {
         sorted.get(k).map(|&i| i as usize)
     }
 
-    /// Index every one of `files` (each listed at its walk position, found in the cache at its
-    /// [`IndexCache::position`]) in one bulk load into `index`, which must be new
-    /// ([`RecallIndex::load_bulk`]): entry `k` goes to slot `k`, and the slots of entries not
-    /// loaded are left free for the files read after. False, with nothing done, when the index
-    /// is not new, a position is not an unused entry for that file or comes twice, or the
-    /// cache's terms are not distinct ranker terms (then the files are read instead). The
-    /// cache's posting lists go into the index: a cache loads once.
+    /// Index every one of `hits` (each found in the cache at its [`IndexCache::position`]) in
+    /// one bulk load into `index`, which must be new ([`RecallIndex::load_bulk`]): entry `k`
+    /// goes to slot `k`, and the slots of entries not loaded are left free for the files read
+    /// after. Refused, with nothing done and the hits given back, when the index is not new, a
+    /// position is not an unused entry for that file or comes twice, or the cache's terms are
+    /// not distinct ranker terms (then the files are read instead). The cache's posting lists
+    /// go into the index: a cache loads once.
     pub(crate) fn apply_bulk(
         &mut self,
         index: &mut RecallIndex,
-        files: &[(Listed<'_>, usize, u32)],
-    ) -> bool {
+        hits: Vec<Hit>,
+    ) -> Result<(), Vec<Hit>> {
         if !index.is_new() || self.lists.len() != self.terms.len() {
-            return false;
+            return Err(hits);
         }
-        let mut load: Vec<Option<(Listed<'_>, u32)>> = vec![None; self.entries.len()];
-        for &(file, at, order) in files {
+        let mut taken = vec![false; self.entries.len()];
+        for hit in &hits {
             let fits = self
                 .entries
-                .get(at)
-                .is_some_and(|e| !e.used && e.rel == file.rel);
-            match load.get_mut(at) {
-                Some(place) if fits && place.is_none() => *place = Some((file, order)),
-                _ => return false,
+                .get(hit.at)
+                .is_some_and(|e| !e.used && e.rel == hit.rel);
+            match taken.get_mut(hit.at) {
+                Some(t) if fits && !*t => *t = true,
+                _ => return Err(hits),
             }
         }
         if self.ids.len() != self.terms.len() {
@@ -205,47 +217,65 @@ impl<'a> IndexCache<'a> {
             self.ids = index.ranker_mut().intern_all(&self.terms);
             if index.ranker_mut().term_count() - before != self.terms.len() {
                 self.ids.clear();
-                return false;
+                return Err(hits);
+            }
+        }
+        let loaded = hits.len();
+        // The hit for each entry, by entry.
+        let mut load: Vec<Option<Hit>> = Vec::new();
+        load.resize_with(self.entries.len(), || None);
+        for hit in hits {
+            if let Some(place) = load.get_mut(hit.at) {
+                *place = Some(hit);
             }
         }
         let memories: Vec<Option<BulkMemory>> = load
-            .iter()
+            .into_iter()
             .zip(&self.entries)
-            .map(|(l, entry)| {
-                let (file, order) = (*l)?;
+            .map(|(hit, entry)| {
+                let hit = hit?;
                 Some(BulkMemory {
                     header: MemoryHeader {
-                        filename: file.rel.to_owned(),
-                        file_path: file.path.to_owned(),
-                        mtime_ms: file.mtime_ms,
+                        filename: hit.rel,
+                        file_path: hit.path,
+                        mtime_ms: hit.mtime_ms,
                         description: entry.description.map(str::to_owned),
                         memory_type: entry.memory_type,
                         name: entry.name.map(str::to_owned),
                         body_head: String::new(),
                     },
-                    size: file.size,
-                    order,
+                    size: hit.size,
+                    order: hit.order,
                     embed_hash: entry.embed_hash,
                     lens: entry.lens,
                 })
             })
             .collect();
         let mut lists = std::mem::take(&mut self.lists);
-        if files.len() < self.entries.len() {
+        if loaded < self.entries.len() {
             // Postings of entries not loaded (files changed or gone) name free slots: out.
             for list in &mut lists {
-                list.retain(|p| load.get(p.slot as usize).is_some_and(Option::is_some));
+                list.retain(|p| memories.get(p.slot as usize).is_some_and(Option::is_some));
             }
         }
-        if !index.load_bulk(memories, &self.ids, lists) {
-            return false;
+        if let Err(memories) = index.load_bulk(memories, &self.ids, lists) {
+            let back = memories.into_iter().enumerate().filter_map(|(at, m)| {
+                let m = m?;
+                Some(Hit {
+                    rel: m.header.filename,
+                    path: m.header.file_path,
+                    size: m.size,
+                    mtime_ms: m.header.mtime_ms,
+                    at,
+                    order: m.order,
+                })
+            });
+            return Err(back.collect());
         }
-        for &(_, at, _) in files {
-            if let Some(e) = self.entries.get_mut(at) {
-                e.used = true;
-            }
+        for (e, t) in self.entries.iter_mut().zip(taken) {
+            e.used |= t;
         }
-        true
+        Ok(())
     }
 
     /// Read a cache file written for the memory directory `dir`; `None` when it cannot be
@@ -722,7 +752,6 @@ mod tests {
         fn listed(&self) -> Listed<'_> {
             Listed {
                 rel: &self.rel,
-                path: &self.path,
                 size: self.size,
                 mtime_ms: self.mtime_ms,
             }
@@ -735,6 +764,38 @@ mod tests {
             path: format!("/m/{rel}"),
             size,
             mtime_ms,
+        }
+    }
+
+    /// [`IndexCache::apply_bulk`] of `files` (listed under `/m/`, each with its entry and walk
+    /// position); a refused load must give every hit back as it was.
+    fn apply(
+        cache: &mut IndexCache<'_>,
+        index: &mut RecallIndex,
+        files: &[(Listed<'_>, usize, u32)],
+    ) -> bool {
+        let hits = || -> Vec<Hit> {
+            files
+                .iter()
+                .map(|&(f, at, order)| Hit {
+                    rel: f.rel.to_owned(),
+                    path: format!("/m/{}", f.rel),
+                    size: f.size,
+                    mtime_ms: f.mtime_ms,
+                    at,
+                    order,
+                })
+                .collect()
+        };
+        match cache.apply_bulk(index, hits()) {
+            Ok(()) => true,
+            Err(mut back) => {
+                back.sort_by_key(|h| h.order);
+                let mut given = hits();
+                given.sort_by_key(|h| h.order);
+                assert_eq!(back, given, "a refused load gives the hits back");
+                false
+            }
         }
     }
 
@@ -799,7 +860,7 @@ mod tests {
                 None => missed.push(order),
             }
         }
-        assert!(hits.is_empty() || cache.apply_bulk(index, &hits));
+        assert!(hits.is_empty() || apply(cache, index, &hits));
         missed
     }
 
@@ -882,14 +943,14 @@ mod tests {
                     (f, cache.position(f).expect("held"), i as u32)
                 })
                 .collect();
-            assert!(cache.apply_bulk(&mut loaded, &hits));
+            assert!(apply(&mut cache, &mut loaded, &hits));
             assert_eq!((loaded.len(), loaded.edits()), (mems.len(), 0));
             for q in QUERIES {
                 assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
             }
             assert_eq!(encode(&loaded, "/m/"), text);
             // Each entry is used once: a second load takes nothing, nor does a look-up find it.
-            assert!(!cache.apply_bulk(&mut loaded, &hits[..1]));
+            assert!(!apply(&mut cache, &mut loaded, &hits[..1]));
             assert!(cache.position(mems[0].0.listed()).is_none());
         }
         // Part of the files from the cache, the rest read; then removals and new versions: the
@@ -902,7 +963,7 @@ mod tests {
             .filter(|(i, _)| i % 5 != 2)
             .map(|(i, (f, _))| (f.listed(), cache.position(f.listed()).unwrap(), i as u32))
             .collect();
-        assert!(cache.apply_bulk(&mut loaded, &hits));
+        assert!(apply(&mut cache, &mut loaded, &hits));
         for (i, (f, h)) in mems.iter().enumerate().filter(|(i, _)| i % 5 == 2) {
             loaded.upsert(h.clone(), f.size, i as u32);
         }
@@ -939,18 +1000,26 @@ mod tests {
         let mut used = RecallIndex::new(RankerParams::default());
         used.upsert(mems[0].1.clone(), 1.0, 0);
         used.remove(&mems[0].0.rel);
-        assert!(!cache.apply_bulk(&mut used, &hits));
+        assert!(!apply(&mut cache, &mut used, &hits));
         // A position that is not this file's entry, or one entry twice: refused whole.
         let mut index = RecallIndex::new(RankerParams::default());
         let mut wrong = hits.clone();
         wrong[1].1 = wrong[2].1;
-        assert!(!cache.apply_bulk(&mut index, &wrong));
+        assert!(!apply(&mut cache, &mut index, &wrong));
         let mut twice = hits.clone();
         twice.push(hits[0]);
-        assert!(!cache.apply_bulk(&mut index, &twice));
+        assert!(!apply(&mut cache, &mut index, &twice));
         assert!(index.is_new());
-        assert!(cache.apply_bulk(&mut index, &hits));
+        assert!(apply(&mut cache, &mut index, &hits));
         assert_eq!(index.len(), mems.len());
+        // Two entries for one path (a hand-made file), each a hit: the ranker refuses the
+        // second filename after the hits were consumed, and they come back whole.
+        let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
+        cache.entries[1].rel = cache.entries[0].rel;
+        let same = [hits[0], (hits[0].0, 1, 1)];
+        let mut index = RecallIndex::new(RankerParams::default());
+        assert!(!apply(&mut cache, &mut index, &same));
+        assert!(index.is_empty());
     }
 
     #[test]
@@ -964,8 +1033,8 @@ mod tests {
         cache.terms[1] = "\0ab";
         let hits = every_hit(&cache, &mems);
         let mut index = RecallIndex::new(RankerParams::default());
-        assert!(!cache.apply_bulk(&mut index, &hits));
-        assert!(!cache.apply_bulk(&mut index, &hits), "nor on a second try");
+        assert!(!apply(&mut cache, &mut index, &hits));
+        assert!(!apply(&mut cache, &mut index, &hits), "nor on a second try");
         assert!(index.is_empty());
     }
 

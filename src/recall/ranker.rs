@@ -245,11 +245,46 @@ impl ShortTable {
     }
 }
 
+/// Every term's text, by id, in one buffer (one allocation for tens of thousands of terms, not
+/// one each).
+#[derive(Clone, Debug, Default)]
+struct TermTexts {
+    text: String,
+    /// Where term `id` ends in `text` (it starts where the one before ends).
+    ends: Vec<usize>,
+}
+
+impl TermTexts {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn push(&mut self, term: &str) {
+        self.text.push_str(term);
+        self.ends.push(self.text.len());
+    }
+
+    fn get(&self, id: u32) -> Option<&str> {
+        let end = *self.ends.get(id as usize)?;
+        let start = match id.checked_sub(1) {
+            Some(before) => *self.ends.get(before as usize)?,
+            None => 0,
+        };
+        self.text.get(start..end)
+    }
+
+    /// Room for `terms` more terms of `bytes` bytes in all.
+    fn reserve(&mut self, terms: usize, bytes: usize) {
+        self.text.reserve(bytes);
+        self.ends.reserve(terms);
+    }
+}
+
 /// The term dictionary of a [`RankerIndex`], borrowed field by field while a document is
 /// indexed (the identifier cache and the scratch are borrowed beside it).
 struct Vocab<'a> {
     terms: &'a mut TermIds,
-    term_text: &'a mut Vec<Box<str>>,
+    term_text: &'a mut TermTexts,
     postings: &'a mut Vec<Vec<Posting>>,
     marks: &'a mut Vec<(u32, u32)>,
 }
@@ -259,7 +294,7 @@ impl Vocab<'_> {
     fn id(&mut self, term: &str) -> u32 {
         let (id, new) = self.terms.get_or_insert(term, self.term_text.len() as u32);
         if new {
-            self.term_text.push(term.into());
+            self.term_text.push(term);
             self.postings.push(Vec::new());
             self.marks.push((0, 0));
         }
@@ -578,7 +613,7 @@ pub struct RankerIndex {
     /// Sum of every live document's field lengths.
     totals: [u64; FIELDS],
     terms: TermIds,
-    term_text: Vec<Box<str>>,
+    term_text: TermTexts,
     postings: Vec<Vec<Posting>>,
     /// Per term id: the generation of the last document indexed with it, and where that
     /// document's counts for it are (scratch of [`RankerIndex::fill`]).
@@ -628,7 +663,7 @@ impl RankerIndex {
             live: 0,
             totals: [0; FIELDS],
             terms: TermIds::default(),
-            term_text: Vec::new(),
+            term_text: TermTexts::default(),
             postings: Vec::new(),
             marks: Vec::new(),
             generation: 0,
@@ -1229,7 +1264,7 @@ fn is_compound(ident: &str) -> bool {
 impl RankerIndex {
     /// The text of term `id`.
     pub(crate) fn term_text(&self, id: u32) -> Option<&str> {
-        self.term_text.get(id as usize).map(|t| &**t)
+        self.term_text.get(id)
     }
 
     /// How many term ids exist (live or not).
@@ -1274,7 +1309,8 @@ impl RankerIndex {
         let long = terms.iter().filter(|t| packed(t).is_none()).count();
         self.terms.short.reserve(terms.len() - long);
         self.terms.long.reserve(long);
-        self.term_text.reserve(terms.len());
+        self.term_text
+            .reserve(terms.len(), terms.iter().map(|t| t.len()).sum());
         self.postings.reserve(terms.len());
         self.marks.reserve(terms.len());
         terms.iter().map(|t| self.intern(t)).collect()
@@ -1723,7 +1759,9 @@ mod tests {
 
     /// The same read back from an index built from `docs` (slot `i` is document `i`).
     fn indexed(index: &RankerIndex, docs: usize) -> Indexed {
-        let terms: Vec<String> = index.term_text.iter().map(|t| t.to_string()).collect();
+        let terms: Vec<String> = (0..index.term_text.len() as u32)
+            .map(|id| index.term_text(id).unwrap().to_owned())
+            .collect();
         let per_doc = (0..docs as u32)
             .map(|slot| {
                 let doc = index.docs[slot as usize].as_ref().unwrap();
