@@ -1067,6 +1067,32 @@ impl RankerIndex {
             })
     }
 
+    /// The first `limit` of `hits` in [`RankerIndex::order`], in that order: what sorting them
+    /// all and keeping the first `limit` gives (the order is total), without sorting thousands
+    /// of hits for a handful. Each hit is compared with the worst kept one; only a better one
+    /// is placed among them.
+    fn best(&self, mut hits: Vec<(u32, f32)>, limit: usize) -> Vec<(u32, f32)> {
+        if limit >= hits.len() || limit > 64 {
+            crate::sort::sort_by(&mut hits, |&a, &b| self.order(a, b));
+            hits.truncate(limit);
+            return hits;
+        }
+        let mut top: Vec<(u32, f32)> = Vec::with_capacity(limit + 1);
+        for hit in hits {
+            if top.len() == limit
+                && top
+                    .last()
+                    .is_some_and(|&worst| self.order(hit, worst).is_ge())
+            {
+                continue;
+            }
+            let at = top.partition_point(|&kept| self.order(kept, hit).is_lt());
+            top.insert(at, hit);
+            top.truncate(limit);
+        }
+        top
+    }
+
     /// The memories relevant to `query`, best first, at most `limit`, each with its score and
     /// the terms it matched per field. A memory is returned when its calibrated score reaches
     /// [`RankerParams::min_score`] and its raw score [`RankerParams::min_relative`] of the best
@@ -1099,14 +1125,13 @@ impl RankerIndex {
         let floor = (self.params.min_score * yardstick)
             .max(self.params.min_relative * top)
             .max(f32::MIN_POSITIVE);
-        let mut hits: Vec<(u32, f32)> = scores
+        let hits: Vec<(u32, f32)> = scores
             .iter()
             .enumerate()
             .filter(|(_, &s)| s >= floor)
             .map(|(i, &s)| (i as u32, s))
             .collect();
-        crate::sort::sort_by(&mut hits, |&a, &b| self.order(a, b));
-        hits.truncate(limit);
+        let hits = self.best(hits, limit);
         let norms = self.field_norms();
         hits.into_iter()
             .filter_map(|(slot, _)| self.explain_slot(&terms, yardstick, &norms, slot))
@@ -1681,6 +1706,53 @@ mod tests {
         assert!((sum - e.score).abs() < 1e-4, "{sum} vs {}", e.score);
         assert!(e.raw_score > e.score);
         assert_eq!(index.rank("postgres migrations", 5)[0].score, e.score);
+    }
+
+    #[test]
+    fn the_best_few_are_the_first_few_of_the_full_order() {
+        use crate::test_rng::XorShift;
+        let rng = &mut XorShift(0x5851_f42d_4c95_7f2d);
+        // Memories with few distinct mtimes and names that sort apart from their slots, so
+        // every tie-breaker of the order is reached; some slots freed.
+        let docs: Vec<MemoryHeader> = (0..300)
+            .map(|i| {
+                let mut h = header(&format!("m_{}.md", (i * 7919) % 300), "n", "d", "b");
+                h.mtime_ms = (rng.next() % 4) as f64;
+                h
+            })
+            .collect();
+        let mut index = RankerIndex::build(&docs);
+        for i in (0..300).step_by(13) {
+            index.remove(&format!("m_{}.md", (i * 7919) % 300));
+        }
+        // Hits are live memories, each once (as scores give them), in slot order or shuffled.
+        let live: Vec<u32> = (0..300u32)
+            .filter(|&s| index.docs[s as usize].is_some())
+            .collect();
+        for round in 0..200 {
+            let mut slots = live.clone();
+            if round % 2 == 1 {
+                for i in (1..slots.len()).rev() {
+                    slots.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+                }
+            }
+            slots.truncate((rng.next() % live.len() as u64) as usize);
+            let n = slots.len();
+            let hits: Vec<(u32, f32)> = slots
+                .into_iter()
+                .map(|slot| (slot, (rng.next() % 5) as f32 * 0.25))
+                .collect();
+            let limit = match round % 4 {
+                0 => 0,
+                1 => (rng.next() % 10) as usize,
+                2 => (rng.next() % 80) as usize,
+                _ => n + (rng.next() % 3) as usize,
+            };
+            let mut all = hits.clone();
+            crate::sort::sort_by(&mut all, |&a, &b| index.order(a, b));
+            all.truncate(limit);
+            assert_eq!(index.best(hits, limit), all, "round {round}");
+        }
     }
 
     #[test]
