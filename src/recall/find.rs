@@ -13,7 +13,7 @@ use super::abort::AbortFlag;
 use super::embed::{cosines, EmbedFailure};
 use super::index::ScoredMemory;
 use super::index::{LiveIndex, Pending, RecallIndex, WatchState};
-use super::index_cache::{encode, Hit, IndexCache, Listed, INDEX_CACHE_NAME};
+use super::index_cache::{encode, Decoding, Hit, Listed, INDEX_CACHE_NAME};
 use super::ranker::Field;
 use super::selector::{build_selector_request, try_parse_selector_reply};
 use super::semantic::{fuse, fused_order, Fused, FusionParams};
@@ -508,10 +508,24 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// List and stat the directory; read what is new, changed or in `forced`; forget what is
     /// gone.
     async fn full_pass(&self, live: &LiveIndex, forced: &[String]) {
-        // The persisted cache (first pass only) is read while the directory is listed and
-        // stat'ed: its read waits on the host while the walk does.
-        let (listing, text) =
-            join(self.store.list_memory_files(), self.load_index_cache(live)).await;
+        // The persisted cache (first pass only) is read while the directory is listed, and
+        // decoded a slice per stat batch while the host stats the batch (the same stats, one
+        // batch at a time, as without a cache).
+        let (walked, text) =
+            join(self.store.walk_memory_files(), self.load_index_cache(live)).await;
+        let mut decoding = text
+            .as_deref()
+            .and_then(|t| Decoding::start(t, self.store.dir()));
+        let slice = text.as_ref().map_or(0, Vec::len) / walked.stat_batches() + 1;
+        let listing = self
+            .store
+            .stat_memory_files(walked, &mut || {
+                if let Some(d) = decoding.as_mut() {
+                    d.step(slice);
+                }
+            })
+            .await;
+        let mut cache = decoding.and_then(Decoding::finish);
         if listing.links > 0 && live.watch_state() == WatchState::Active {
             // A change behind a link is not reported by a watch of the directory: stat every
             // file each recall instead, as without a watch.
@@ -536,9 +550,6 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             index.sweep();
             stale
         };
-        let mut cache = text
-            .as_deref()
-            .and_then(|t| IndexCache::decode(t, self.store.dir()));
         // Where the cache holds each stale file unchanged (forced paths, this instance's own
         // writes, are read whatever the cache says), all loaded at once into the new index;
         // what it does not hold is read. (Should the load be refused, everything is read.)

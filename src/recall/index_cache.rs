@@ -120,6 +120,7 @@ pub(crate) async fn read<F: FileSystem>(fs: &F, path: &str) -> Option<Vec<u8>> {
 
 /// One memory as the cache holds it (strings borrowed from the file's bytes).
 #[derive(Debug)]
+#[cfg_attr(test, derive(PartialEq))]
 struct Cached<'a> {
     rel: &'a str,
     size: f64,
@@ -134,6 +135,7 @@ struct Cached<'a> {
 
 /// A decoded cache, loaded into a new [`RecallIndex`] at once ([`IndexCache::apply_bulk`]).
 #[derive(Debug)]
+#[cfg_attr(test, derive(PartialEq))]
 pub(crate) struct IndexCache<'a> {
     terms: Vec<&'a str>,
     /// The ranker's id of each cache term: all interned by the bulk load (into a new index, a
@@ -280,7 +282,40 @@ impl<'a> IndexCache<'a> {
 
     /// Read a cache file written for the memory directory `dir`; `None` when it cannot be
     /// trusted whole (another format, tokeniser or directory, torn, altered, malformed).
+    #[cfg(test)]
     pub(crate) fn decode(bytes: &'a [u8], dir: &str) -> Option<IndexCache<'a>> {
+        Decoding::start(bytes, dir)?.finish()
+    }
+}
+
+/// Where a [`Decoding`] is in the body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Phase {
+    /// Terms left to read.
+    Terms(usize),
+    /// Entries left to read (the entry count read).
+    Entries(usize),
+    /// Posting lists, one per term.
+    Lists,
+    Done,
+    Failed,
+}
+
+/// A cache file being decoded a slice at a time ([`Decoding::step`]), so that a first pass can
+/// decode it in the waits between its stat batches rather than after them;
+/// [`IndexCache::decode`] runs one through at once.
+pub(crate) struct Decoding<'a> {
+    r: Reader<'a>,
+    phase: Phase,
+    terms: Vec<&'a str>,
+    entries: Vec<Cached<'a>>,
+    lists: Vec<Vec<Posting>>,
+}
+
+impl<'a> Decoding<'a> {
+    /// Check a cache file's header line, length and checksum for the memory directory `dir`;
+    /// `None` when it is another format, tokeniser or directory, torn or altered.
+    pub(crate) fn start(bytes: &'a [u8], dir: &str) -> Option<Decoding<'a>> {
         let end = bytes.iter().take(160).position(|&b| b == b'\n')?;
         let head = std::str::from_utf8(bytes.get(..end)?).ok()?;
         let body = bytes.get(end + 1..)?;
@@ -302,35 +337,84 @@ impl<'a> IndexCache<'a> {
             pos: 0,
         };
         let n_terms = r.count()?;
-        // Preallocation is bounded by what the bytes left can hold (a term takes at least two
-        // bytes, an entry far more than 16): a count in a hostile file must not ask for many
-        // times the file's size before the reads run out.
-        let mut terms: Vec<&'a str> = Vec::with_capacity(n_terms.min(r.left() / 2));
-        for _ in 0..n_terms {
-            let term = r.str()?;
-            // Strictly ascending: distinct, so no two cache terms are one ranker term.
-            if terms.last().is_some_and(|last| *last >= term) {
-                return None;
+        Some(Decoding {
+            // Preallocation is bounded by what the bytes left can hold (a term takes at least
+            // two bytes, an entry far more than 16): a count in a hostile file must not ask for
+            // many times the file's size before the reads run out.
+            terms: Vec::with_capacity(n_terms.min(r.left() / 2)),
+            r,
+            phase: Phase::Terms(n_terms),
+            entries: Vec::new(),
+            lists: Vec::new(),
+        })
+    }
+
+    /// Decode about `budget` bytes more (at least one term, entry or list); false once the
+    /// whole body is decoded or found malformed.
+    pub(crate) fn step(&mut self, budget: usize) -> bool {
+        let stop = self.r.pos.saturating_add(budget);
+        loop {
+            match self.advance() {
+                Some(true) if self.r.pos < stop => {}
+                Some(true) => return true,
+                Some(false) => return false,
+                None => {
+                    self.phase = Phase::Failed;
+                    return false;
+                }
             }
-            terms.push(term);
         }
-        let n_entries = r.count()?;
-        let mut entries = Vec::with_capacity(n_entries.min(r.left() / 16));
-        for _ in 0..n_entries {
-            entries.push(r.entry()?);
+    }
+
+    /// One term, entry or posting list; false when the body is done.
+    fn advance(&mut self) -> Option<bool> {
+        let r = &mut self.r;
+        match self.phase {
+            Phase::Terms(0) => {
+                let n_entries = r.count()?;
+                self.entries.reserve(n_entries.min(r.left() / 16));
+                self.phase = Phase::Entries(n_entries);
+            }
+            Phase::Terms(left) => {
+                let term = r.str()?;
+                // Strictly ascending: distinct, so no two cache terms are one ranker term.
+                if self.terms.last().is_some_and(|last| *last >= term) {
+                    return None;
+                }
+                self.terms.push(term);
+                self.phase = Phase::Terms(left - 1);
+            }
+            Phase::Entries(0) => {
+                self.lists.reserve(self.terms.len());
+                self.phase = Phase::Lists;
+            }
+            Phase::Entries(left) => {
+                self.entries.push(r.entry()?);
+                self.phase = Phase::Entries(left - 1);
+            }
+            Phase::Lists if self.lists.len() < self.terms.len() => {
+                self.lists.push(r.postings(self.entries.len())?);
+            }
+            Phase::Lists => {
+                if r.pos != r.bytes.len() {
+                    return None;
+                }
+                self.phase = Phase::Done;
+            }
+            Phase::Done => return Some(false),
+            Phase::Failed => return None,
         }
-        let mut lists = Vec::with_capacity(terms.len());
-        for _ in 0..terms.len() {
-            lists.push(r.postings(entries.len())?);
-        }
-        if r.pos != body.len() {
-            return None;
-        }
-        Some(IndexCache {
+        Some(true)
+    }
+
+    /// The decoded cache, after decoding what is left; `None` when the body is malformed.
+    pub(crate) fn finish(mut self) -> Option<IndexCache<'a>> {
+        while self.step(usize::MAX) {}
+        (self.phase == Phase::Done).then(|| IndexCache {
             ids: Vec::new(),
-            lists,
-            terms,
-            entries,
+            lists: self.lists,
+            terms: self.terms,
+            entries: self.entries,
             next: Cell::new(0),
             by_rel: RefCell::new(None),
         })
@@ -1159,6 +1243,52 @@ mod tests {
             }
         }
         assert!(taken < 3000);
+    }
+
+    #[test]
+    fn a_decoding_in_slices_is_the_decoding_at_once() {
+        let mems = memories(0x7f4a_7c15_9e37_79b9, 90);
+        let good = encode(&fresh(&mems), "/m/");
+        let mut rng = XorShift(0x1234_5678_9abc_def1);
+        let mut candidates = vec![good.clone()];
+        // Well-formed headers over bodies cut short or with a byte changed (the checksum made
+        // to match): each fails somewhere in the body, in a different phase.
+        let body = &good[good.find('\n').unwrap() + 1..];
+        for _ in 0..200 {
+            let mut bytes = body.as_bytes().to_vec();
+            if rng.next() % 2 == 0 {
+                bytes.truncate((rng.next() as usize) % bytes.len());
+            } else {
+                let at = (rng.next() as usize) % bytes.len();
+                bytes[at] = b'0' + (rng.next() % 75) as u8;
+            }
+            let b = String::from_utf8_lossy(&bytes).into_owned();
+            candidates.push(format!(
+                "{MAGIC} {:x} {:x} {:x} {}\n{b}",
+                fingerprint(),
+                fnv64(b"/m/"),
+                fnv64(b.as_bytes()),
+                b.len()
+            ));
+        }
+        let mut decoded = 0;
+        for text in &candidates {
+            let whole = IndexCache::decode(text.as_bytes(), "/m/");
+            decoded += usize::from(whole.is_some());
+            for budget in [1, 3, 40, 700, 1 << 40] {
+                let Some(mut d) = Decoding::start(text.as_bytes(), "/m/") else {
+                    assert!(whole.is_none());
+                    continue;
+                };
+                let mut steps = 0;
+                while d.step(budget) {
+                    steps += 1;
+                }
+                assert!(budget > 1000 || whole.is_none() || steps > 3);
+                assert_eq!(d.finish(), whole, "budget {budget}");
+            }
+        }
+        assert!(decoded > 1 && decoded < candidates.len(), "{decoded}");
     }
 
     #[test]

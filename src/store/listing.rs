@@ -9,9 +9,10 @@
 //! not complete, as the scan does); without it, the whole file.
 
 use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
-use super::scan::{is_memory_file_name, Candidate, SCAN_CHUNK};
+use super::scan::{is_memory_file_name, Candidate, Walked, SCAN_CHUNK};
 use super::Store;
 use crate::frontmatter::parse_frontmatter;
+use crate::future::join;
 use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
 use crate::types::{MemoryHeader, FRONTMATTER_MAX_LINES};
 
@@ -92,25 +93,45 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// assert_eq!(listing.links, 0);
     /// ```
     pub async fn list_memory_files(&self) -> MemoryListing {
+        let walked = self.walk_memory_files().await;
+        self.stat_memory_files(walked, &mut || {}).await
+    }
+
+    /// The walk of [`Store::list_memory_files`] (the directory listed, nothing stat'ed yet; see
+    /// [`Store::stat_memory_files`]).
+    pub(crate) async fn walk_memory_files(&self) -> Walked {
         let root = self.dir.clone();
-        let walked = self.scan_candidates(&root).await;
+        self.scan_candidates(&root).await
+    }
+
+    /// The stats of a walk's candidates, as [`Store::list_memory_files`] gives them: one host
+    /// call per batch (`stat_many`), one batch at a time, as the scan. `between` runs once per
+    /// batch, after the batch is sent and before its answer is read: work of the caller's that
+    /// fills the wait (a first recall decodes its cache there).
+    pub(crate) async fn stat_memory_files(
+        &self,
+        walked: Walked,
+        between: &mut dyn FnMut(),
+    ) -> MemoryListing {
+        let root = &self.dir;
         let mut files = Vec::with_capacity(walked.candidates.len());
         let mut candidates = walked.candidates.into_iter();
-        // One host call per batch (`stat_many`), as the scan does. The walk's strings move into
-        // the files (ten thousand files: no copies, and no formatting machinery per path).
+        // The walk's strings move into the files (ten thousand files: no copies, and no
+        // formatting machinery per path).
         loop {
             let chunk: Vec<Candidate> = candidates.by_ref().take(SCAN_CHUNK).collect();
             if chunk.is_empty() {
                 break;
             }
             let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
-            let stats = self.fs.stat_many(&paths).await;
+            // `join` polls the stats first: the host has the batch before `between` runs.
+            let (stats, ()) = join(self.fs.stat_many(&paths), async { between() }).await;
             for (c, st) in chunk.into_iter().zip(stats) {
                 let Some(st) = st.filter(|s| s.kind == EntryKind::File) else {
                     continue;
                 };
                 let mut path = String::with_capacity(root.len() + c.rel.len());
-                path.push_str(&root);
+                path.push_str(root);
                 path.push_str(&c.rel);
                 files.push(MemoryFile {
                     rel: c.rel,
@@ -228,5 +249,46 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// [`HEAD_MAX_BYTES`]) while its first 30 lines are not complete.
     async fn read_index_bytes(&self, path: &str, size: f64) -> Option<Vec<u8>> {
         self.read_head_growing(path, size, INDEX_HEAD_BYTES).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::future::block_on;
+    use crate::host::FsCapabilities;
+    use crate::store::{Store, StoreConfig, WriteMode};
+    use crate::test_host::{FixedClock, FsOp, HookedFs};
+    use crate::{MemFs, NoTelemetry};
+
+    #[test]
+    fn the_work_between_runs_once_a_batch_after_the_batch_is_sent() {
+        let inner = MemFs::new();
+        for i in 0..150 {
+            inner.insert_file(&format!("/m/note_{i:03}.md"), "x");
+        }
+        inner.insert_file("/m/MEMORY.md", "");
+        let store = Store::new(
+            HookedFs::new(inner, FsCapabilities::default()),
+            FixedClock(1.7e12),
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        let walked = block_on(store.walk_memory_files());
+        assert_eq!(walked.stat_batches(), 3);
+        let stats = || store.fs.count(&[FsOp::Stat]);
+        let before = stats();
+        let mut seen = Vec::new();
+        let listing = block_on(store.stat_memory_files(walked, &mut || {
+            seen.push(stats() - before);
+        }));
+        assert_eq!(seen, [64, 128, 150]);
+        assert_eq!(listing, block_on(store.list_memory_files()));
+        assert_eq!(listing.files.len(), 150);
+        assert_eq!(
+            listing.files[7].path,
+            format!("/m/{}", listing.files[7].rel)
+        );
     }
 }

@@ -66,7 +66,7 @@ pub struct ScanPage {
 
 /// A candidate memory file: its path relative to the directory, and the path to read it at
 /// (its real path when it was reached through a symlink).
-pub(super) struct Candidate {
+pub(crate) struct Candidate {
     pub(super) rel: String,
     pub(super) read: String,
 }
@@ -74,9 +74,16 @@ pub(super) struct Candidate {
 /// What a walk found: the candidates in walk order, and how many symbolic links were among the
 /// entries it looked at (a change behind a link is not a change in the directory, so a host
 /// watch cannot report it).
-pub(super) struct Walked {
+pub(crate) struct Walked {
     pub(super) candidates: Vec<Candidate>,
     pub(super) links: usize,
+}
+
+impl Walked {
+    /// How many `stat_many` batches stat its candidates (at least one).
+    pub(crate) fn stat_batches(&self) -> usize {
+        self.candidates.len().div_ceil(SCAN_CHUNK).max(1)
+    }
 }
 
 /// A candidate that is a regular file (by its place in the walk's list), with its stat: no
