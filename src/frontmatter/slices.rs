@@ -202,6 +202,13 @@ mod tests {
                 };
                 let general = head_for_js_general(prefix, complete);
                 assert_eq!(general, HeadForJs::Slices(offsets.clone()), "{prefix:?}");
+                // The scan's fields from the same offsets: those of the general parse.
+                let header = crate::frontmatter::parse_frontmatter_head(prefix, complete);
+                assert_eq!(
+                    crate::frontmatter::plain_header(prefix, complete),
+                    header.map(|head| head.header),
+                    "{prefix:?}"
+                );
                 answered += usize::from(complete);
                 typed += usize::from(complete && offsets.get(1).is_some_and(|b| b & 4 != 0));
                 cut += usize::from(!complete);
