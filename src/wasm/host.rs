@@ -79,6 +79,35 @@ export function readHeads(fs, joined, maxBytes) {
     return undefined;
   }
 }
+export function headLengths(heads, maxBytes, lengths) {
+  try {
+    let total = 0;
+    for (let i = 0; i < lengths.length; i++) {
+      const head = heads[i];
+      if (head === undefined) lengths[i] = -1;
+      else if (!(head instanceof Uint8Array)) lengths[i] = -2;
+      else total += lengths[i] = Math.min(head.length, maxBytes);
+    }
+    return total;
+  } catch {
+    return -1;
+  }
+}
+export function copyHeads(heads, lengths, into) {
+  try {
+    let at = 0;
+    for (let i = 0; i < lengths.length; i++) {
+      const n = lengths[i];
+      if (n < 0) continue;
+      const head = heads[i];
+      into.set(n === head.length ? head : head.subarray(0, n), at);
+      at += n;
+    }
+    return at === into.length;
+  } catch {
+    return false;
+  }
+}
 export function isThenable(value) {
   try {
     return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
@@ -113,6 +142,16 @@ extern "C" {
     /// the entries are read one by one, and a bad one is reported).
     #[wasm_bindgen(js_name = dirListing)]
     fn dir_listing(entries: &Array) -> Option<Uint8Array>;
+    /// For `heads` (a `readHeads` answer): each one's byte count (at most `max_bytes`) in
+    /// `lengths` when it is a byte array, -1 for a failed read, -2 for another kind of answer
+    /// (read one by one); the sum of the counts, or -1 when the array could not be read.
+    #[wasm_bindgen(js_name = headLengths)]
+    fn head_lengths(heads: &Array, max_bytes: f64, lengths: &mut [f64]) -> f64;
+    /// The byte arrays among `heads`, each cut to its count in `lengths`, copied one after
+    /// another into `into` (the module's memory: one copy a head, no crossing a head); false
+    /// unless they filled it exactly.
+    #[wasm_bindgen(js_name = copyHeads)]
+    fn copy_heads(heads: &Array, lengths: &[f64], into: &mut [u8]) -> bool;
     /// A Promise or any object with a `then` method.
     #[wasm_bindgen(js_name = isThenable)]
     fn is_thenable(value: &JsValue) -> bool;
@@ -215,6 +254,20 @@ fn head_of(value: JsValue, max_bytes: usize) -> JsValue {
     value
 }
 
+/// The fields of `text`, each ended by a NUL (what follows the last NUL is ignored): a byte
+/// loop, cheaper for short names than a `char` split, which searches for each NUL by a call.
+fn nul_terminated(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == 0)
+        .map(move |(end, _)| {
+            let field = text.get(start..end).unwrap_or_default();
+            start = end + 1;
+            field
+        })
+}
+
 /// The first `max_bytes` bytes of a `readHead` answer.
 fn head_bytes(value: JsValue, max_bytes: usize) -> HostResult<Vec<u8>> {
     let mut bytes = bytes_of(&head_of(value, max_bytes), "readHead")?;
@@ -300,7 +353,7 @@ impl FileSystem for JsFs {
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
         let listing = dir_listing(&array).map(|bytes| bytes.to_vec());
         if let Some(listing) = listing.as_deref().and_then(|b| std::str::from_utf8(b).ok()) {
-            let mut fields = listing.split_terminator('\0');
+            let mut fields = nul_terminated(listing);
             let mut out = Vec::with_capacity(array.length() as usize);
             while let (Some(kind), Some(name)) = (fields.next(), fields.next()) {
                 let kind = kind_named(kind).ok_or_else(|| lying("readDir"))?;
@@ -397,8 +450,33 @@ impl FileSystem for JsFs {
             .await
             .ok()
             .and_then(|v| v.dyn_into::<Array>().ok());
+        let Some(heads) = heads else {
+            return vec![None; paths.len()];
+        };
+        // Byte arrays (Node's `Buffer`s) all cross in one copy; anything else one by one.
+        let mut lengths = vec![0.0; paths.len()];
+        let total = head_lengths(&heads, max_bytes as f64, &mut lengths);
+        let packed = answers::packed_len(&lengths, total, max_bytes).and_then(|total| {
+            let mut bytes = vec![0; total];
+            copy_heads(&heads, &lengths, &mut bytes).then_some(bytes)
+        });
+        let Some(bytes) = packed else {
+            return (0..paths.len() as u32)
+                .map(|i| head_bytes(heads.get(i), max_bytes).ok())
+                .collect();
+        };
+        let mut at = 0;
         (0..paths.len() as u32)
-            .map(|i| head_bytes(heads.as_ref()?.get(i), max_bytes).ok())
+            .zip(lengths)
+            .map(|(i, n)| match answers::packed_count(n) {
+                Some(n) => {
+                    let head = bytes.get(at..at + n).map(<[u8]>::to_vec);
+                    at += n;
+                    head
+                }
+                None if n == -2.0 => head_bytes(heads.get(i), max_bytes).ok(),
+                None => None,
+            })
             .collect()
     }
 

@@ -88,3 +88,26 @@ test("heads longer than the first read are read again until their 30 lines are i
   assert.deepEqual(sizes("/m/a.md"), [8192, 32768]);
   assert.deepEqual(sizes("/m/c.md"), [8192, 32768, 131072]);
 });
+
+test("byte arrays longer than asked are cut to the ask, in a batch of byte arrays only", async () => {
+  // Answers that ignore the size asked (the whole file, at an offset inside a larger buffer):
+  // read as their first `max` bytes, so a head past the first read is read again, longer.
+  const files = {};
+  for (let i = 0; i < 6; i++) files[`/m/f${i}.md`] = header(i);
+  files["/m/long.md"] = `---\ndescription: long\nk: ${"v".repeat(20000)}\n---\n`;
+  const fs = memoryFs(files);
+  const readHead = fs.readHead;
+  const asked = [];
+  fs.readHead = (path, max) => {
+    asked.push([path, max]);
+    const whole = readHead(path, 1 << 20);
+    const big = new Uint8Array(whole.length + 16);
+    big.set(whole, 8);
+    return big.subarray(8, 8 + whole.length);
+  };
+  const got = (await new Memdir({ fs, dir: "/m/" }).scan()).map((h) => h.description).sort();
+  assert.deepEqual(got, ["d0", "d1", "d2", "d3", "d4", "d5", "long"]);
+  const sizes = (path) => asked.filter(([p]) => p === path).map(([, max]) => max);
+  assert.deepEqual(sizes("/m/long.md"), [8192, 32768]);
+  assert.deepEqual(sizes("/m/f0.md"), [8192]);
+});
