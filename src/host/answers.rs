@@ -110,20 +110,21 @@ pub fn packed_count(n: f64) -> Option<usize> {
 }
 
 /// The size of the buffer a batch of heads is packed into, when the host's `lengths` and
-/// `total` agree: each count whole and at most `max_bytes` (or -1, -2, see [`packed_count`]),
-/// their sum `total`. `None` otherwise: the heads are then read one by one.
+/// `total` agree: each count whole and at most its read's `max_bytes` (or -1, -2, see
+/// [`packed_count`]), their sum `total`. `None` otherwise: the heads are then read one by one.
 ///
 /// ```
 /// use memdir::host::answers::packed_len;
-/// assert_eq!(packed_len(&[3.0, -1.0, 5.0, -2.0], 8.0, 8), Some(8));
-/// assert_eq!(packed_len(&[3.0, 5.0], 9.0, 8), None); // the sum disagrees
-/// assert_eq!(packed_len(&[9.0], 9.0, 8), None); // longer than asked
+/// let max = [8.0; 4];
+/// assert_eq!(packed_len(&[3.0, -1.0, 5.0, -2.0], 8.0, &max), Some(8));
+/// assert_eq!(packed_len(&[3.0, 5.0], 9.0, &max), None); // the sum disagrees
+/// assert_eq!(packed_len(&[9.0], 9.0, &max), None); // longer than asked
 /// ```
-pub fn packed_len(lengths: &[f64], total: f64, max_bytes: usize) -> Option<usize> {
+pub fn packed_len(lengths: &[f64], total: f64, max_bytes: &[f64]) -> Option<usize> {
     let mut sum = 0usize;
-    for &n in lengths {
+    for (i, &n) in lengths.iter().enumerate() {
         match packed_count(n) {
-            Some(n) if n <= max_bytes => sum = sum.checked_add(n)?,
+            Some(n) if n as f64 <= *max_bytes.get(i)? => sum = sum.checked_add(n)?,
             None if n == -1.0 || n == -2.0 => {}
             _ => return None,
         }
@@ -157,9 +158,13 @@ mod tests {
 
     #[test]
     fn a_packed_batch_needs_whole_counts_within_the_ask_that_add_up() {
-        assert_eq!(packed_len(&[], 0.0, 8), Some(0));
-        assert_eq!(packed_len(&[-1.0, -2.0], 0.0, 8), Some(0));
-        assert_eq!(packed_len(&[8.0, 0.0, 2.0], 10.0, 8), Some(10));
+        let max = [8.0; 3];
+        assert_eq!(packed_len(&[], 0.0, &max), Some(0));
+        assert_eq!(packed_len(&[-1.0, -2.0], 0.0, &max), Some(0));
+        assert_eq!(packed_len(&[8.0, 0.0, 2.0], 10.0, &max), Some(10));
+        // Each within its own ask.
+        assert_eq!(packed_len(&[4.0, 4.0], 8.0, &[4.0, 3.0]), None);
+        assert_eq!(packed_len(&[4.0], 4.0, &[]), None);
         for (lengths, total) in [
             (vec![1.0, 2.0], 4.0),
             (vec![1.0, 2.0], -1.0),
@@ -169,7 +174,11 @@ mod tests {
             (vec![9.0], 9.0),
             (vec![1.0], f64::INFINITY),
         ] {
-            assert_eq!(packed_len(&lengths, total, 8), None, "{lengths:?} {total}");
+            assert_eq!(
+                packed_len(&lengths, total, &max),
+                None,
+                "{lengths:?} {total}"
+            );
         }
     }
 

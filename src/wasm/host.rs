@@ -69,7 +69,7 @@ export function readHeads(fs, joined, maxBytes) {
     for (let i = 0; i < paths.length; i++) {
       if (paths[i] === "") continue;
       try {
-        const value = fs.readHead(paths[i], maxBytes);
+        const value = fs.readHead(paths[i], maxBytes[i]);
         if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((head) => { out[i] = head; }, () => {}));
         else out[i] = value;
       } catch {}
@@ -86,7 +86,7 @@ export function headLengths(heads, maxBytes, lengths) {
       const head = heads[i];
       if (head === undefined) lengths[i] = -1;
       else if (!(head instanceof Uint8Array)) lengths[i] = -2;
-      else total += lengths[i] = Math.min(head.length, maxBytes);
+      else total += lengths[i] = Math.min(head.length, maxBytes[i]);
     }
     return total;
   } catch {
@@ -142,11 +142,11 @@ extern "C" {
     /// the entries are read one by one, and a bad one is reported).
     #[wasm_bindgen(js_name = dirListing)]
     fn dir_listing(entries: &Array) -> Option<Uint8Array>;
-    /// For `heads` (a `readHeads` answer): each one's byte count (at most `max_bytes`) in
+    /// For `heads` (a `readHeads` answer): each one's byte count (at most its `max_bytes`) in
     /// `lengths` when it is a byte array, -1 for a failed read, -2 for another kind of answer
     /// (read one by one); the sum of the counts, or -1 when the array could not be read.
     #[wasm_bindgen(js_name = headLengths)]
-    fn head_lengths(heads: &Array, max_bytes: f64, lengths: &mut [f64]) -> f64;
+    fn head_lengths(heads: &Array, max_bytes: &[f64], lengths: &mut [f64]) -> f64;
     /// The byte arrays among `heads`, each cut to its count in `lengths`, copied one after
     /// another into `into` (the module's memory: one copy a head, no crossing a head); false
     /// unless they filled it exactly.
@@ -162,11 +162,11 @@ extern "C" {
     /// synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = statBatch)]
     fn stat_batch(fs: &JsValue, joined: &str, names: &str) -> JsValue;
-    /// `fs.readHead(path, maxBytes)` of each path of `joined` (an empty path is not asked), the
-    /// answers in an array (`undefined` for a throw or a rejection): the array itself when
+    /// `fs.readHead(path, maxBytes[i])` of each path of `joined` (an empty path is not asked),
+    /// the answers in an array (`undefined` for a throw or a rejection): the array itself when
     /// every answer was synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = readHeads)]
-    fn read_heads(fs: &JsValue, joined: &str, max_bytes: f64) -> JsValue;
+    fn read_heads(fs: &JsValue, joined: &str, max_bytes: &[f64]) -> JsValue;
 }
 
 fn function(obj: &JsValue, key: &str) -> Option<Function> {
@@ -254,20 +254,6 @@ fn head_of(value: JsValue, max_bytes: usize) -> JsValue {
     value
 }
 
-/// The fields of `text`, each ended by a NUL (what follows the last NUL is ignored): a byte
-/// loop, cheaper for short names than a `char` split, which searches for each NUL by a call.
-fn nul_terminated(text: &str) -> impl Iterator<Item = &str> {
-    let mut start = 0;
-    text.bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == 0)
-        .map(move |(end, _)| {
-            let field = text.get(start..end).unwrap_or_default();
-            start = end + 1;
-            field
-        })
-}
-
 /// The first `max_bytes` bytes of a `readHead` answer.
 fn head_bytes(value: JsValue, max_bytes: usize) -> HostResult<Vec<u8>> {
     let mut bytes = bytes_of(&head_of(value, max_bytes), "readHead")?;
@@ -353,7 +339,7 @@ impl FileSystem for JsFs {
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
         let listing = dir_listing(&array).map(|bytes| bytes.to_vec());
         if let Some(listing) = listing.as_deref().and_then(|b| std::str::from_utf8(b).ok()) {
-            let mut fields = nul_terminated(listing);
+            let mut fields = listing.split_terminator('\0');
             let mut out = Vec::with_capacity(array.length() as usize);
             while let (Some(kind), Some(name)) = (fields.next(), fields.next()) {
                 let kind = kind_named(kind).ok_or_else(|| lying("readDir"))?;
@@ -444,37 +430,41 @@ impl FileSystem for JsFs {
         head_bytes(v, max_bytes)
     }
 
-    async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
-        let joined = answers::joined_paths(paths);
-        let heads = settle(read_heads(&self.obj, &joined, max_bytes as f64))
+    async fn read_head_many(&self, reads: &[(&str, usize)]) -> Vec<Option<Vec<u8>>> {
+        let paths: Vec<&str> = reads.iter().map(|&(path, _)| path).collect();
+        let joined = answers::joined_paths(&paths);
+        let maxes: Vec<f64> = reads.iter().map(|&(_, max)| max as f64).collect();
+        let heads = settle(read_heads(&self.obj, &joined, &maxes))
             .await
             .ok()
             .and_then(|v| v.dyn_into::<Array>().ok());
         let Some(heads) = heads else {
-            return vec![None; paths.len()];
+            return vec![None; reads.len()];
         };
         // Byte arrays (Node's `Buffer`s) all cross in one copy; anything else one by one.
-        let mut lengths = vec![0.0; paths.len()];
-        let total = head_lengths(&heads, max_bytes as f64, &mut lengths);
-        let packed = answers::packed_len(&lengths, total, max_bytes).and_then(|total| {
+        let mut lengths = vec![0.0; reads.len()];
+        let total = head_lengths(&heads, &maxes, &mut lengths);
+        let packed = answers::packed_len(&lengths, total, &maxes).and_then(|total| {
             let mut bytes = vec![0; total];
             copy_heads(&heads, &lengths, &mut bytes).then_some(bytes)
         });
         let Some(bytes) = packed else {
-            return (0..paths.len() as u32)
-                .map(|i| head_bytes(heads.get(i), max_bytes).ok())
+            return (0..reads.len() as u32)
+                .zip(reads)
+                .map(|(i, &(_, max))| head_bytes(heads.get(i), max).ok())
                 .collect();
         };
         let mut at = 0;
-        (0..paths.len() as u32)
+        (0..reads.len() as u32)
+            .zip(reads)
             .zip(lengths)
-            .map(|(i, n)| match answers::packed_count(n) {
+            .map(|((i, &(_, max)), n)| match answers::packed_count(n) {
                 Some(n) => {
                     let head = bytes.get(at..at + n).map(<[u8]>::to_vec);
                     at += n;
                     head
                 }
-                None if n == -2.0 => head_bytes(heads.get(i), max_bytes).ok(),
+                None if n == -2.0 => head_bytes(heads.get(i), max).ok(),
                 None => None,
             })
             .collect()
