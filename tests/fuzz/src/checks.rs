@@ -16,13 +16,13 @@ use memdir::frontmatter::{
     fast_path_against_yaml, head_for_js, parse_frontmatter_head, plain_header, sample_block,
     split_frontmatter, HeadForJs,
 };
-use memdir::store::head::{first_lines_of_bytes, frontmatter_fields};
 use memdir::json::{parse as parse_json, Json};
 use memdir::jsstr::byte_to_utf16_index;
 use memdir::jsstr::js_trim;
 use memdir::path_key::sanitize_path_key;
 use memdir::recall::try_parse_selector_reply;
 use memdir::secrets::{redact_secrets, scan_for_secrets, REDACTED};
+use memdir::store::head::{first_lines_of_bytes, frontmatter_fields};
 use memdir::sync::{HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync, Transport};
 use memdir::{
     format_index_entry, format_memory_file, parse_frontmatter, parse_index_entry,
