@@ -63,6 +63,8 @@ export function statBatch(fs, joined, kindNames) {
 }
 export function readHeads(fs, joined, maxBytes) {
   try {
+    // Copied first: the view into the module's memory would not survive a host call that grows it.
+    maxBytes = Array.from(maxBytes);
     const paths = joined.split("\0");
     const out = new Array(paths.length).fill(undefined);
     let pending = null;
