@@ -16,13 +16,17 @@ pub(crate) enum FsOp {
     Remove,
     Rename,
     ReadHead,
+    /// `realpath` asked (logged on entry)…
+    Realpath,
+    /// …and answered, after one pending poll (so calls made together show as overlapping).
+    RealpathDone,
 }
 
 /// The check a [`HookedFs`] runs before each call: an error refuses the call.
 type Check = Box<dyn Fn(FsOp, &str) -> HostResult<()>>;
 
-/// Forwards the six core methods to `inner`, and `rename` and `read_head` when `caps` claim
-/// them (otherwise they are unsupported, as the trait's defaults are). Every call is logged
+/// Forwards the six core methods to `inner`, and `rename`, `read_head` and `realpath` when `caps`
+/// claim them (otherwise they are unsupported, as the trait's defaults are). Every call is logged
 /// with its path (a rename with its destination) before the check runs.
 pub(crate) struct HookedFs {
     pub(crate) inner: MemFs,
@@ -114,6 +118,35 @@ impl FileSystem for HookedFs {
         }
         self.enter(FsOp::ReadHead, path)?;
         self.inner.read_head(path, max_bytes).await
+    }
+    async fn realpath(&self, path: &str) -> HostResult<String> {
+        if !self.caps.realpath {
+            return Err(HostError::unsupported("realpath"));
+        }
+        self.enter(FsOp::Realpath, path)?;
+        PendingOnce(false).await;
+        self.calls
+            .borrow_mut()
+            .push((FsOp::RealpathDone, path.to_owned()));
+        self.inner.realpath(path).await
+    }
+}
+
+/// Pending once (waking itself), then ready.
+struct PendingOnce(bool);
+
+impl std::future::Future for PendingOnce {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
     }
 }
 

@@ -261,6 +261,39 @@ pub fn parse_frontmatter_head(text: &str, complete: bool) -> Option<FrontmatterH
     parse_head(delimit(text, complete))
 }
 
+/// The `header` of [`parse_frontmatter_head`] for the header almost every memory file has
+/// (`---`, ASCII `key: value` lines, plain or double-quoted without escapes, `---`), read
+/// straight from the text: no line list,
+/// no YAML mapping (a hashed map and a string per key and value, most of a scan's parsing).
+/// `None` when the text is anything else or too short to tell; [`parse_frontmatter_head`]
+/// then answers. Where this answers, it answers as that does (tested).
+///
+/// ```
+/// use memdir::frontmatter::plain_header;
+/// let file = "---\nname: Role\ntype: user\n---\n\nSenior Go dev.\n";
+/// let header = plain_header(file, true).unwrap();
+/// assert_eq!(header.name.as_deref(), Some("Role"));
+/// let quoted = plain_header("---\ndescription: \"Rule: x\"\n---\n", true).unwrap();
+/// assert_eq!(quoted.description.as_deref(), Some("Rule: x"));
+/// assert_eq!(plain_header("---\nname: \"R\\u00f6le\"\n---\n", true), None); // escapes: the general way
+/// ```
+pub fn plain_header(text: &str, complete: bool) -> Option<MemoryFields> {
+    let offsets = slices::head_offsets(text, complete, true)?;
+    let mut header = MemoryFields::default();
+    // Entries of `[key start, key end, value start, value end]`; a header key is `[i, 0]`.
+    for entry in offsets.get(2..)?.chunks_exact(4) {
+        let &[i, 0, start, end] = entry else { continue };
+        let value = text.get(start as usize..end as usize)?;
+        match i {
+            0 => header.name = Some(value.to_owned()),
+            // Only a quoted value can be empty, and an empty one is falsy.
+            1 => header.description = (!value.is_empty()).then(|| value.to_owned()),
+            _ => header.memory_type = MemoryType::parse(value),
+        }
+    }
+    Some(header)
+}
+
 fn parse_head(delimited: Delimited<'_>) -> Option<FrontmatterHead> {
     let mut diagnostics = Vec::new();
     let (split, body_start) = match delimited {

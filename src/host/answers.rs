@@ -95,6 +95,43 @@ pub fn stats_of_batch(values: &[f64], count: usize) -> Vec<Option<FileStat>> {
         .collect()
 }
 
+/// The byte count of one head in a packed batch of heads (the adapter's `lengths`): a whole
+/// number of bytes, or `None` for a failed read (-1), an answer read on its own (-2) or
+/// anything else.
+///
+/// ```
+/// use memdir::host::answers::packed_count;
+/// assert_eq!(packed_count(12.0), Some(12));
+/// assert_eq!(packed_count(-1.0), None);
+/// assert_eq!(packed_count(1.5), None);
+/// ```
+pub fn packed_count(n: f64) -> Option<usize> {
+    (n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64).then_some(n as usize)
+}
+
+/// The size of the buffer a batch of heads is packed into, when the host's `lengths` and
+/// `total` agree: each count whole and at most its read's `max_bytes` (or -1, -2, see
+/// [`packed_count`]), their sum `total`. `None` otherwise: the heads are then read one by one.
+///
+/// ```
+/// use memdir::host::answers::packed_len;
+/// let max = [8.0; 4];
+/// assert_eq!(packed_len(&[3.0, -1.0, 5.0, -2.0], 8.0, &max), Some(8));
+/// assert_eq!(packed_len(&[3.0, 5.0], 9.0, &max), None); // the sum disagrees
+/// assert_eq!(packed_len(&[9.0], 9.0, &max), None); // longer than asked
+/// ```
+pub fn packed_len(lengths: &[f64], total: f64, max_bytes: &[f64]) -> Option<usize> {
+    let mut sum = 0usize;
+    for (i, &n) in lengths.iter().enumerate() {
+        match packed_count(n) {
+            Some(n) if n as f64 <= *max_bytes.get(i)? => sum = sum.checked_add(n)?,
+            None if n == -1.0 || n == -2.0 => {}
+            _ => return None,
+        }
+    }
+    (packed_count(total) == Some(sum)).then_some(sum)
+}
+
 /// Refuse a whole-file answer of `len` units (UTF-16 units of a string, bytes of a byte array)
 /// past [`MAX_HOST_FILE_LEN`] with `EFBIG`, before it is copied in. `what` names the call.
 ///
@@ -118,6 +155,32 @@ pub fn check_file_len(len: usize, what: &str) -> HostResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_packed_batch_needs_whole_counts_within_the_ask_that_add_up() {
+        let max = [8.0; 3];
+        assert_eq!(packed_len(&[], 0.0, &max), Some(0));
+        assert_eq!(packed_len(&[-1.0, -2.0], 0.0, &max), Some(0));
+        assert_eq!(packed_len(&[8.0, 0.0, 2.0], 10.0, &max), Some(10));
+        // Each within its own ask.
+        assert_eq!(packed_len(&[4.0, 4.0], 8.0, &[4.0, 3.0]), None);
+        assert_eq!(packed_len(&[4.0], 4.0, &[]), None);
+        for (lengths, total) in [
+            (vec![1.0, 2.0], 4.0),
+            (vec![1.0, 2.0], -1.0),
+            (vec![1.0, -3.0], 1.0),
+            (vec![0.5, 0.5], 1.0),
+            (vec![f64::NAN], 0.0),
+            (vec![9.0], 9.0),
+            (vec![1.0], f64::INFINITY),
+        ] {
+            assert_eq!(
+                packed_len(&lengths, total, &max),
+                None,
+                "{lengths:?} {total}"
+            );
+        }
+    }
 
     #[test]
     fn every_kind_code_round_trips_and_others_are_refused() {

@@ -210,13 +210,13 @@ pub trait FileSystem {
     async fn read_head(&self, _path: &str, _max_bytes: usize) -> HostResult<Vec<u8>> {
         Err(HostError::unsupported("readHead"))
     }
-    /// [`FileSystem::read_head`] of several files, in order, `None` for a file that cannot be
-    /// read. The default reads each, concurrently; an adapter may answer a whole batch in one
-    /// call (the JS adapter crosses the boundary once per batch).
-    async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
-        let heads = paths
+    /// [`FileSystem::read_head`] of several files (each path with its `max_bytes`), in order,
+    /// `None` for a file that cannot be read. The default reads each, concurrently; an adapter
+    /// may answer a whole batch in one call (the JS adapter crosses the boundary once per batch).
+    async fn read_head_many(&self, reads: &[(&str, usize)]) -> Vec<Option<Vec<u8>>> {
+        let heads = reads
             .iter()
-            .map(|path| async move { self.read_head(path, max_bytes).await.ok() });
+            .map(|&(path, max_bytes)| async move { self.read_head(path, max_bytes).await.ok() });
         crate::future::join_all(heads.collect()).await
     }
     /// Take the host lock called `name`, waiting for it; released when the guard drops.
@@ -445,8 +445,8 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     async fn read_head(&self, path: &str, max_bytes: usize) -> HostResult<Vec<u8>> {
         (**self).read_head(path, max_bytes).await
     }
-    async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
-        (**self).read_head_many(paths, max_bytes).await
+    async fn read_head_many(&self, reads: &[(&str, usize)]) -> Vec<Option<Vec<u8>>> {
+        (**self).read_head_many(reads).await
     }
     async fn lock(&self, name: &str) -> HostResult<HostLock> {
         (**self).lock(name).await

@@ -13,7 +13,8 @@
 
 use super::Store;
 use crate::error::{Code, Error, Result};
-use crate::host::{Clock, FieldValue, FileSystem, Telemetry};
+use crate::future::join;
+use crate::host::{Clock, FieldValue, FileSystem, HostResult, Telemetry};
 use crate::paths::PathStyle;
 
 /// Telemetry event: reads that were refused or skipped because they lead outside the memory
@@ -49,6 +50,35 @@ fn within(style: PathStyle, root: &str, path: &str) -> bool {
     style.contains(root, path)
 }
 
+/// The [`ReadRoot`] a host's `realpath` of the directory (`trimmed`) answered. A host error
+/// other than "missing" fails closed with `PATH_UNVERIFIABLE`.
+fn root_from(style: PathStyle, trimmed: &str, answer: HostResult<String>) -> Result<ReadRoot> {
+    match answer {
+        Ok(real) => Ok(ReadRoot::Real(
+            real.trim_end_matches(|c| style.is_sep(c)).to_owned(),
+        )),
+        Err(e) if e.is_not_found() || e.has_code("ENOTDIR") => Ok(ReadRoot::Absent),
+        Err(e) => Err(Error::host(Code::PathUnverifiable, trimmed, e)),
+    }
+}
+
+/// Where a read of `path` goes, by the host's `realpath` of it and the directory's real path.
+/// A symlink loop is `PATH_SYMLINK_LOOP`; another host error is `PATH_UNVERIFIABLE`.
+fn target_from(
+    style: PathStyle,
+    real_root: &str,
+    path: &str,
+    answer: HostResult<String>,
+) -> Result<ReadTarget> {
+    match answer {
+        Ok(real) if within(style, real_root, &real) => Ok(ReadTarget::Inside(real)),
+        Ok(_) => Ok(ReadTarget::Outside),
+        Err(e) if e.is_not_found() || e.has_code("ENOTDIR") => Ok(ReadTarget::Missing),
+        Err(e) if e.has_code("ELOOP") => Err(Error::host(Code::PathSymlinkLoop, path, e)),
+        Err(e) => Err(Error::host(Code::PathUnverifiable, path, e)),
+    }
+}
+
 /// The error for a read that would leave the memory directory.
 pub(crate) fn read_escape(path: &str) -> Error {
     Error::new(
@@ -66,13 +96,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         let style = PathStyle::of_dir(&self.dir);
         let trimmed = style.trim_trailing_sep(&self.dir);
-        match self.fs.realpath(&trimmed).await {
-            Ok(real) => Ok(ReadRoot::Real(
-                real.trim_end_matches(|c| style.is_sep(c)).to_owned(),
-            )),
-            Err(e) if e.is_not_found() || e.has_code("ENOTDIR") => Ok(ReadRoot::Absent),
-            Err(e) => Err(Error::host(Code::PathUnverifiable, &trimmed, e)),
-        }
+        root_from(style, &trimmed, self.fs.realpath(&trimmed).await)
     }
 
     /// Where a read of `path` goes, given the operation's [`ReadRoot`]. A symlink loop is
@@ -88,13 +112,30 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             ReadRoot::Absent => return Ok(ReadTarget::Missing),
             ReadRoot::Real(real_root) => real_root,
         };
-        match self.fs.realpath(&lexical).await {
-            Ok(real) if within(style, real_root, &real) => Ok(ReadTarget::Inside(real)),
-            Ok(_) => Ok(ReadTarget::Outside),
-            Err(e) if e.is_not_found() || e.has_code("ENOTDIR") => Ok(ReadTarget::Missing),
-            Err(e) if e.has_code("ELOOP") => Err(Error::host(Code::PathSymlinkLoop, path, e)),
-            Err(e) => Err(Error::host(Code::PathUnverifiable, path, e)),
+        target_from(style, real_root, path, self.fs.realpath(&lexical).await)
+    }
+
+    /// [`Store::read_root`] and [`Store::resolve_read`] of `path` together, the two real paths
+    /// asked of the host at once (one wait instead of two); the same answers and errors, the
+    /// directory's first.
+    pub(crate) async fn read_root_and_target(&self, path: &str) -> Result<(ReadRoot, ReadTarget)> {
+        let style = PathStyle::of_dir(&self.dir);
+        let lexical = style.normalize(path);
+        let inside = style.is_absolute(&lexical) && within(style, &self.dir, &lexical);
+        if !inside || !self.fs.capabilities().realpath {
+            let root = self.read_root().await?;
+            let target = self.resolve_read(&root, path).await?;
+            return Ok((root, target));
         }
+        let trimmed = style.trim_trailing_sep(&self.dir);
+        let (root, real) = join(self.fs.realpath(&trimmed), self.fs.realpath(&lexical)).await;
+        let root = root_from(style, &trimmed, root)?;
+        let target = match &root {
+            ReadRoot::Real(real_root) => target_from(style, real_root, path, real)?,
+            ReadRoot::Absent => ReadTarget::Missing,
+            ReadRoot::Lexical => ReadTarget::Inside(lexical),
+        };
+        Ok((root, target))
     }
 
     /// The real path of `path` when it exists and lies inside the memory directory (every
@@ -118,8 +159,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// assert_eq!(err.code, Code::PathSymlinkEscape);
     /// ```
     pub async fn contained_real_path(&self, path: &str) -> Result<Option<String>> {
-        let root = self.read_root().await?;
-        match self.resolve_read(&root, path).await? {
+        match self.read_root_and_target(path).await?.1 {
             ReadTarget::Inside(real) => Ok(Some(real)),
             ReadTarget::Missing => Ok(None),
             ReadTarget::Outside => {

@@ -1,7 +1,7 @@
 //! The first lines of a file as the scanner sees them: one leading U+FEFF
 //! dropped, lines split on `\n`, one trailing `\r` stripped from each, joined with `\n`. Pure.
 
-use crate::frontmatter::{parse_frontmatter_head, MemoryFields};
+use crate::frontmatter::{parse_frontmatter_head, plain_header, MemoryFields};
 
 /// The first `max_lines` lines of `text`.
 ///
@@ -118,6 +118,18 @@ pub fn frontmatter_fields(bytes: &[u8], max_lines: usize) -> MemoryFields {
     // sequence, and each line is normalised on its own): parsed as an incomplete text, their
     // answer, when they have one, is the whole text's.
     if let Some(lines) = lines_through_close(bytes) {
+        // The usual header, read in place: lines without a `\r` (a header with one is not plain
+        // anyway) are their own text, and a plain header has no U+FEFF to drop.
+        let cut = lines_prefix_len(lines, max_lines).unwrap_or(lines.len());
+        if let Some(text) = lines
+            .get(..cut)
+            .filter(|text| !text.contains(&b'\r'))
+            .and_then(|text| std::str::from_utf8(text).ok())
+        {
+            if let Some(header) = plain_header(text, false) {
+                return header;
+            }
+        }
         let text = first_lines_of_bytes(lines, max_lines);
         if let Some(head) = parse_frontmatter_head(&text, false) {
             return head.header;
@@ -220,6 +232,75 @@ mod tests {
         }
         // The fields were there to find in a good share of the cases.
         assert!(seen_fields > 10_000, "{seen_fields}");
+    }
+
+    /// Mostly the usual header (plain `key: value` lines), now and then something that makes
+    /// it not plain or cuts it short: the in-place route must answer as the whole parse does,
+    /// and must be the route taken for a good share of them.
+    #[test]
+    fn usual_headers_read_in_place_are_those_of_the_whole_parse() {
+        let keys = ["name", "description", "type", "tags", "x_y", "k-2"];
+        let values = [
+            "Role",
+            "a plain description, no colon",
+            "user",
+            "feedback",
+            "Team",
+            "x y",
+        ];
+        let odd = [
+            "\"q\"", "x\r", "é", "1", "null", "", " x", "a #b", "x:", "[a]", "~", "-x",
+        ];
+        let mut rng = crate::test_rng::XorShift(0x5eed_1234_abcd_0003);
+        let mut pick = |n: usize| (rng.next() % n as u64) as usize;
+        let (mut plain, mut cases) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = String::from(if pick(8) == 0 {
+                ["\u{feff}---\n", "---\r\n", "--- \n"][pick(3)]
+            } else {
+                "---\n"
+            });
+            let first = pick(keys.len());
+            for i in 0..pick(8) {
+                // Keys in turn: a repeat only past six lines.
+                text.push_str(keys[(first + i) % keys.len()]);
+                text.push_str(if pick(16) == 0 {
+                    [":  ", ":", ":\t"][pick(3)]
+                } else {
+                    ": "
+                });
+                text.push_str(if pick(16) == 0 {
+                    odd[pick(odd.len())]
+                } else {
+                    values[pick(values.len())]
+                });
+                text.push_str(if pick(16) == 0 { "\r\n" } else { "\n" });
+            }
+            text.push_str(if pick(8) == 0 {
+                ["---\r\n", "--- \n", "---"][pick(3)]
+            } else {
+                "---\n"
+            });
+            for _ in 0..pick(40) {
+                text.push_str(["body line\n", "\n", "\r\n", "---\n", "é\n"][pick(5)]);
+            }
+            let mut bytes = text.into_bytes();
+            bytes.truncate(bytes.len() - pick(bytes.len() / 3 + 1));
+            for max in [2, 5, 30] {
+                let whole = crate::parse_frontmatter(&first_lines_of_bytes(&bytes, max)).header;
+                assert_eq!(frontmatter_fields(&bytes, max), whole, "{bytes:?} {max}");
+                cases += 1;
+                let in_place = lines_through_close(&bytes)
+                    .and_then(|lines| std::str::from_utf8(lines).ok())
+                    .and_then(|lines| plain_header(lines, false));
+                plain += usize::from(max == 30 && in_place.is_some());
+            }
+        }
+        assert!(
+            plain > cases / 3 / 5,
+            "{plain} of {} read in place",
+            cases / 3
+        );
     }
 
     #[test]

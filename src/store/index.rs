@@ -73,8 +73,9 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// A scope's raw index text, `None` when it does not exist (missing, a directory, or a
     /// parent that is not one); contained like [`Store::read_raw_index`].
     pub(crate) async fn read_index_optional(&self, scope: Scope) -> Result<Option<String>> {
-        let root = self.read_root().await?;
-        self.read_index_in(&root, scope).await
+        let path = self.index_path(scope);
+        let (_, target) = self.read_root_and_target(&path).await?;
+        self.read_index_target(&path, target, false).await
     }
 
     /// [`Store::read_index_optional`] with the operation's [`ReadRoot`].
@@ -95,12 +96,23 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         by_head: bool,
     ) -> Result<Option<String>> {
         let path = self.index_path(scope);
-        let real = match self.resolve_read(root, &path).await? {
+        let target = self.resolve_read(root, &path).await?;
+        self.read_index_target(&path, target, by_head).await
+    }
+
+    /// The read of [`Store::read_index_contained`] once `path` is resolved to `target`.
+    async fn read_index_target(
+        &self,
+        path: &str,
+        target: ReadTarget,
+        by_head: bool,
+    ) -> Result<Option<String>> {
+        let real = match target {
             ReadTarget::Inside(real) => real,
             ReadTarget::Missing => return Ok(None),
             ReadTarget::Outside => {
                 self.note_outside("read", 1);
-                return Err(read_escape(&path));
+                return Err(read_escape(path));
             }
         };
         let read = match by_head {
@@ -110,7 +122,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         match read {
             Ok(text) => Ok(Some(text)),
             Err(e) if is_absent(&e) => Ok(None),
-            Err(e) => Err(super::deadline::fs_error("read", &path, e)),
+            Err(e) => Err(super::deadline::fs_error("read", path, e)),
         }
     }
 
@@ -181,8 +193,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// [`Store::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
     pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
         let path = self.index_path(scope);
-        let root = self.read_root().await?;
-        let Some(raw) = self.read_index_contained(&root, scope, true).await? else {
+        let (_, target) = self.read_root_and_target(&path).await?;
+        let Some(raw) = self.read_index_target(&path, target, true).await? else {
             return Ok(IndexView {
                 path,
                 exists: false,
@@ -364,6 +376,94 @@ mod tests {
             assert_eq!(view.content, cut.content, "{label}");
             assert_eq!(view.line_count, cut.line_count, "{label}");
         }
+    }
+
+    /// A host with `readHead` and `realpath` over `inner`.
+    fn resolving(inner: MemFs) -> HookedFs {
+        let caps = FsCapabilities {
+            read_head: true,
+            realpath: true,
+            ..FsCapabilities::default()
+        };
+        HookedFs::new(inner, caps)
+    }
+
+    #[test]
+    fn read_index_asks_both_real_paths_at_once_and_stays_contained() {
+        let inner = MemFs::new();
+        inner.insert_file("/m/MEMORY.md", "- [A](a.md) \u{2014} x\n");
+        let s = store_over(resolving(inner));
+        let view = block_on(s.read_index()).unwrap();
+        assert!(view.exists && view.content.starts_with("- [A]"), "{view:?}");
+        // Both asked before either answered, the directory's first; then the file by its real path.
+        let ops = [FsOp::Realpath, FsOp::RealpathDone, FsOp::ReadHead];
+        let calls = s.fs().calls_of(&ops);
+        assert_eq!(
+            calls,
+            [
+                (FsOp::Realpath, "/m".to_owned()),
+                (FsOp::Realpath, "/m/MEMORY.md".to_owned()),
+                (FsOp::RealpathDone, "/m".to_owned()),
+                (FsOp::RealpathDone, "/m/MEMORY.md".to_owned()),
+                (FsOp::ReadHead, "/m/MEMORY.md".to_owned()),
+            ]
+        );
+
+        // A MEMORY.md that is a link out is refused, and the file it leads to is not read.
+        let inner = MemFs::new();
+        inner.insert_file("/m/a.md", "a");
+        inner.insert_file("/home/u/secret", "token");
+        inner.symlink("/home/u/secret", "/m/MEMORY.md");
+        let s = store_over(resolving(inner));
+        let err = block_on(s.read_index()).unwrap_err();
+        assert_eq!(err.code, Code::PathSymlinkEscape, "{err:?}");
+        assert_eq!(s.fs().count(&[FsOp::ReadHead, FsOp::ReadFile]), 0);
+        // The same for the index read before a write.
+        let err = block_on(s.read_raw_index(super::Scope::Private)).unwrap_err();
+        assert_eq!(err.code, Code::PathSymlinkEscape, "{err:?}");
+
+        // A link that stays inside is read at its real path.
+        let inner = MemFs::new();
+        inner.insert_file("/m/sub/real.md", "- [B](b.md) \u{2014} y\n");
+        inner.symlink("/m/sub/real.md", "/m/MEMORY.md");
+        let s = store_over(resolving(inner));
+        assert!(block_on(s.read_index())
+            .unwrap()
+            .content
+            .starts_with("- [B]"));
+        assert_eq!(
+            s.fs().calls_of(&[FsOp::ReadHead]),
+            [(FsOp::ReadHead, "/m/sub/real.md".to_owned())]
+        );
+
+        // No directory: no index (whatever the file's real path said).
+        let s = store_over(resolving(MemFs::new()));
+        assert!(!block_on(s.read_index()).unwrap().exists);
+
+        // The directory's real path cannot be told: refused as unverifiable, before the file's
+        // own answer (here a refusal too) is looked at.
+        let inner = MemFs::new();
+        inner.insert_file("/m/MEMORY.md", "x\n");
+        let s = store_over(resolving(inner).refusing(|op, path| match (op, path) {
+            (FsOp::Realpath, "/m") => Err(HostError::new(Some("EACCES"), "denied")),
+            (FsOp::Realpath, _) => Err(HostError::new(Some("ELOOP"), "loop")),
+            _ => Ok(()),
+        }));
+        assert_eq!(
+            block_on(s.read_index()).unwrap_err().code,
+            Code::PathUnverifiable
+        );
+        // The file's real path in a loop: its own code.
+        let inner = MemFs::new();
+        inner.insert_file("/m/MEMORY.md", "x\n");
+        let s = store_over(resolving(inner).refusing(|op, path| match (op, path) {
+            (FsOp::Realpath, "/m/MEMORY.md") => Err(HostError::new(Some("ELOOP"), "loop")),
+            _ => Ok(()),
+        }));
+        assert_eq!(
+            block_on(s.read_index()).unwrap_err().code,
+            Code::PathSymlinkLoop
+        );
     }
 
     #[test]

@@ -254,12 +254,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         let mut want = HEAD_START_BYTES;
         let mut reading: Vec<usize> = (0..batch.len()).collect();
         while !reading.is_empty() {
-            let paths: Vec<&str> = reading
+            let asks: Vec<(&str, usize)> = reading
                 .iter()
-                .filter_map(|&i| Some(batch.get(i)?.0.read.as_str()))
+                .filter_map(|&i| {
+                    let (candidate, stat) = batch.get(i)?;
+                    Some((candidate.read.as_str(), head_ask(want, stat.size)))
+                })
                 .collect();
+            let paths: Vec<&str> = asks.iter().map(|&(path, _)| path).collect();
             let reads = if read_head {
-                self.fs.read_head_many(&paths, want).await
+                self.fs.read_head_many(&asks).await
             } else {
                 // Whole files: complete at once.
                 want = usize::MAX;
@@ -439,6 +443,20 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 }
 
+/// How many bytes to ask of a file whose stat said `size` in a round of reads of `want`: no
+/// more than the stat said, so a file shorter than `want` is read in one read (a host reading
+/// "until the buffer is full or the file ends", as `nodeFs` does for network filesystems'
+/// short reads, needs a second read to see the end otherwise). A file that grew after its stat
+/// is read as long as the stat saw it. A size of 0 (an empty file, or a host that did not say)
+/// asks `want`.
+pub(crate) fn head_ask(want: usize, size: f64) -> usize {
+    if size >= 1.0 && size < want as f64 {
+        size as usize
+    } else {
+        want
+    }
+}
+
 /// Whether a head read of `want` bytes of a file of `size` bytes holds all the scan needs: the
 /// file's first 30 lines, or all of the file, or [`HEAD_MAX_BYTES`].
 fn head_complete(bytes: &[u8], want: usize, size: f64) -> bool {
@@ -486,6 +504,20 @@ mod tests {
     use crate::store::{Store, StoreConfig, WriteMode};
     use crate::test_host::{FixedClock, FsOp, HookedFs};
     use crate::{MemFs, NoTelemetry};
+
+    #[test]
+    fn a_head_is_asked_no_longer_than_the_stat_said() {
+        use super::head_ask;
+        assert_eq!(head_ask(8192, 3000.0), 3000);
+        assert_eq!(head_ask(8192, 8191.0), 8191);
+        assert_eq!(head_ask(8192, 8192.0), 8192);
+        assert_eq!(head_ask(8192, 1.0e9), 8192);
+        // An empty file, or a size the host did not give or gave oddly: the whole ask.
+        for size in [0.0, 0.5, -4.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(head_ask(8192, size), 8192, "{size}");
+        }
+        assert_eq!(head_ask(8192, 100.7), 100);
+    }
 
     #[test]
     fn reads_only_the_newest_and_fills_in_for_unreadable_files() {

@@ -63,13 +63,15 @@ export function statBatch(fs, joined, kindNames) {
 }
 export function readHeads(fs, joined, maxBytes) {
   try {
+    // Copied first: the view into the module's memory would not survive a host call that grows it.
+    maxBytes = Array.from(maxBytes);
     const paths = joined.split("\0");
     const out = new Array(paths.length).fill(undefined);
     let pending = null;
     for (let i = 0; i < paths.length; i++) {
       if (paths[i] === "") continue;
       try {
-        const value = fs.readHead(paths[i], maxBytes);
+        const value = fs.readHead(paths[i], maxBytes[i]);
         if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((head) => { out[i] = head; }, () => {}));
         else out[i] = value;
       } catch {}
@@ -77,6 +79,35 @@ export function readHeads(fs, joined, maxBytes) {
     return pending === null ? out : Promise.all(pending).then(() => out);
   } catch {
     return undefined;
+  }
+}
+export function headLengths(heads, maxBytes, lengths) {
+  try {
+    let total = 0;
+    for (let i = 0; i < lengths.length; i++) {
+      const head = heads[i];
+      if (head === undefined) lengths[i] = -1;
+      else if (!(head instanceof Uint8Array)) lengths[i] = -2;
+      else total += lengths[i] = Math.min(head.length, maxBytes[i]);
+    }
+    return total;
+  } catch {
+    return -1;
+  }
+}
+export function copyHeads(heads, lengths, into) {
+  try {
+    let at = 0;
+    for (let i = 0; i < lengths.length; i++) {
+      const n = lengths[i];
+      if (n < 0) continue;
+      const head = heads[i];
+      into.set(n === head.length ? head : head.subarray(0, n), at);
+      at += n;
+    }
+    return at === into.length;
+  } catch {
+    return false;
   }
 }
 export function isThenable(value) {
@@ -113,6 +144,16 @@ extern "C" {
     /// the entries are read one by one, and a bad one is reported).
     #[wasm_bindgen(js_name = dirListing)]
     fn dir_listing(entries: &Array) -> Option<Uint8Array>;
+    /// For `heads` (a `readHeads` answer): each one's byte count (at most its `max_bytes`) in
+    /// `lengths` when it is a byte array, -1 for a failed read, -2 for another kind of answer
+    /// (read one by one); the sum of the counts, or -1 when the array could not be read.
+    #[wasm_bindgen(js_name = headLengths)]
+    fn head_lengths(heads: &Array, max_bytes: &[f64], lengths: &mut [f64]) -> f64;
+    /// The byte arrays among `heads`, each cut to its count in `lengths`, copied one after
+    /// another into `into` (the module's memory: one copy a head, no crossing a head); false
+    /// unless they filled it exactly.
+    #[wasm_bindgen(js_name = copyHeads)]
+    fn copy_heads(heads: &Array, lengths: &[f64], into: &mut [u8]) -> bool;
     /// A Promise or any object with a `then` method.
     #[wasm_bindgen(js_name = isThenable)]
     fn is_thenable(value: &JsValue) -> bool;
@@ -123,11 +164,11 @@ extern "C" {
     /// synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = statBatch)]
     fn stat_batch(fs: &JsValue, joined: &str, names: &str) -> JsValue;
-    /// `fs.readHead(path, maxBytes)` of each path of `joined` (an empty path is not asked), the
-    /// answers in an array (`undefined` for a throw or a rejection): the array itself when
+    /// `fs.readHead(path, maxBytes[i])` of each path of `joined` (an empty path is not asked),
+    /// the answers in an array (`undefined` for a throw or a rejection): the array itself when
     /// every answer was synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = readHeads)]
-    fn read_heads(fs: &JsValue, joined: &str, max_bytes: f64) -> JsValue;
+    fn read_heads(fs: &JsValue, joined: &str, max_bytes: &[f64]) -> JsValue;
 }
 
 fn function(obj: &JsValue, key: &str) -> Option<Function> {
@@ -391,14 +432,43 @@ impl FileSystem for JsFs {
         head_bytes(v, max_bytes)
     }
 
-    async fn read_head_many(&self, paths: &[&str], max_bytes: usize) -> Vec<Option<Vec<u8>>> {
-        let joined = answers::joined_paths(paths);
-        let heads = settle(read_heads(&self.obj, &joined, max_bytes as f64))
+    async fn read_head_many(&self, reads: &[(&str, usize)]) -> Vec<Option<Vec<u8>>> {
+        let paths: Vec<&str> = reads.iter().map(|&(path, _)| path).collect();
+        let joined = answers::joined_paths(&paths);
+        let maxes: Vec<f64> = reads.iter().map(|&(_, max)| max as f64).collect();
+        let heads = settle(read_heads(&self.obj, &joined, &maxes))
             .await
             .ok()
             .and_then(|v| v.dyn_into::<Array>().ok());
-        (0..paths.len() as u32)
-            .map(|i| head_bytes(heads.as_ref()?.get(i), max_bytes).ok())
+        let Some(heads) = heads else {
+            return vec![None; reads.len()];
+        };
+        // Byte arrays (Node's `Buffer`s) all cross in one copy; anything else one by one.
+        let mut lengths = vec![0.0; reads.len()];
+        let total = head_lengths(&heads, &maxes, &mut lengths);
+        let packed = answers::packed_len(&lengths, total, &maxes).and_then(|total| {
+            let mut bytes = vec![0; total];
+            copy_heads(&heads, &lengths, &mut bytes).then_some(bytes)
+        });
+        let Some(bytes) = packed else {
+            return (0..reads.len() as u32)
+                .zip(reads)
+                .map(|(i, &(_, max))| head_bytes(heads.get(i), max).ok())
+                .collect();
+        };
+        let mut at = 0;
+        (0..reads.len() as u32)
+            .zip(reads)
+            .zip(lengths)
+            .map(|((i, &(_, max)), n)| match answers::packed_count(n) {
+                Some(n) => {
+                    let head = bytes.get(at..at + n).map(<[u8]>::to_vec);
+                    at += n;
+                    head
+                }
+                None if n == -2.0 => head_bytes(heads.get(i), max).ok(),
+                None => None,
+            })
             .collect()
     }
 

@@ -84,7 +84,44 @@ test("heads longer than the first read are read again until their 30 lines are i
   const got = (await new Memdir({ fs, dir: "/m/" }).scan()).map((h) => h.description).sort();
   assert.deepEqual(got, ["d1", "last line", "long 40000", "long 9000"]);
   const sizes = (path) => asked.filter(([p]) => p === path).map(([, max]) => max);
-  assert.deepEqual(sizes("/m/b.md"), [8192]);
-  assert.deepEqual(sizes("/m/a.md"), [8192, 32768]);
-  assert.deepEqual(sizes("/m/c.md"), [8192, 32768, 131072]);
+  // Each read no longer than the file's stat said: a short file in one read of its size.
+  const size = (path) => new TextEncoder().encode(files[path]).length;
+  assert.deepEqual(sizes("/m/b.md"), [size("/m/b.md")]);
+  assert.deepEqual(sizes("/m/a.md"), [8192, size("/m/a.md")]);
+  assert.deepEqual(sizes("/m/c.md"), [8192, 32768, size("/m/c.md")]);
+});
+
+test("byte arrays longer than asked are cut to the ask, in a batch of byte arrays only", async () => {
+  // Answers that ignore the size asked (the whole file, at an offset inside a larger buffer):
+  // read as their first `max` bytes, so a head past the first read is read again, longer.
+  const files = {};
+  for (let i = 0; i < 6; i++) files[`/m/f${i}.md`] = header(i);
+  files["/m/long.md"] = `---\ndescription: long\nk: ${"v".repeat(20000)}\n---\n`;
+  const fs = memoryFs(files);
+  const readHead = fs.readHead;
+  const asked = [];
+  fs.readHead = (path, max) => {
+    asked.push([path, max]);
+    const whole = readHead(path, 1 << 20);
+    const big = new Uint8Array(whole.length + 16);
+    big.set(whole, 8);
+    return big.subarray(8, 8 + whole.length);
+  };
+  const got = (await new Memdir({ fs, dir: "/m/" }).scan()).map((h) => h.description).sort();
+  assert.deepEqual(got, ["d0", "d1", "d2", "d3", "d4", "d5", "long"]);
+  const sizes = (path) => asked.filter(([p]) => p === path).map(([, max]) => max);
+  const size = (path) => new TextEncoder().encode(files[path]).length;
+  assert.deepEqual(sizes("/m/long.md"), [8192, size("/m/long.md")]);
+  assert.deepEqual(sizes("/m/f0.md"), [size("/m/f0.md")]);
+});
+
+test("a file that grew after its stat is read as long as the stat said", async () => {
+  const files = { "/m/a.md": header(1) };
+  const fs = memoryFs(files);
+  const stat = fs.stat;
+  // The stat saw the first 20 bytes (`---\nname: n1\ndescri`): the block is not closed there.
+  fs.stat = (path) => ({ ...stat(path), size: 20 });
+  const [h] = await new Memdir({ fs, dir: "/m/" }).scan();
+  assert.equal(h.filename, "a.md");
+  assert.equal(h.description, undefined);
 });

@@ -13,8 +13,8 @@
 
 use memdir::entrypoint::{lines_cut, truncate_counted};
 use memdir::frontmatter::{
-    fast_path_against_yaml, head_for_js, parse_frontmatter_head, sample_block, split_frontmatter,
-    HeadForJs,
+    fast_path_against_yaml, head_for_js, parse_frontmatter_head, plain_header, sample_block,
+    split_frontmatter, HeadForJs,
 };
 use memdir::json::{parse as parse_json, Json};
 use memdir::jsstr::byte_to_utf16_index;
@@ -22,6 +22,7 @@ use memdir::jsstr::js_trim;
 use memdir::path_key::sanitize_path_key;
 use memdir::recall::try_parse_selector_reply;
 use memdir::secrets::{redact_secrets, scan_for_secrets, REDACTED};
+use memdir::store::head::{first_lines_of_bytes, frontmatter_fields};
 use memdir::sync::{HttpRequest, HttpResponse, SyncConfig, SyncState, TeamSync, Transport};
 use memdir::{
     format_index_entry, format_memory_file, parse_frontmatter, parse_index_entry,
@@ -186,6 +187,17 @@ pub fn check_parse_frontmatter(data: &[u8]) {
     );
     assert_eq!(again.body, parsed.body, "body round trip");
     check_js_answer(&text);
+    // The scan's in-place header, where it answers, is the parse's; so are the scan's fields of
+    // the raw bytes (its first 30 lines).
+    if let Some(header) = plain_header(&text, true) {
+        assert_eq!(header, parsed.header, "in-place header");
+    }
+    let lines = first_lines_of_bytes(data, 30);
+    assert_eq!(
+        frontmatter_fields(data, 30),
+        parse_frontmatter(&lines).header,
+        "scan fields"
+    );
     // The JS entry's path: prefixes first. An answer from a prefix is the whole file's answer.
     let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     let step = (boundaries.len() / 24).max(1);
@@ -198,6 +210,9 @@ pub fn check_parse_frontmatter(data: &[u8]) {
             "mapping from {cut} bytes"
         );
         assert_eq!(head.header, parsed.header, "header from {cut} bytes");
+        if let Some(header) = plain_header(&text[..cut], false) {
+            assert_eq!(header, parsed.header, "in-place header from {cut} bytes");
+        }
         assert_eq!(
             head.diagnostics, parsed.diagnostics,
             "notes from {cut} bytes"
