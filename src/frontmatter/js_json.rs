@@ -3,7 +3,7 @@
 //! property by property from wasm.
 
 use super::{block, delimit, fast, parse_head, slices, Delimited, FrontmatterHead};
-use crate::json::{push_number, push_string};
+use crate::json::{push_joined, push_number, push_string};
 use crate::jsstr::byte_to_utf16_index;
 use crate::types::MemoryType;
 use serde_yaml::{Mapping, Value};
@@ -71,7 +71,9 @@ pub(super) fn head_for_js_general(text: &str, complete: bool) -> HeadForJs {
         // written straight from its tree (no mapping; its integers all have a JSON form).
         if let Some(entries) = block::parse_entries(split.block) {
             let body_offset = byte_to_utf16_index(text, *body_start);
-            return HeadForJs::Json(block_json(&entries, body_offset));
+            if let Some(json) = block_json(&entries, body_offset) {
+                return HeadForJs::Json(json);
+            }
         }
     }
     let Some(head) = parse_head(delimited) else {
@@ -187,31 +189,39 @@ fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
     out.push_str("},\"body\":");
     push_number(&mut out, body_offset as f64);
     // Each memory field equals its frontmatter value here: name the keys instead of repeating.
-    out.push_str(",\"header\":[");
-    let fields = header_fields(entries);
-    let present = HEADER_KEYS
+    out.push_str(",\"header\":");
+    push_strings(&mut out, named_fields(header_fields(entries)));
+    out.push_str(",\"diagnostics\":[]}");
+    out
+}
+
+/// The keys of [`HEADER_KEYS`] whose bits are set in `fields`, in order.
+fn named_fields(fields: u32) -> impl Iterator<Item = &'static str> {
+    HEADER_KEYS
         .iter()
         .enumerate()
-        .filter(|(bit, _)| fields & (1 << bit) != 0);
-    for (n, (_, key)) in present.enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        push_string(&mut out, key);
-    }
-    out.push_str("],\"diagnostics\":[]}");
-    out
+        .filter(move |(bit, _)| fields & (1 << bit) != 0)
+        .map(|(_, key)| *key)
+}
+
+/// A JSON array of strings.
+fn push_strings<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
+    // Writing a string cannot fail: the result is always `Some`.
+    let _ = push_joined(out, '[', ']', items, |out, item| {
+        push_string(out, item);
+        Some(())
+    });
 }
 
 /// The JSON of a block the widened fast path read, as [`FrontmatterHead::to_js_json`] writes
 /// the mapping of it. The header names the frontmatter keys whose values the fields are (as
 /// [`plain_json`] does) unless the description is not a string, whose field is then written
-/// out as JS stringifies it.
-fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String {
+/// out as JS stringifies it. (Always `Some`: the tree has no value without a JSON form.)
+fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> Option<String> {
     use block::Node;
     let mut out = String::with_capacity(256);
     out.push_str("{\"frontmatter\":");
-    block::push_entries(&mut out, entries);
+    block::push_entries(&mut out, entries)?;
     out.push_str(",\"body\":");
     push_number(&mut out, body_offset as f64);
     let (mut fields, mut description) = (0, None);
@@ -230,21 +240,10 @@ fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String
             _ => {}
         }
     }
-    let named = HEADER_KEYS
-        .iter()
-        .enumerate()
-        .filter(|(bit, _)| fields & (1 << bit) != 0)
-        .map(|(_, key)| *key);
     match description {
         None => {
-            out.push_str(",\"header\":[");
-            for (n, key) in named.enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                push_string(&mut out, key);
-            }
-            out.push(']');
+            out.push_str(",\"header\":");
+            push_strings(&mut out, named_fields(fields));
         }
         Some(description) => {
             // Only `name` and `type` can be named here: write them out too.
@@ -264,7 +263,7 @@ fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String
         }
     }
     out.push_str(",\"diagnostics\":[]}");
-    out
+    Some(out)
 }
 
 /// `{"name":…,"description":…,"type":…}` with the absent fields left out.
@@ -274,20 +273,17 @@ fn push_header(
     description: Option<&str>,
     kind: Option<&str>,
 ) {
-    out.push('{');
-    let mut first = true;
-    for (key, value) in [("name", name), ("description", description), ("type", kind)] {
-        if let Some(value) = value {
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            push_string(out, key);
-            out.push(':');
-            push_string(out, value);
-        }
-    }
-    out.push('}');
+    let fields = [("name", name), ("description", description), ("type", kind)];
+    let present = fields
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)));
+    // Writing strings cannot fail: the result is always `Some`.
+    let _ = push_joined(out, '{', '}', present, |out, (key, value)| {
+        push_string(out, key);
+        out.push(':');
+        push_string(out, value);
+        Some(())
+    });
 }
 
 impl FrontmatterHead {
@@ -320,33 +316,20 @@ impl FrontmatterHead {
             fields.description.as_deref(),
             fields.memory_type.map(MemoryType::as_str),
         );
-        out.push_str(",\"diagnostics\":[");
-        for (i, note) in self.diagnostics.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_string(&mut out, note);
-        }
-        out.push_str("]}");
+        out.push_str(",\"diagnostics\":");
+        push_strings(&mut out, self.diagnostics.iter().map(String::as_str));
+        out.push('}');
         Some(out)
     }
 }
 
 fn push_mapping(out: &mut String, map: &Mapping) -> Option<()> {
-    out.push('{');
-    let mut first = true;
-    for (key, value) in map {
-        let Some(key) = key.as_str() else { continue };
-        if !first {
-            out.push(',');
-        }
-        first = false;
+    let string_keyed = map.iter().filter_map(|(k, v)| Some((k.as_str()?, v)));
+    push_joined(out, '{', '}', string_keyed, |out, (key, value)| {
         push_string(out, key);
         out.push(':');
-        push_value(out, value)?;
-    }
-    out.push('}');
-    Some(())
+        push_value(out, value)
+    })
 }
 
 fn push_value(out: &mut String, value: &Value) -> Option<()> {
@@ -361,16 +344,7 @@ fn push_value(out: &mut String, value: &Value) -> Option<()> {
             push_number(out, x);
         }
         Value::String(s) => push_string(out, s),
-        Value::Sequence(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_value(out, item)?;
-            }
-            out.push(']');
-        }
+        Value::Sequence(items) => push_joined(out, '[', ']', items, push_value)?,
         Value::Mapping(map) => push_mapping(out, map)?,
         Value::Tagged(tagged) => push_value(out, &tagged.value)?,
     }
