@@ -177,6 +177,43 @@ fn frontmatter_round_trips_through_js() {
     assert!(get(&get(&plain, "header"), "type").is_undefined());
 }
 
+/// Each memory field of the core's `HEADER_KEYS`, alone or with the others in any order, comes
+/// back under its own name from the sliced decoding (`decodeSlicesAt`, where the core passes a
+/// field by its index in that list): a JS decoder with the fields in another order than the
+/// core's would put a value under the wrong name.
+#[wasm_bindgen_test]
+fn every_header_key_is_decoded_under_its_own_name() {
+    use memdir::frontmatter::{head_for_js, HeadForJs, HEADER_KEYS};
+    let value = |key: &str| match key {
+        "type" => "project".to_owned(),
+        _ => format!("the {key}"),
+    };
+    let line = |key: &&str| format!("{key}: {}\n", value(key));
+    let mut blocks: Vec<Vec<&str>> = HEADER_KEYS.iter().map(|key| vec![*key]).collect();
+    blocks.push(HEADER_KEYS.to_vec());
+    blocks.push(HEADER_KEYS.iter().rev().copied().collect());
+    for keys in blocks {
+        let lines: String = keys.iter().map(line).collect();
+        let text = format!("---\nother: x\n{lines}---\nBody");
+        let HeadForJs::Slices(offsets) = head_for_js(&text, true) else {
+            panic!("not sliced: {text:?}");
+        };
+        assert_eq!(offsets.len(), 2 + 4 * (1 + keys.len()), "{text:?}");
+        let parsed = parse_head(&text);
+        let (frontmatter, header) = (get(&parsed, "frontmatter"), get(&parsed, "header"));
+        assert_eq!(str_of(&frontmatter, "other"), "x");
+        for key in HEADER_KEYS {
+            let expected = keys.contains(&key).then(|| value(key));
+            assert_eq!(
+                get(&frontmatter, key).as_string(),
+                expected,
+                "{key} in {text:?}"
+            );
+            assert_eq!(get(&header, key).as_string(), expected, "{key} in {text:?}");
+        }
+    }
+}
+
 async fn store_round_trip(style: &str) {
     let fs = make_fs(style);
     let events = new_array();

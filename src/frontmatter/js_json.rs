@@ -142,9 +142,9 @@ fn plain_slices(
 /// A key's pair in [`HeadForJs::Slices`]: `[i, 0]` for `HEADER_KEYS[i]`, else its offsets.
 pub(super) fn key_pair(key: &str, offsets: [u32; 2]) -> [u32; 2] {
     match key {
-        "name" => [0, 0],
-        "description" => [1, 0],
-        "type" => [2, 0],
+        "name" => [NAME, 0],
+        "description" => [DESCRIPTION, 0],
+        "type" => [TYPE, 0],
         _ => offsets,
     }
 }
@@ -156,15 +156,50 @@ pub(super) fn key_pair(key: &str, offsets: [u32; 2]) -> [u32; 2] {
 /// ```
 pub const HEADER_KEYS: [&str; 3] = ["name", "description", "type"];
 
+// The indices of the memory fields in `HEADER_KEYS`, worked out when compiling: the list stays
+// the one place their order is set, and the hot paths match on names as before.
+const NAME: u32 = field_index("name");
+const DESCRIPTION: u32 = field_index("description");
+const TYPE: u32 = field_index("type");
+const _: () = assert!(
+    (NAME as usize) < HEADER_KEYS.len()
+        && (DESCRIPTION as usize) < HEADER_KEYS.len()
+        && (TYPE as usize) < HEADER_KEYS.len(),
+    "a field not in HEADER_KEYS"
+);
+/// Their bits in the header bits of [`HeadForJs::Slices`] (bit `i` for `HEADER_KEYS[i]`).
+pub(super) const NAME_BIT: u32 = 1 << NAME;
+pub(super) const DESCRIPTION_BIT: u32 = 1 << DESCRIPTION;
+pub(super) const TYPE_BIT: u32 = 1 << TYPE;
+
+/// The index of `key` in [`HEADER_KEYS`] (the length of the list when it is not there).
+const fn field_index(key: &str) -> u32 {
+    let mut i = 0;
+    while i < HEADER_KEYS.len() {
+        let (field, key) = (HEADER_KEYS[i].as_bytes(), key.as_bytes());
+        let mut same = field.len() == key.len();
+        let mut j = 0;
+        while same && j < key.len() {
+            same = field[j] == key[j];
+            j += 1;
+        }
+        if same {
+            return i as u32;
+        }
+        i += 1;
+    }
+    i as u32
+}
+
 /// Which memory fields a plain block's values give (bit `i` for `HEADER_KEYS[i]`): `name`
 /// always, `description` when not empty, `type` when it is one of the four.
 fn header_fields(entries: &[(&str, Cow<'_, str>)]) -> u32 {
     entries
         .iter()
         .map(|(key, value)| match *key {
-            "name" => 1,
-            "description" if !value.is_empty() => 2,
-            "type" if MemoryType::parse(value).is_some() => 4,
+            "name" => NAME_BIT,
+            "description" if !value.is_empty() => DESCRIPTION_BIT,
+            "type" if MemoryType::parse(value).is_some() => TYPE_BIT,
             _ => 0,
         })
         .fold(0, |bits, bit| bits | bit)
@@ -231,12 +266,12 @@ fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> Option
             _ => None,
         };
         match (*key, text) {
-            ("name", Some(_)) => fields |= 1,
-            ("description", Some(s)) if !s.is_empty() => fields |= 2,
+            ("name", Some(_)) => fields |= NAME_BIT,
+            ("description", Some(s)) if !s.is_empty() => fields |= DESCRIPTION_BIT,
             ("description", None) => {
                 description = super::truthy_js_string(&value.clone().into_value());
             }
-            ("type", Some(s)) if MemoryType::parse(s).is_some() => fields |= 4,
+            ("type", Some(s)) if MemoryType::parse(s).is_some() => fields |= TYPE_BIT,
             _ => {}
         }
     }
@@ -256,9 +291,9 @@ fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> Option
             out.push_str(",\"header\":");
             push_header(
                 &mut out,
-                value("name").filter(|_| fields & 1 != 0),
+                value("name").filter(|_| fields & NAME_BIT != 0),
                 Some(&description),
-                value("type").filter(|_| fields & 4 != 0),
+                value("type").filter(|_| fields & TYPE_BIT != 0),
             );
         }
     }
@@ -389,7 +424,7 @@ mod tests {
                     .step_by(4)
                     .map(|i| (key(i), piece(i + 2)))
                     .collect();
-                let named = ["name", "description", "type"]
+                let named = HEADER_KEYS
                     .iter()
                     .enumerate()
                     .filter(|(bit, _)| s[1] & (1 << bit) != 0)
