@@ -420,47 +420,41 @@ async fn a_never_settling_llm_times_out_and_its_signal_is_aborted() {
     );
 }
 
-/// Each recall below times out on an LLM call whose Promise never settles, dropping its await:
-/// the await's slot (`src/wasm/settle.rs`) must come back then, not wait for a settlement that
+/// `recalls` recalls one after another over a memdir whose LLM is `llm` and whose recall times
+/// out after 5 ms, each checked to time out (and to have asked the LLM); the memdir.
+async fn recalls_timing_out(llm: &JsValue, recalls: u32) -> JsMemdir {
+    let (_fs, m) = recall_memdir(llm, 5);
+    seed(&m).await;
+    for _ in 0..recalls {
+        let recall = ok(m
+            .find_relevant("integration tests database".into(), None)
+            .unwrap())
+        .await;
+        assert_eq!(str_of(&recall, "outcome"), "timeout");
+    }
+    assert_eq!(call_count(llm), recalls, "every recall asked the LLM");
+    m
+}
+
+/// Each recall times out on an LLM call whose Promise never settles, dropping its await: the
+/// await's slot (`src/wasm/settle.rs`) must come back then, not wait for a settlement that
 /// never comes.
 #[wasm_bindgen_test]
 async fn awaits_dropped_before_their_promise_settles_give_their_slots_back() {
-    let llm = llm_never_settling();
-    let (_fs, m) = recall_memdir(&llm, 5);
-    seed(&m).await;
     let before = memdir::wasm::settle_slots_in_use();
-    for _ in 0..20 {
-        let recall = ok(m
-            .find_relevant("integration tests database".into(), None)
-            .unwrap())
-        .await;
-        assert_eq!(str_of(&recall, "outcome"), "timeout");
-    }
-    assert_eq!(call_count(&llm), 20, "every recall asked the LLM");
+    let _m = recalls_timing_out(&llm_never_settling(), 20).await;
     assert_eq!(memdir::wasm::settle_slots_in_use(), before);
 }
 
-/// Recalls one after another, each timing out while its LLM reply is still on its way: the late
-/// replies settle awaits that were dropped, whose slots later awaits (the next recalls' host
-/// calls, LLM calls and timers) have taken by then. They must change nothing: every recall
-/// still times out, and every slot comes back.
+/// Each recall times out while its LLM reply is still on its way: the late replies settle
+/// awaits that were dropped, whose slots later awaits (the next recalls' host calls, LLM calls
+/// and timers) have taken by then. They must change nothing: every recall still times out, and
+/// every slot comes back.
 #[wasm_bindgen_test]
 async fn promises_settling_after_their_await_was_dropped_change_nothing() {
-    let llm = llm_settling_after(
-        25,
-        r#"{"selected_memories":["feedback_integration_tests_database.md"]}"#,
-    );
-    let (_fs, m) = recall_memdir(&llm, 5);
-    seed(&m).await;
     let before = memdir::wasm::settle_slots_in_use();
-    for _ in 0..12 {
-        let recall = ok(m
-            .find_relevant("integration tests database".into(), None)
-            .unwrap())
-        .await;
-        assert_eq!(str_of(&recall, "outcome"), "timeout");
-    }
-    assert_eq!(call_count(&llm), 12);
+    let reply = r#"{"selected_memories":["feedback_integration_tests_database.md"]}"#;
+    let _m = recalls_timing_out(&llm_settling_after(25, reply), 12).await;
     gloo_timers_shim(60, || {}).await;
     assert_eq!(memdir::wasm::settle_slots_in_use(), before);
 }
