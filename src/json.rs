@@ -470,42 +470,57 @@ pub fn push_number(out: &mut String, n: f64) {
     }
 }
 
-fn push_json(out: &mut String, value: &Json) {
+/// Append `items` between `open` and `close` (`[` `]` or `{` `}`), separated by commas, each
+/// written by `each`; stops at the first item `each` gives up on (`None`). The one loop of the
+/// crate's JSON writers.
+///
+/// ```
+/// let mut out = String::new();
+/// let wrote = memdir::json::push_joined(&mut out, '[', ']', [1.0, 2.5], |out, n| {
+///     memdir::json::push_number(out, n);
+///     Some(())
+/// });
+/// assert_eq!((wrote, out.as_str()), (Some(()), "[1,2.5]"));
+/// ```
+pub fn push_joined<T>(
+    out: &mut String,
+    open: char,
+    close: char,
+    items: impl IntoIterator<Item = T>,
+    mut each: impl FnMut(&mut String, T) -> Option<()>,
+) -> Option<()> {
+    out.push(open);
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(out, item)?;
+    }
+    out.push(close);
+    Some(())
+}
+
+fn push_json(out: &mut String, value: &Json) -> Option<()> {
     match value {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Json::Number(n) => push_number(out, *n),
         Json::String(s) => push_string(out, s),
-        Json::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_json(out, item);
-            }
-            out.push(']');
-        }
-        Json::Object(pairs) => {
-            out.push('{');
-            for (i, (key, value)) in pairs.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_string(out, key);
-                out.push(':');
-                push_json(out, value);
-            }
-            out.push('}');
-        }
+        Json::Array(items) => push_joined(out, '[', ']', items, push_json)?,
+        Json::Object(pairs) => push_joined(out, '{', '}', pairs, |out, (key, value)| {
+            push_string(out, key);
+            out.push(':');
+            push_json(out, value)
+        })?,
     }
+    Some(())
 }
 
 /// Compact JSON text (no spaces), like `JSON.stringify(value)`. Non-finite numbers print as `null`.
 impl fmt::Display for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
-        push_json(&mut out, self);
+        push_json(&mut out, self).ok_or(fmt::Error)?;
         f.write_str(&out)
     }
 }

@@ -335,14 +335,7 @@ fn a_save_carries_its_journal_in_the_lock_file_and_writes_no_journal_file() {
     let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
     let mut host = Host::new(fs);
     let calls = std::rc::Rc::clone(&host.calls);
-    // The lock file as it is when the memory file is written.
-    let seen = std::rc::Rc::new(std::cell::RefCell::new(None));
-    let seen2 = std::rc::Rc::clone(&seen);
-    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
-        if op == common::Op::WriteFile && path.contains("project_a.md") {
-            *seen2.borrow_mut() = text(fs, LOCK);
-        }
-    }));
+    let seen = host.text_when_written("/m/project_a.md", fs, LOCK);
     let s = store(host, TestClock::new(T0), StoreConfig::default());
     block_on(s.save(input("A"))).unwrap();
     let lock = seen
@@ -430,11 +423,9 @@ fn a_full_disk_that_stops_even_the_journal_file_keeps_the_lock_file() {
     fs.insert_file("/m/MEMORY.md", "- [A](project_a.md) — first words\n");
     let mut host = Host::new(fs);
     let full = std::rc::Rc::clone(&host.no_space);
-    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
-        if op == common::Op::WriteFile && path.starts_with("/m/MEMORY.md") {
-            full.set(true);
-        }
-    }));
+    host.on(common::Op::WriteFile, "/m/MEMORY.md", move || {
+        full.set(true)
+    });
     let no_space = std::rc::Rc::clone(&host.no_space);
     let s = store(host, TestClock::new(T0), StoreConfig::default());
     let again = SaveInput {
@@ -485,13 +476,7 @@ fn a_write_journaled_in_the_file_keeps_the_lines_of_others() {
     block_on(fs.mkdir("/m/project_stuck.md")).unwrap();
     let mut host = Host::new(fs);
     host.host_lock = Some(false);
-    let during = std::rc::Rc::new(std::cell::RefCell::new(None));
-    let seen = std::rc::Rc::clone(&during);
-    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
-        if op == common::Op::WriteFile && path.starts_with("/m/MEMORY.md") {
-            *seen.borrow_mut() = text(fs, "/m/.memdir-journal");
-        }
-    }));
+    let during = host.text_when_written("/m/MEMORY.md", fs, "/m/.memdir-journal");
     let s = store(host, TestClock::new(T0), StoreConfig::default());
     block_on(s.save(input("A"))).unwrap();
     assert_eq!(

@@ -40,33 +40,54 @@ fn memory(description: &str, body: &str) -> String {
     format!("---\nname: note\ndescription: {description}\ntype: project\n---\n{body}\n")
 }
 
+/// Writes a [`memory`] at `path` of `fs` (now, unless `set_mtime` follows).
+fn put(fs: &MemFs, path: &str, description: &str, body: &str) {
+    fs.insert_file(path, memory(description, body));
+}
+
 /// `n` filler memories, file `i` written at `NOW - (n - i)` seconds (so `note_00000` is the
 /// oldest).
 fn filler(fs: &MemFs, n: usize) {
     for i in 0..n {
         let path = format!("/mem/note_{i:05}.md");
-        fs.insert_file(
-            &path,
-            memory(
-                &format!("Miscellaneous project note number {i}"),
-                "Nothing in particular.",
-            ),
-        );
+        let description = format!("Miscellaneous project note number {i}");
+        put(fs, &path, &description, "Nothing in particular.");
         fs.set_mtime(&path, NOW - (n - i) as f64 * 1000.0);
     }
 }
 
-fn memdir(fs: CountingFs) -> Memdir<CountingFs, TestClock, NoLlm, NoTelemetry> {
+/// A directory `/mem/` of `n` [`filler`] memories.
+fn directory(n: usize) -> Rc<MemFs> {
+    let fs = Rc::new(MemFs::new());
+    filler(&fs, n);
+    fs
+}
+
+type Mem<L = NoLlm> = Memdir<CountingFs, TestClock, L, NoTelemetry>;
+
+/// A `Memdir` over `/mem/` of `fs`, asking `llm` (if any).
+fn memdir_asking<L: Llm>(fs: CountingFs, llm: Option<L>) -> Mem<L> {
     Memdir::new(
         fs,
         TestClock::new(NOW),
-        None,
+        llm,
         NoTelemetry,
         MemdirConfig::new("/mem/"),
     )
 }
 
-fn recall(m: &Memdir<CountingFs, TestClock, NoLlm, NoTelemetry>, query: &str) -> Vec<String> {
+fn memdir(fs: CountingFs) -> Mem {
+    memdir_asking(fs, None)
+}
+
+/// A `Memdir` over `fs` through a counting host that answers `watch` as asked, and that host
+/// (a clone: it shares the counts and the watch).
+fn counted(fs: &Rc<MemFs>, watch: Watch) -> (Mem, CountingFs) {
+    let counting = counting_fs(Rc::clone(fs), watch);
+    (memdir(counting.clone()), counting)
+}
+
+fn recall(m: &Mem, query: &str) -> Vec<String> {
     block_on(m.find_relevant(query, FindOptions::default()))
         .unwrap()
         .memories
@@ -78,14 +99,12 @@ fn recall(m: &Memdir<CountingFs, TestClock, NoLlm, NoTelemetry>, query: &str) ->
 #[test]
 fn the_oldest_of_ten_thousand_is_found_when_it_alone_matches() {
     for (label, mtime) in [("oldest", NOW - 1e9), ("newest", NOW)] {
-        let fs = Rc::new(MemFs::new());
-        filler(&fs, 9_999);
-        fs.insert_file(
+        let fs = directory(9_999);
+        put(
+            &fs,
             "/mem/kafka_topics.md",
-            memory(
-                "Kafka topic naming for payment events",
-                "Topics are named payments.<event>.v1.",
-            ),
+            "Kafka topic naming for payment events",
+            "Topics are named payments.<event>.v1.",
         );
         fs.set_mtime("/mem/kafka_topics.md", mtime);
         let m = memdir(counting_fs(fs, Watch::None));
@@ -100,14 +119,13 @@ fn the_oldest_of_ten_thousand_is_found_when_it_alone_matches() {
 
 #[test]
 fn words_past_the_scans_thirty_lines_count() {
-    let fs = Rc::new(MemFs::new());
-    filler(&fs, 50);
+    let fs = directory(50);
     // Two memories alike but for a word on line 46 of one: only the index's 16 KB head sees it.
     // The other is newer, so it would rank first on a tie.
     let far = format!("{}Use zstd for them.", "\n".repeat(40));
-    fs.insert_file("/mem/far.md", memory("Archive settings", &far));
+    put(&fs, "/mem/far.md", "Archive settings", &far);
     fs.set_mtime("/mem/far.md", NOW - 1e9);
-    fs.insert_file("/mem/near.md", memory("Archive settings", "Use them."));
+    put(&fs, "/mem/near.md", "Archive settings", "Use them.");
     let m = memdir(counting_fs(fs, Watch::None));
     let found = recall(&m, "zstd archive settings");
     assert_eq!(found.first().map(String::as_str), Some("/mem/far.md"));
@@ -133,22 +151,17 @@ impl Llm for Recorder {
 
 #[test]
 fn the_llm_is_shown_the_rankers_best_of_the_whole_directory() {
-    let fs = Rc::new(MemFs::new());
-    filler(&fs, 1_000);
-    fs.insert_file(
+    let fs = directory(1_000);
+    put(
+        &fs,
         "/mem/kafka_topics.md",
-        memory("Kafka topic naming for payment events", ""),
+        "Kafka topic naming for payment events",
+        "",
     );
     fs.set_mtime("/mem/kafka_topics.md", NOW - 1e9);
     let llm = Recorder::default();
     let manifests = Rc::clone(&llm.manifests);
-    let m = Memdir::new(
-        counting_fs(Rc::clone(&fs), Watch::None),
-        TestClock::new(NOW),
-        Some(llm.clone()),
-        NoTelemetry,
-        MemdirConfig::new("/mem/"),
-    );
+    let m = memdir_asking(counting_fs(fs, Watch::None), Some(llm.clone()));
     let r = block_on(m.find_relevant("kafka topic for payment events", FindOptions::default()))
         .unwrap();
     assert_eq!(r.answered_by, AnsweredBy::LlmPrefilter);
@@ -158,15 +171,7 @@ fn the_llm_is_shown_the_rankers_best_of_the_whole_directory() {
     assert!(shown.lines().next().unwrap().contains("kafka_topics.md"));
 
     // Within the budget: every memory, newest first (the reference's manifest).
-    let small = Rc::new(MemFs::new());
-    filler(&small, 5);
-    let m = Memdir::new(
-        counting_fs(small, Watch::None),
-        TestClock::new(NOW),
-        Some(llm),
-        NoTelemetry,
-        MemdirConfig::new("/mem/"),
-    );
+    let m = memdir_asking(counting_fs(directory(5), Watch::None), Some(llm));
     let r = block_on(m.find_relevant("kafka", FindOptions::default())).unwrap();
     assert_eq!(r.answered_by, AnsweredBy::Llm);
     let shown = manifests.borrow()[1].clone();
@@ -188,18 +193,18 @@ fn the_llm_is_shown_the_rankers_best_of_the_whole_directory() {
 
 #[test]
 fn changes_behind_the_instances_back_are_picked_up() {
-    let fs = Rc::new(MemFs::new());
-    filler(&fs, 100);
-    let counting = counting_fs(Rc::clone(&fs), Watch::None);
-    let m = memdir(counting.clone());
+    let fs = directory(100);
+    let (m, counting) = counted(&fs, Watch::None);
     assert!(recall(&m, "grafana dashboards for billing").is_empty());
     assert_eq!(calls(&counting).0, 100);
 
     // Rewritten on disk: new size and mtime, so it is read again (and only it).
     counting.clear_calls();
-    fs.insert_file(
+    put(
+        &fs,
         "/mem/note_00042.md",
-        memory("Grafana dashboards for billing live in the ops folder", ""),
+        "Grafana dashboards for billing live in the ops folder",
+        "",
     );
     assert_eq!(
         recall(&m, "grafana dashboards for billing"),
@@ -209,16 +214,18 @@ fn changes_behind_the_instances_back_are_picked_up() {
 
     // Same size, new mtime: read again.
     counting.clear_calls();
-    fs.insert_file(
+    put(
+        &fs,
         "/mem/note_00042.md",
-        memory("Grafana dashboards for invoice live in the ops folder", ""),
+        "Grafana dashboards for invoice live in the ops folder",
+        "",
     );
     assert_eq!(recall(&m, "invoice dashboards"), ["/mem/note_00042.md"]);
     assert_eq!(calls(&counting).0, 1);
 
     // Deleted: gone from the index and from the answers.
     counting.clear_calls();
-    fs.insert_file("/mem/x/y.md", memory("Vault holds the secrets", ""));
+    put(&fs, "/mem/x/y.md", "Vault holds the secrets", "");
     assert_eq!(recall(&m, "vault secrets"), ["/mem/x/y.md"]);
     block_on(fs.remove("/mem/x/y.md")).unwrap();
     assert!(recall(&m, "vault secrets").is_empty());
@@ -228,10 +235,7 @@ fn changes_behind_the_instances_back_are_picked_up() {
 #[test]
 fn an_unchanged_directory_costs_no_read_and_with_a_watch_no_stat() {
     for watch in [Watch::None, Watch::Forward] {
-        let fs = Rc::new(MemFs::new());
-        filler(&fs, 300);
-        let counting = counting_fs(Rc::clone(&fs), watch);
-        let m = memdir(counting.clone());
+        let (m, counting) = counted(&directory(300), watch);
         recall(&m, "deploy checklist");
         assert_eq!(calls(&counting).0, 300, "the first recall reads every head");
         counting.clear_calls();
@@ -251,10 +255,7 @@ fn an_unchanged_directory_costs_no_read_and_with_a_watch_no_stat() {
 fn the_instances_own_writes_are_seen_without_a_stat_pass() {
     // A watch that never reports anything: only the instance's own notes can make the save
     // visible.
-    let fs = Rc::new(MemFs::new());
-    filler(&fs, 300);
-    let counting = counting_fs(Rc::clone(&fs), Watch::Manual);
-    let m = memdir(counting.clone());
+    let (m, counting) = counted(&directory(300), Watch::Manual);
     assert!(recall(&m, "pnpm workspaces").is_empty());
     let saved = block_on(m.save(SaveInput {
         name: "Prefers pnpm".into(),
@@ -283,17 +284,12 @@ fn the_instances_own_writes_are_seen_without_a_stat_pass() {
 
 #[test]
 fn a_watch_notification_invalidates() {
-    let fs = Rc::new(MemFs::new());
-    filler(&fs, 50);
-    let counting = counting_fs(Rc::clone(&fs), Watch::Manual);
-    let m = memdir(counting.clone());
+    let fs = directory(50);
+    let (m, counting) = counted(&fs, Watch::Manual);
     recall(&m, "anything");
 
     // Changed behind the instance's back and not reported: the watch is trusted.
-    fs.insert_file(
-        "/mem/note_00007.md",
-        memory("Terraform state lives in S3", ""),
-    );
+    put(&fs, "/mem/note_00007.md", "Terraform state lives in S3", "");
     assert!(recall(&m, "terraform state").is_empty());
     // Reported by path: only that path is looked at.
     counting.clear_calls();
@@ -302,7 +298,7 @@ fn a_watch_notification_invalidates() {
     assert_eq!(calls(&counting), (1, 1, 0));
 
     // Reported without a path: a full stat pass, reading only what changed.
-    fs.insert_file("/mem/sub/new.md", memory("Vault holds the secrets", ""));
+    put(&fs, "/mem/sub/new.md", "Vault holds the secrets", "");
     assert!(recall(&m, "vault secrets").is_empty());
     counting.clear_calls();
     counting.send(WatchEvent::Unknown);
@@ -319,10 +315,7 @@ fn a_watch_notification_invalidates() {
     counting.send(WatchEvent::Lost);
     recall(&m, "anything");
     counting.clear_calls();
-    fs.insert_file(
-        "/mem/note_00008.md",
-        memory("Sentry alerts go to on-call", ""),
-    );
+    put(&fs, "/mem/note_00008.md", "Sentry alerts go to on-call", "");
     assert_eq!(recall(&m, "sentry alerts"), ["/mem/note_00008.md"]);
     assert_eq!(calls(&counting).1, 50);
 }
@@ -333,19 +326,19 @@ fn a_symlink_in_the_directory_means_a_stat_pass_per_recall_despite_the_watch() {
     // the link itself is in) is not reported by a watch of the directory, so the watch cannot
     // be trusted: every recall stats, as without one.
     for link in [false, true] {
-        let fs = Rc::new(MemFs::new());
-        filler(&fs, 20);
-        fs.insert_file("/mem/real/target.md", memory("Placeholder", ""));
+        let fs = directory(20);
+        put(&fs, "/mem/real/target.md", "Placeholder", "");
         if link {
             fs.symlink("/mem/real/target.md", "/mem/linked.md");
         }
-        let counting = counting_fs(Rc::clone(&fs), Watch::Manual);
-        let m = memdir(counting.clone());
+        let (m, counting) = counted(&fs, Watch::Manual);
         recall(&m, "anything");
         // Changed where the link leads, and not reported.
-        fs.insert_file(
+        put(
+            &fs,
             "/mem/real/target.md",
-            memory("Grafana dashboards are provisioned from code", ""),
+            "Grafana dashboards are provisioned from code",
+            "",
         );
         counting.clear_calls();
         let found = recall(&m, "grafana dashboards provisioned");
@@ -365,8 +358,7 @@ fn a_symlink_in_the_directory_means_a_stat_pass_per_recall_despite_the_watch() {
 fn a_watching_host_without_lstat_gets_a_stat_pass_per_recall() {
     // Without `lstat` a reported link cannot be told from a file, so the watch is not used.
     for lstat in [true, false] {
-        let fs = Rc::new(MemFs::new());
-        filler(&fs, 20);
+        let fs = directory(20);
         let caps = memdir::host::FsCapabilities {
             lstat,
             ..fs.capabilities()

@@ -1473,11 +1473,9 @@ fn a_save_reads_the_index_as_bytes_sized_by_its_lstat() {
     let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
     fs.insert_file("/m/MEMORY.md", old);
     let mut host = Tap::new(fs);
-    host.on_call = Some(Rc::new(move |op, path: &str| {
-        if op == common::Op::ReadHead && path == "/m/MEMORY.md" {
-            fs.insert_file("/m/MEMORY.md", format!("{old}- [C](c.md) — late\n"));
-        }
-    }));
+    host.on(common::Op::ReadHead, "/m/MEMORY.md", move || {
+        fs.insert_file("/m/MEMORY.md", format!("{old}- [C](c.md) — late\n"));
+    });
     let m = Memdir::new(
         host,
         TestClock::new(T0),

@@ -25,6 +25,8 @@ extern "C" {
     fn llm_rejecting() -> JsValue;
     #[wasm_bindgen(js_name = llmNeverSettling)]
     fn llm_never_settling() -> JsValue;
+    #[wasm_bindgen(js_name = llmSettlingAfter)]
+    fn llm_settling_after(ms: u32, text: &str) -> JsValue;
     #[wasm_bindgen(js_name = signalOf)]
     fn signal_of(llm: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = callCount)]
@@ -175,6 +177,43 @@ fn frontmatter_round_trips_through_js() {
     assert_eq!(str_of(&get(&plain, "header"), "name"), "R");
     assert_eq!(str_of(&plain, "body"), "B");
     assert!(get(&get(&plain, "header"), "type").is_undefined());
+}
+
+/// Each memory field of the core's `HEADER_KEYS`, alone or with the others in any order, comes
+/// back under its own name from the sliced decoding (`decodeSlicesAt`, where the core passes a
+/// field by its index in that list): a JS decoder with the fields in another order than the
+/// core's would put a value under the wrong name.
+#[wasm_bindgen_test]
+fn every_header_key_is_decoded_under_its_own_name() {
+    use memdir::frontmatter::{head_for_js, HeadForJs, HEADER_KEYS};
+    let value = |key: &str| match key {
+        "type" => "project".to_owned(),
+        _ => format!("the {key}"),
+    };
+    let line = |key: &&str| format!("{key}: {}\n", value(key));
+    let mut blocks: Vec<Vec<&str>> = HEADER_KEYS.iter().map(|key| vec![*key]).collect();
+    blocks.push(HEADER_KEYS.to_vec());
+    blocks.push(HEADER_KEYS.iter().rev().copied().collect());
+    for keys in blocks {
+        let lines: String = keys.iter().map(line).collect();
+        let text = format!("---\nother: x\n{lines}---\nBody");
+        let HeadForJs::Slices(offsets) = head_for_js(&text, true) else {
+            panic!("not sliced: {text:?}");
+        };
+        assert_eq!(offsets.len(), 2 + 4 * (1 + keys.len()), "{text:?}");
+        let parsed = parse_head(&text);
+        let (frontmatter, header) = (get(&parsed, "frontmatter"), get(&parsed, "header"));
+        assert_eq!(str_of(&frontmatter, "other"), "x");
+        for key in HEADER_KEYS {
+            let expected = keys.contains(&key).then(|| value(key));
+            assert_eq!(
+                get(&frontmatter, key).as_string(),
+                expected,
+                "{key} in {text:?}"
+            );
+            assert_eq!(get(&header, key).as_string(), expected, "{key} in {text:?}");
+        }
+    }
 }
 
 async fn store_round_trip(style: &str) {
@@ -379,6 +418,45 @@ async fn a_never_settling_llm_times_out_and_its_signal_is_aborted() {
         signal.aborted(),
         "the request's signal is aborted on timeout"
     );
+}
+
+/// `recalls` recalls one after another over a memdir whose LLM is `llm` and whose recall times
+/// out after 5 ms, each checked to time out (and to have asked the LLM); the memdir.
+async fn recalls_timing_out(llm: &JsValue, recalls: u32) -> JsMemdir {
+    let (_fs, m) = recall_memdir(llm, 5);
+    seed(&m).await;
+    for _ in 0..recalls {
+        let recall = ok(m
+            .find_relevant("integration tests database".into(), None)
+            .unwrap())
+        .await;
+        assert_eq!(str_of(&recall, "outcome"), "timeout");
+    }
+    assert_eq!(call_count(llm), recalls, "every recall asked the LLM");
+    m
+}
+
+/// Each recall times out on an LLM call whose Promise never settles, dropping its await: the
+/// await's slot (`src/wasm/settle.rs`) must come back then, not wait for a settlement that
+/// never comes.
+#[wasm_bindgen_test]
+async fn awaits_dropped_before_their_promise_settles_give_their_slots_back() {
+    let before = memdir::wasm::settle_slots_in_use();
+    let _m = recalls_timing_out(&llm_never_settling(), 20).await;
+    assert_eq!(memdir::wasm::settle_slots_in_use(), before);
+}
+
+/// Each recall times out while its LLM reply is still on its way: the late replies settle
+/// awaits that were dropped, whose slots later awaits (the next recalls' host calls, LLM calls
+/// and timers) have taken by then. They must change nothing: every recall still times out, and
+/// every slot comes back.
+#[wasm_bindgen_test]
+async fn promises_settling_after_their_await_was_dropped_change_nothing() {
+    let before = memdir::wasm::settle_slots_in_use();
+    let reply = r#"{"selected_memories":["feedback_integration_tests_database.md"]}"#;
+    let _m = recalls_timing_out(&llm_settling_after(25, reply), 12).await;
+    gloo_timers_shim(60, || {}).await;
+    assert_eq!(memdir::wasm::settle_slots_in_use(), before);
 }
 
 #[wasm_bindgen_test]

@@ -24,7 +24,7 @@
 //! serde_yaml's, values and types.
 
 use super::fast::{is_plain_key, is_plain_value, is_yaml_printable};
-use crate::json::{push_number, push_string};
+use crate::json::{push_joined, push_number, push_string};
 use serde_yaml::{Mapping, Value};
 use std::borrow::Cow;
 
@@ -542,24 +542,16 @@ impl Node<'_> {
     }
 
     /// The value as JSON, as [`super::FrontmatterHead::to_js_json`] writes serde_yaml's.
-    fn push_json(&self, out: &mut String) {
+    fn push_json(&self, out: &mut String) -> Option<()> {
         match self {
             Node::Null => out.push_str("null"),
             Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Node::Int(n) => push_number(out, *n as f64),
             Node::Str(s) => push_string(out, s),
-            Node::Seq(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    item.push_json(out);
-                }
-                out.push(']');
-            }
-            Node::Map(entries) => push_entries(out, entries),
+            Node::Seq(items) => push_joined(out, '[', ']', items, |out, item| item.push_json(out))?,
+            Node::Map(entries) => push_entries(out, entries)?,
         }
+        Some(())
     }
 }
 
@@ -572,18 +564,13 @@ fn to_mapping(entries: Entries<'_>) -> Mapping {
     mapping
 }
 
-/// Entries as a JSON object.
-pub(super) fn push_entries(out: &mut String, entries: &[(&str, Node<'_>)]) {
-    out.push('{');
-    for (i, (key, value)) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+/// Entries as a JSON object (always written: `Some`).
+pub(super) fn push_entries(out: &mut String, entries: &[(&str, Node<'_>)]) -> Option<()> {
+    push_joined(out, '{', '}', entries, |out, (key, value)| {
         push_string(out, key);
         out.push(':');
-        value.push_json(out);
-    }
-    out.push('}');
+        value.push_json(out)
+    })
 }
 
 #[cfg(test)]

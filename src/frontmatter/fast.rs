@@ -242,7 +242,7 @@ fn is_reserved_word(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sample::QUOTED;
+    use super::super::sample::{KEYS, ODD_KEYS, QUOTED, SAFE, WORDS};
     use super::super::yaml::parse_lenient;
     use super::*;
 
@@ -347,123 +347,27 @@ mod tests {
         }
     }
 
-    const PLAIN_KEYS: &[&str] = &[
-        "name",
-        "description",
-        "type",
-        "a",
-        "_x",
-        "k-2",
-        "snake_case",
-    ];
-    const ODD_KEYS: &[&str] = &[
-        "null", "True", "yes", "no", "on", "y", "2k", "-k", "k k", "ké", "", "'q'", "? x",
-    ];
-    const WORDS: &[&str] = &[
-        "foo", "bar baz", "x", "a#b", "a:b", "x-y", "é", "日本", "😀", " ",
-    ];
-    const PIECES: &[&str] = &[
-        ":",
-        ": ",
-        " #",
-        "#",
-        "-",
-        "- ",
-        "1",
-        "0x1F",
-        "1e3",
-        ".5",
-        "+1",
-        "007",
-        "true",
-        "False",
-        "NULL",
-        "null",
-        "~",
-        "yes",
-        "no",
-        "on",
-        "Off",
-        "y",
-        "n",
-        "nan",
-        "inf",
-        ".inf",
-        "2026-03-05",
-        "12:30",
-        "é",
-        "日本",
-        "😀",
-        "\u{A0}",
-        "\u{2028}",
-        "\u{85}",
-        "\u{FEFF}",
-        "\u{7F}",
-        "\u{1}",
-        "\t",
-        " ",
-        "  ",
-        "'",
-        "\"",
-        "[",
-        "]",
-        "{",
-        "}",
-        ",",
-        "&a",
-        "*a",
-        "!t",
-        "|",
-        ">",
-        "%",
-        "@",
-        "`",
-        "?",
-        "? ",
-        "\\",
-        "/",
-        "http://x.y/z",
-        "=",
-        "<<",
-        "---",
-        "...",
-        "\r",
-    ];
-
     fn random_value(rng: &mut Rng) -> String {
         (0..1 + rng.below(4))
             .map(|_| match rng.below(3) {
-                0 => rng.pick(PIECES),
-                _ => rng.pick(WORDS),
+                0 => rng.pick(WORDS),
+                _ => rng.pick(SAFE),
             })
             .collect()
     }
 
-    /// A single-quoted value, sometimes unclosed or with something after the closing quote.
-    fn random_single_quoted(rng: &mut Rng) -> String {
-        let mut value = String::from("'");
+    /// A value quoted by `quote`, ended by one of `ends`: closed, unclosed, or with something
+    /// after the closing quote.
+    fn random_quoted(rng: &mut Rng, quote: &str, ends: &[&str]) -> String {
+        let mut value = String::from(quote);
         for _ in 0..rng.below(5) {
             value.push_str(match rng.below(3) {
                 0 => rng.pick(QUOTED),
-                1 => rng.pick(PIECES),
-                _ => rng.pick(WORDS),
+                1 => rng.pick(WORDS),
+                _ => rng.pick(SAFE),
             });
         }
-        value.push_str(rng.pick(&["'", "'", "'", "''", "", "' ", "' #c", "'x"]));
-        value
-    }
-
-    /// A double-quoted value, sometimes unclosed or with something after the closing quote.
-    fn random_quoted(rng: &mut Rng) -> String {
-        let mut value = String::from("\"");
-        for _ in 0..rng.below(5) {
-            value.push_str(match rng.below(3) {
-                0 => rng.pick(QUOTED),
-                1 => rng.pick(PIECES),
-                _ => rng.pick(WORDS),
-            });
-        }
-        value.push_str(rng.pick(&["\"", "\"", "\"", "\"", "", "\" ", "\" #c", "\"x"]));
+        value.push_str(rng.pick(ends));
         value
     }
 
@@ -474,17 +378,15 @@ mod tests {
                 0 => block.push('\n'),
                 1 => block.push_str("\r\n"),
                 _ => {
-                    let keys = if rng.below(5) == 0 {
-                        ODD_KEYS
-                    } else {
-                        PLAIN_KEYS
-                    };
+                    let keys = if rng.below(5) == 0 { ODD_KEYS } else { KEYS };
                     block.push_str(rng.pick(keys));
                     block.push_str(rng.pick(&[": ", ": ", ": ", ":  ", ":", ":\t", " : "]));
                     if rng.below(3) == 0 {
-                        block.push_str(&random_quoted(rng));
+                        let ends = ["\"", "\"", "\"", "\"", "", "\" ", "\" #c", "\"x"];
+                        block.push_str(&random_quoted(rng, "\"", &ends));
                     } else if rng.below(4) == 0 {
-                        block.push_str(&random_single_quoted(rng));
+                        let ends = ["'", "'", "'", "''", "", "' ", "' #c", "'x"];
+                        block.push_str(&random_quoted(rng, "'", &ends));
                     } else {
                         block.push_str(&random_value(rng));
                     }

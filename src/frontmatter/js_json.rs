@@ -3,7 +3,7 @@
 //! property by property from wasm.
 
 use super::{block, delimit, fast, parse_head, slices, Delimited, FrontmatterHead};
-use crate::json::{push_number, push_string};
+use crate::json::{push_joined, push_number, push_string};
 use crate::jsstr::byte_to_utf16_index;
 use crate::types::MemoryType;
 use serde_yaml::{Mapping, Value};
@@ -71,7 +71,9 @@ pub(super) fn head_for_js_general(text: &str, complete: bool) -> HeadForJs {
         // written straight from its tree (no mapping; its integers all have a JSON form).
         if let Some(entries) = block::parse_entries(split.block) {
             let body_offset = byte_to_utf16_index(text, *body_start);
-            return HeadForJs::Json(block_json(&entries, body_offset));
+            if let Some(json) = block_json(&entries, body_offset) {
+                return HeadForJs::Json(json);
+            }
         }
     }
     let Some(head) = parse_head(delimited) else {
@@ -140,9 +142,9 @@ fn plain_slices(
 /// A key's pair in [`HeadForJs::Slices`]: `[i, 0]` for `HEADER_KEYS[i]`, else its offsets.
 pub(super) fn key_pair(key: &str, offsets: [u32; 2]) -> [u32; 2] {
     match key {
-        "name" => [0, 0],
-        "description" => [1, 0],
-        "type" => [2, 0],
+        "name" => [NAME, 0],
+        "description" => [DESCRIPTION, 0],
+        "type" => [TYPE, 0],
         _ => offsets,
     }
 }
@@ -154,15 +156,50 @@ pub(super) fn key_pair(key: &str, offsets: [u32; 2]) -> [u32; 2] {
 /// ```
 pub const HEADER_KEYS: [&str; 3] = ["name", "description", "type"];
 
+// The indices of the memory fields in `HEADER_KEYS`, worked out when compiling: the list stays
+// the one place their order is set, and the hot paths match on names as before.
+const NAME: u32 = field_index("name");
+const DESCRIPTION: u32 = field_index("description");
+const TYPE: u32 = field_index("type");
+const _: () = assert!(
+    (NAME as usize) < HEADER_KEYS.len()
+        && (DESCRIPTION as usize) < HEADER_KEYS.len()
+        && (TYPE as usize) < HEADER_KEYS.len(),
+    "a field not in HEADER_KEYS"
+);
+/// Their bits in the header bits of [`HeadForJs::Slices`] (bit `i` for `HEADER_KEYS[i]`).
+pub(super) const NAME_BIT: u32 = 1 << NAME;
+pub(super) const DESCRIPTION_BIT: u32 = 1 << DESCRIPTION;
+pub(super) const TYPE_BIT: u32 = 1 << TYPE;
+
+/// The index of `key` in [`HEADER_KEYS`] (the length of the list when it is not there).
+const fn field_index(key: &str) -> u32 {
+    let mut i = 0;
+    while i < HEADER_KEYS.len() {
+        let (field, key) = (HEADER_KEYS[i].as_bytes(), key.as_bytes());
+        let mut same = field.len() == key.len();
+        let mut j = 0;
+        while same && j < key.len() {
+            same = field[j] == key[j];
+            j += 1;
+        }
+        if same {
+            return i as u32;
+        }
+        i += 1;
+    }
+    i as u32
+}
+
 /// Which memory fields a plain block's values give (bit `i` for `HEADER_KEYS[i]`): `name`
 /// always, `description` when not empty, `type` when it is one of the four.
 fn header_fields(entries: &[(&str, Cow<'_, str>)]) -> u32 {
     entries
         .iter()
         .map(|(key, value)| match *key {
-            "name" => 1,
-            "description" if !value.is_empty() => 2,
-            "type" if MemoryType::parse(value).is_some() => 4,
+            "name" => NAME_BIT,
+            "description" if !value.is_empty() => DESCRIPTION_BIT,
+            "type" if MemoryType::parse(value).is_some() => TYPE_BIT,
             _ => 0,
         })
         .fold(0, |bits, bit| bits | bit)
@@ -187,31 +224,39 @@ fn plain_json(entries: &[(&str, Cow<'_, str>)], body_offset: usize) -> String {
     out.push_str("},\"body\":");
     push_number(&mut out, body_offset as f64);
     // Each memory field equals its frontmatter value here: name the keys instead of repeating.
-    out.push_str(",\"header\":[");
-    let fields = header_fields(entries);
-    let present = HEADER_KEYS
+    out.push_str(",\"header\":");
+    push_strings(&mut out, named_fields(header_fields(entries)));
+    out.push_str(",\"diagnostics\":[]}");
+    out
+}
+
+/// The keys of [`HEADER_KEYS`] whose bits are set in `fields`, in order.
+fn named_fields(fields: u32) -> impl Iterator<Item = &'static str> {
+    HEADER_KEYS
         .iter()
         .enumerate()
-        .filter(|(bit, _)| fields & (1 << bit) != 0);
-    for (n, (_, key)) in present.enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        push_string(&mut out, key);
-    }
-    out.push_str("],\"diagnostics\":[]}");
-    out
+        .filter(move |(bit, _)| fields & (1 << bit) != 0)
+        .map(|(_, key)| *key)
+}
+
+/// A JSON array of strings.
+fn push_strings<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
+    // Writing a string cannot fail: the result is always `Some`.
+    let _ = push_joined(out, '[', ']', items, |out, item| {
+        push_string(out, item);
+        Some(())
+    });
 }
 
 /// The JSON of a block the widened fast path read, as [`FrontmatterHead::to_js_json`] writes
 /// the mapping of it. The header names the frontmatter keys whose values the fields are (as
 /// [`plain_json`] does) unless the description is not a string, whose field is then written
-/// out as JS stringifies it.
-fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String {
+/// out as JS stringifies it. (Always `Some`: the tree has no value without a JSON form.)
+fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> Option<String> {
     use block::Node;
     let mut out = String::with_capacity(256);
     out.push_str("{\"frontmatter\":");
-    block::push_entries(&mut out, entries);
+    block::push_entries(&mut out, entries)?;
     out.push_str(",\"body\":");
     push_number(&mut out, body_offset as f64);
     let (mut fields, mut description) = (0, None);
@@ -221,30 +266,19 @@ fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String
             _ => None,
         };
         match (*key, text) {
-            ("name", Some(_)) => fields |= 1,
-            ("description", Some(s)) if !s.is_empty() => fields |= 2,
+            ("name", Some(_)) => fields |= NAME_BIT,
+            ("description", Some(s)) if !s.is_empty() => fields |= DESCRIPTION_BIT,
             ("description", None) => {
                 description = super::truthy_js_string(&value.clone().into_value());
             }
-            ("type", Some(s)) if MemoryType::parse(s).is_some() => fields |= 4,
+            ("type", Some(s)) if MemoryType::parse(s).is_some() => fields |= TYPE_BIT,
             _ => {}
         }
     }
-    let named = HEADER_KEYS
-        .iter()
-        .enumerate()
-        .filter(|(bit, _)| fields & (1 << bit) != 0)
-        .map(|(_, key)| *key);
     match description {
         None => {
-            out.push_str(",\"header\":[");
-            for (n, key) in named.enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                push_string(&mut out, key);
-            }
-            out.push(']');
+            out.push_str(",\"header\":");
+            push_strings(&mut out, named_fields(fields));
         }
         Some(description) => {
             // Only `name` and `type` can be named here: write them out too.
@@ -257,14 +291,14 @@ fn block_json(entries: &[(&str, block::Node<'_>)], body_offset: usize) -> String
             out.push_str(",\"header\":");
             push_header(
                 &mut out,
-                value("name").filter(|_| fields & 1 != 0),
+                value("name").filter(|_| fields & NAME_BIT != 0),
                 Some(&description),
-                value("type").filter(|_| fields & 4 != 0),
+                value("type").filter(|_| fields & TYPE_BIT != 0),
             );
         }
     }
     out.push_str(",\"diagnostics\":[]}");
-    out
+    Some(out)
 }
 
 /// `{"name":…,"description":…,"type":…}` with the absent fields left out.
@@ -274,20 +308,17 @@ fn push_header(
     description: Option<&str>,
     kind: Option<&str>,
 ) {
-    out.push('{');
-    let mut first = true;
-    for (key, value) in [("name", name), ("description", description), ("type", kind)] {
-        if let Some(value) = value {
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            push_string(out, key);
-            out.push(':');
-            push_string(out, value);
-        }
-    }
-    out.push('}');
+    let fields = [("name", name), ("description", description), ("type", kind)];
+    let present = fields
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)));
+    // Writing strings cannot fail: the result is always `Some`.
+    let _ = push_joined(out, '{', '}', present, |out, (key, value)| {
+        push_string(out, key);
+        out.push(':');
+        push_string(out, value);
+        Some(())
+    });
 }
 
 impl FrontmatterHead {
@@ -320,33 +351,20 @@ impl FrontmatterHead {
             fields.description.as_deref(),
             fields.memory_type.map(MemoryType::as_str),
         );
-        out.push_str(",\"diagnostics\":[");
-        for (i, note) in self.diagnostics.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_string(&mut out, note);
-        }
-        out.push_str("]}");
+        out.push_str(",\"diagnostics\":");
+        push_strings(&mut out, self.diagnostics.iter().map(String::as_str));
+        out.push('}');
         Some(out)
     }
 }
 
 fn push_mapping(out: &mut String, map: &Mapping) -> Option<()> {
-    out.push('{');
-    let mut first = true;
-    for (key, value) in map {
-        let Some(key) = key.as_str() else { continue };
-        if !first {
-            out.push(',');
-        }
-        first = false;
+    let string_keyed = map.iter().filter_map(|(k, v)| Some((k.as_str()?, v)));
+    push_joined(out, '{', '}', string_keyed, |out, (key, value)| {
         push_string(out, key);
         out.push(':');
-        push_value(out, value)?;
-    }
-    out.push('}');
-    Some(())
+        push_value(out, value)
+    })
 }
 
 fn push_value(out: &mut String, value: &Value) -> Option<()> {
@@ -361,16 +379,7 @@ fn push_value(out: &mut String, value: &Value) -> Option<()> {
             push_number(out, x);
         }
         Value::String(s) => push_string(out, s),
-        Value::Sequence(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_value(out, item)?;
-            }
-            out.push(']');
-        }
+        Value::Sequence(items) => push_joined(out, '[', ']', items, push_value)?,
         Value::Mapping(map) => push_mapping(out, map)?,
         Value::Tagged(tagged) => push_value(out, &tagged.value)?,
     }
@@ -415,7 +424,7 @@ mod tests {
                     .step_by(4)
                     .map(|i| (key(i), piece(i + 2)))
                     .collect();
-                let named = ["name", "description", "type"]
+                let named = HEADER_KEYS
                     .iter()
                     .enumerate()
                     .filter(|(bit, _)| s[1] & (1 << bit) != 0)

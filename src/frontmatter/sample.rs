@@ -23,7 +23,11 @@ impl Choices<'_> {
     }
 }
 
-const KEYS: &[&str] = &[
+// The lists below are the words of the blocks; the one-line fast path's tests (`fast.rs`) draw
+// their lines from them as well.
+
+/// Keys the fast paths take.
+pub(super) const KEYS: &[&str] = &[
     "name",
     "description",
     "type",
@@ -32,19 +36,24 @@ const KEYS: &[&str] = &[
     "a",
     "k-2",
     "_x",
+    "snake_case",
 ];
-const ODD_KEYS: &[&str] = &[
-    "a", "null", "True", "yes", "2k", "k k", "é", "'q'", "\"q\"", "? x", "-", "",
+
+/// Keys that repeat one of [`KEYS`], YAML reads as another type, or a fast path must refuse.
+pub(super) const ODD_KEYS: &[&str] = &[
+    "a", "null", "True", "yes", "no", "on", "y", "2k", "-k", "k k", "é", "ké", "'q'", "\"q\"",
+    "? x", "-", "",
 ];
 
 /// Words of plain scalars that stay plain, and typed ones the fast path reads.
-const SAFE: &[&str] = &[
+pub(super) const SAFE: &[&str] = &[
     "foo", "bar baz", "x", "a#b", "a:b", "x-y", "é", "日本", "😀", "1", "0", "-7", "42", "true",
     "False", "NULL", "~", "yes",
 ];
 
-/// Pieces of plain scalars: words, and what makes YAML read them otherwise.
-const WORDS: &[&str] = &[
+/// Pieces of plain scalars: words, and what makes YAML read them otherwise (YAML 1.1's
+/// booleans and `<<`, which YAML 1.2 reads as strings, among them).
+pub(super) const WORDS: &[&str] = &[
     "foo",
     "bar baz",
     "x",
@@ -55,6 +64,7 @@ const WORDS: &[&str] = &[
     "日本",
     "😀",
     " ",
+    "  ",
     "1",
     "0",
     "-7",
@@ -72,9 +82,14 @@ const WORDS: &[&str] = &[
     "null",
     "~",
     "yes",
+    "no",
     "on",
+    "Off",
+    "y",
+    "n",
     "tRUE",
     ".inf",
+    "inf",
     "nan",
     "2026-03-05",
     "12:30",
@@ -88,6 +103,7 @@ const WORDS: &[&str] = &[
     "{",
     "}",
     "?",
+    "? ",
     "&a",
     "*a",
     "!t",
@@ -96,6 +112,9 @@ const WORDS: &[&str] = &[
     "%",
     "@",
     "`",
+    "/",
+    "=",
+    "<<",
     "'",
     "\"",
     "\\",
@@ -113,8 +132,7 @@ const WORDS: &[&str] = &[
     "http://x.y/z",
 ];
 
-/// Pieces inside quoted scalars: escapes YAML has and ones it does not (cut ones too). The
-/// one-line fast path's tests (`fast.rs`) draw from it as well.
+/// Pieces inside quoted scalars: escapes YAML has and ones it does not (cut ones too).
 pub(super) const QUOTED: &[&str] = &[
     "word",
     " ",

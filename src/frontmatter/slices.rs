@@ -8,7 +8,7 @@
 //! `head_for_js`).
 
 use super::fast::{is_plain_key, is_plain_value};
-use super::js_json::{key_pair, HEADER_KEYS};
+use super::js_json::{key_pair, DESCRIPTION_BIT, HEADER_KEYS, NAME_BIT, TYPE_BIT};
 use crate::types::MemoryType;
 
 /// Up to this many entries; a longer block goes the general way (its repeated-key check sorts).
@@ -92,9 +92,9 @@ pub(super) fn head_offsets(text: &str, complete: bool, quoted: bool) -> Option<V
                 return None;
             }
             fields |= match key {
-                "name" => 1,
-                "description" => 2,
-                "type" if MemoryType::parse(value).is_some() => 4,
+                "name" => NAME_BIT,
+                "description" => DESCRIPTION_BIT,
+                "type" if MemoryType::parse(value).is_some() => TYPE_BIT,
                 _ => 0,
             };
             let [start, end, value_start, value_end] =

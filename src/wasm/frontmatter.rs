@@ -7,7 +7,7 @@
 //! start of the text (as UTF-8 bytes when it fits the probe), so the body never crosses.
 
 use super::inputs::text_arg;
-use crate::frontmatter::{head_for_js, HeadForJs, HEADER_KEYS};
+use crate::frontmatter::{head_for_js, HeadForJs};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
@@ -25,7 +25,10 @@ let words = new Uint32Array(0);
 
 // The offsets `[body, header bits, key start, key end, value start, value end, ...]` at
 // `words[at..at + len]`, read where the core wrote them (no copy, no array per call). A key
-// `[i, 0]` is the i-th of HEADER_KEYS (name, description, type): stored by name, no slice.
+// `[i, 0]`, and header bit i, is the i-th of the core's HEADER_KEYS (name, description, type):
+// stored by name, no slice. The names are written out here, not looked up in that list (a
+// computed key per field made the plain parse 20-25 % slower); tests/wasm.rs
+// (every_header_key_is_decoded_under_its_own_name) fails if this order is not the core's.
 export function decodeSlicesAt(text, memory, at, len) {
   if (words.length === 0) words = new Uint32Array(memory.buffer);
   const head = words;
@@ -46,10 +49,10 @@ export function decodeSlicesAt(text, memory, at, len) {
   return { frontmatter, body: text.slice(head[at]), header, diagnostics: [] };
 }
 
-export function decodeHead(text, head, keys, carried) {
+export function decodeHead(text, head, carried) {
   if (head === undefined) return undefined;
   if (carried) {
-    const { body, ...rest } = decodeHead(text, head, keys, false);
+    const { body, ...rest } = decodeHead(text, head, false);
     return { ...back(rest), body };
   }
   const parsed = typeof head === "string" ? JSON.parse(head) : head;
@@ -67,20 +70,15 @@ export function decodeHead(text, head, keys, carried) {
 extern "C" {
     /// The result from the encoded `head` of `text` (`undefined` stays `undefined`).
     #[wasm_bindgen(js_name = decodeHead)]
-    fn decode_head(text: &JsValue, head: JsValue, keys: &JsValue, carried: bool) -> JsValue;
+    fn decode_head(text: &JsValue, head: JsValue, carried: bool) -> JsValue;
 
-    /// The result from `len` offsets at `memory`'s 32-bit word `at` (`HeadForJs::Slices`).
+    /// The result from `len` offsets at `memory`'s 32-bit word `at` (`HeadForJs::Slices`), a
+    /// key `[i, 0]` and header bit `i` meaning `HEADER_KEYS[i]`.
     #[wasm_bindgen(js_name = decodeSlicesAt)]
     fn decode_slices_at(text: &JsValue, memory: &JsValue, at: u32, len: u32) -> JsValue;
 }
 
 thread_local! {
-    /// `HEADER_KEYS` as a JS array, made once.
-    static KEYS: JsValue = HEADER_KEYS
-        .iter()
-        .map(|key| JsValue::from_str(key))
-        .collect::<js_sys::Array>()
-        .into();
     /// The module's `WebAssembly.Memory`, for JS to read offsets where they lie.
     static MEMORY: JsValue = wasm_bindgen::memory();
 }
@@ -103,7 +101,7 @@ fn parse(text: &JsValue, head: &str, complete: bool, carried: bool) -> JsValue {
             super::convert::frontmatter_head_to_js(&head, body_offset)
         }
     };
-    KEYS.with(|keys| decode_head(text, encoded, keys, carried))
+    decode_head(text, encoded, carried)
 }
 
 /// `parseFrontmatter` over the whole of `text` (a non-string is an `INVALID_INPUT` error). A

@@ -29,6 +29,8 @@ pub mod memdir;
 pub mod pure;
 pub mod recall;
 mod settle;
+#[doc(hidden)]
+pub use settle::slots_in_use as settle_slots_in_use;
 pub mod sync;
 pub mod tasks;
 mod ts;

@@ -2,11 +2,12 @@
 //! (yield, hang, refuse, hide capabilities, offer a host lock or a watch) and to log its calls.
 
 use super::YieldOnce;
+use memdir::future::block_on;
 use memdir::host::{
     DirEntry, FileStat, FileSystem, FsCapabilities, HostLock, HostResult, HostWatch, WatchEvent,
     WatchListener,
 };
-use memdir::HostError;
+use memdir::{HostError, MemFs};
 use std::cell::{Cell, RefCell};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -181,6 +182,33 @@ where
     pub fn send(&self, event: WatchEvent<'_>) {
         let listener = self.listener.borrow().clone();
         listener.expect("watching")(event);
+    }
+
+    /// Sets [`Tap::on_call`] to run `action` as each `op` call on `path` or on one of its temp
+    /// files (a path that starts with `path`) arrives.
+    pub fn on(&mut self, op: Op, path: &'static str, action: impl Fn() + 'static) {
+        self.on_call = Some(Rc::new(move |called, at: &str| {
+            if called == op && at.starts_with(path) {
+                action();
+            }
+        }));
+    }
+
+    /// The text of `watched` in `fs` as it is when `written` (or one of its temp files) is
+    /// written: `None` until the first such write, then the text at the latest one (`None`
+    /// again if `watched` was missing then). Sets [`Tap::on_call`].
+    pub fn text_when_written(
+        &mut self,
+        written: &'static str,
+        fs: &'static MemFs,
+        watched: &'static str,
+    ) -> Rc<RefCell<Option<String>>> {
+        let seen = Rc::new(RefCell::new(None));
+        let sink = Rc::clone(&seen);
+        self.on(Op::WriteFile, written, move || {
+            *sink.borrow_mut() = block_on(fs.read_file(watched)).ok();
+        });
+        seen
     }
 
     /// Log the call, tell `on_call`, hang or yield if asked, and refuse it if denied.
