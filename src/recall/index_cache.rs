@@ -1307,4 +1307,77 @@ mod tests {
         assert!(saved.due(10 + SAVE_EVERY_EDITS, 2000.0));
         assert!(saved.due(11, 0.0), "the clock went back");
     }
+
+    #[test]
+    fn a_partial_load_then_passes_of_edits_write_the_cache_a_rebuild_writes() {
+        for seed in [1u64, 2, 3, 4] {
+            let mems = memories(seed * 0x9e37_79b9, 80);
+            let text = encode(&fresh(&mems), "/m/");
+            let mut cache = IndexCache::decode(text.as_bytes(), "/m/").unwrap();
+            // A new instance: files 60.. gone (free slots at the end), every seventh changed
+            // (read, into a free slot), the rest taken from the cache.
+            let mut now: Vec<(File, MemoryHeader)> = Vec::new();
+            let other = memories(seed ^ 0xabcdef, 80);
+            for (i, (f, h)) in mems.iter().enumerate().take(60) {
+                if i % 7 == 3 {
+                    let mut changed = other[i].1.clone();
+                    changed.filename = h.filename.clone();
+                    changed.file_path = h.file_path.clone();
+                    changed.mtime_ms = f.mtime_ms + 1.0;
+                    now.push((file(&f.rel, f.size, f.mtime_ms + 1.0), changed));
+                } else {
+                    now.push((file(&f.rel, f.size, f.mtime_ms), h.clone()));
+                }
+            }
+            let mut loaded = RecallIndex::new(RankerParams::default());
+            let walk: Vec<(&File, u32)> = now.iter().zip(0..).map(|((f, _), o)| (f, o)).collect();
+            let missed = load(&mut cache, &mut loaded, &walk);
+            assert!(!missed.is_empty());
+            for order in missed {
+                let (f, h) = &now[order as usize];
+                loaded.upsert(h.clone(), f.size, order);
+            }
+            let mut built = fresh(&now);
+            assert_eq!(encode(&loaded, "/m/"), encode(&built, "/m/"));
+            // Later passes, on both: new files (the free slots, then new ones), a loaded memory
+            // removed (its term list made then) and indexed again, removals, a sweep.
+            let extra = memories(seed ^ 0x1111, 30);
+            for index in [&mut loaded, &mut built] {
+                for (i, (f, h)) in extra.iter().enumerate().take(10) {
+                    let mut h = h.clone();
+                    h.filename = format!("new_{i}.md");
+                    index.upsert(h, f.size, 100 + i as u32);
+                }
+                index.remove(&now[0].0.rel);
+                index.upsert(now[0].1.clone(), now[0].0.size, 0);
+                for (f, _) in now.iter().skip(1).step_by(5) {
+                    index.remove(&f.rel);
+                }
+                for (i, (f, h)) in extra.iter().enumerate().skip(10) {
+                    let mut h = h.clone();
+                    h.filename = format!("new_{i}.md");
+                    index.upsert(h, f.size, 100 + i as u32);
+                }
+                index.begin_pass();
+                for (i, (f, h)) in now.iter().enumerate().filter(|(i, _)| i % 3 != 0) {
+                    index.listed(&f.rel, f.size, h.mtime_ms, i as u32);
+                }
+                index.sweep();
+            }
+            assert_eq!(loaded.len(), built.len());
+            assert_eq!(encode(&loaded, "/m/"), encode(&built, "/m/"));
+            for q in QUERIES {
+                assert_eq!(answers(&mut loaded, q), answers(&mut built, q), "{q}");
+            }
+            // Everything removed: no posting is left behind.
+            let names: Vec<String> = loaded
+                .cache_entries()
+                .map(|(h, ..)| h.filename.clone())
+                .collect();
+            for n in names {
+                assert!(loaded.remove(&n));
+            }
+            assert!(loaded.ranker().posting_lists().iter().all(Vec::is_empty));
+        }
+    }
 }
