@@ -253,6 +253,11 @@ impl RecallIndex {
         self.edits
     }
 
+    /// Count one edit more: the persisted cache no longer matches the index.
+    pub(crate) fn note_edit(&mut self) {
+        self.edits = self.edits.wrapping_add(1);
+    }
+
     /// Every indexed memory: its header (no `body_head`), size, embedding-text hash and walk
     /// position.
     pub(crate) fn cache_entries(&self) -> impl Iterator<Item = (&MemoryHeader, f64, u128, u32)> {

@@ -277,6 +277,11 @@ impl<'a> IndexCache<'a> {
         for (e, t) in self.entries.iter_mut().zip(taken) {
             e.used |= t;
         }
+        if loaded < self.entries.len() {
+            // The cache holds memories that changed or are gone: it is due for a rewrite even
+            // when nothing is read (files only deleted), or every start would decode them again.
+            index.note_edit();
+        }
         Ok(())
     }
 
@@ -377,8 +382,9 @@ impl<'a> Decoding<'a> {
             }
             Phase::Terms(left) => {
                 let term = r.str()?;
-                // Strictly ascending: distinct, so no two cache terms are one ranker term.
-                if self.terms.last().is_some_and(|last| *last >= term) {
+                // Strictly ascending: distinct, so no two cache terms are one ranker term. No
+                // term the tokeniser makes starts with NUL (the ranker keys `\0ab` as `ab`).
+                if self.terms.last().is_some_and(|last| *last >= term) || term.starts_with('\0') {
                     return None;
                 }
                 self.terms.push(term);
@@ -515,7 +521,9 @@ impl<'a> Reader<'a> {
     /// One term's posting list: its memories' entry numbers (ascending, each below
     /// `n_entries`) as slots, with their counts per field.
     fn postings(&mut self, n_entries: usize) -> Option<Vec<Posting>> {
-        let n = self.count()?;
+        // At most one posting per entry (their numbers ascend below `n_entries`): a count that
+        // claims more is refused before anything is allocated for it.
+        let n = self.count().filter(|&n| n <= n_entries)?;
         // Filled in place (no push per posting: at opt-level "z" a push stays a call).
         let mut list = vec![
             Posting {
@@ -641,6 +649,9 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
                 .filter(|&(k, _)| k != u32::MAX),
         );
         crate::sort::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
+        // One posting per memory (the index never holds two; should it, the reader would refuse
+        // the gap of zero).
+        list.dedup_by_key(|p| p.0);
         put_varint(&mut body, list.len() as u64);
         // Ascending entry numbers as gaps; a term found once in the body only takes one number,
         // any other its counts after it: packed in one number (doubled) when those of the
@@ -648,7 +659,10 @@ pub(crate) fn encode(index: &RecallIndex, dir: &str) -> String {
         let mut next = 0u32;
         for &(k, tf) in &list {
             let plain = tf == [0, 0, 0, 1];
-            put_varint(&mut body, u64::from(k - next) * 2 + u64::from(!plain));
+            put_varint(
+                &mut body,
+                u64::from(k.saturating_sub(next)) * 2 + u64::from(!plain),
+            );
             match tf.map(u64::from) {
                 _ if plain => {}
                 // Counts below 4 outside the body (nearly all): one number.
@@ -1159,6 +1173,9 @@ mod tests {
         let walk = [(&other_size, 0), (&other_mtime, 1), (&absent, 2), (f, 3)];
         assert_eq!(load(&mut cache, &mut index, &walk), [0, 1, 2]);
         assert_eq!(index.len(), 1);
+        // The cache held files that changed or are gone: due for a rewrite, even with nothing
+        // read.
+        assert_eq!(index.edits(), 1);
         assert!(
             cache.position(f.listed()).is_none(),
             "an entry is used once"
@@ -1289,6 +1306,40 @@ mod tests {
             }
         }
         assert!(decoded > 1 && decoded < candidates.len(), "{decoded}");
+    }
+
+    #[test]
+    fn lists_longer_than_the_entries_and_nul_terms_are_refused() {
+        // A body with one term and one entry, its list as given.
+        let cache = |term: &str, list: &[u64]| {
+            let mut body = String::new();
+            put_varint(&mut body, 1);
+            put_str(&mut body, term);
+            put_varint(&mut body, 1);
+            put_str(&mut body, "a.md");
+            // Size, mtime, type, name, description, embedding hash (two), field lengths.
+            for n in [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] {
+                put_varint(&mut body, n);
+            }
+            body.push('\n');
+            for &n in list {
+                put_varint(&mut body, n);
+            }
+            format!(
+                "{MAGIC} {:x} {:x} {:x} {}\n{body}",
+                fingerprint(),
+                fnv64(b"/m/"),
+                fnv64(body.as_bytes()),
+                body.len()
+            )
+        };
+        // One posting (entry 0, once in the body): taken.
+        assert!(IndexCache::decode(cache("kafka", &[1, 0]).as_bytes(), "/m/").is_some());
+        // A count past the one entry, with bytes enough behind it.
+        let long = cache("kafka", &[5, 0, 0, 0, 0, 0, 0]);
+        assert!(IndexCache::decode(long.as_bytes(), "/m/").is_none());
+        // A term the tokeniser never makes, keyed by the ranker like `ab`.
+        assert!(IndexCache::decode(cache("\0ab", &[1, 0]).as_bytes(), "/m/").is_none());
     }
 
     #[test]
