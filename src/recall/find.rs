@@ -270,6 +270,10 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm> Recaller<'a, F, C, T, L>
     }
 }
 
+/// Cache terms interned per stat batch of a first pass (a few hundred: well within the wait
+/// for the batch's answer).
+const INTERN_SLICE: usize = 400;
+
 impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a, F, C, T, L, E> {
     /// The same recall with a host embedder: without an LLM, the answer fuses the ranker's
     /// score with cosine (see [`crate::recall::semantic`]); a failing embedder falls back to
@@ -509,8 +513,8 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
     /// gone.
     async fn full_pass(&self, live: &LiveIndex, forced: &[String]) {
         // The persisted cache (first pass only) is read while the directory is listed, and
-        // decoded a slice per stat batch while the host stats the batch (the same stats, one
-        // batch at a time, as without a cache).
+        // decoded (and its terms interned) a slice per stat batch while the host stats the
+        // batch (the same stats, one batch at a time, as without a cache).
         let (walked, text) =
             join(self.store.walk_memory_files(), self.load_index_cache(live)).await;
         let mut decoding = text
@@ -522,6 +526,7 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             .stat_memory_files(walked, &mut || {
                 if let Some(d) = decoding.as_mut() {
                     d.step(slice);
+                    d.intern_step(&mut live.index().borrow_mut(), INTERN_SLICE);
                 }
             })
             .await;

@@ -211,16 +211,16 @@ impl<'a> IndexCache<'a> {
                 _ => return Err(hits),
             }
         }
-        if self.ids.len() != self.terms.len() {
-            // Distinct cache terms must be distinct ranker terms (an entry's ids distinct): two
-            // terms the ranker keys alike (a hand-made file could hold `\0ab` and `ab`) refuse
-            // the load.
+        if let Some(rest) = self.terms.get(self.ids.len()..).filter(|r| !r.is_empty()) {
+            // The terms not interned while decoding. Distinct cache terms must be distinct
+            // ranker terms (an entry's ids distinct): two terms the ranker keys alike (a
+            // hand-made file could hold `\0ab` and `ab`) refuse the load.
             let before = index.ranker_mut().term_count();
-            self.ids = index.ranker_mut().intern_all(&self.terms);
-            if index.ranker_mut().term_count() - before != self.terms.len() {
-                self.ids.clear();
+            let more = index.ranker_mut().intern_all(rest);
+            if index.ranker_mut().term_count() - before != rest.len() {
                 return Err(hits);
             }
+            self.ids.extend(more);
         }
         let loaded = hits.len();
         // The hit for each entry, by entry.
@@ -313,6 +313,11 @@ pub(crate) struct Decoding<'a> {
     r: Reader<'a>,
     phase: Phase,
     terms: Vec<&'a str>,
+    /// The ranker's ids of the first terms, interned ahead of the load
+    /// ([`Decoding::intern_step`]).
+    ids: Vec<u32>,
+    /// Interning stopped at a term keyed like another (the load will refuse).
+    intern_stopped: bool,
     entries: Vec<Cached<'a>>,
     lists: Vec<Vec<Posting>>,
 }
@@ -349,9 +354,35 @@ impl<'a> Decoding<'a> {
             terms: Vec::with_capacity(n_terms.min(r.left() / 2)),
             r,
             phase: Phase::Terms(n_terms),
+            ids: Vec::new(),
+            intern_stopped: false,
             entries: Vec::new(),
             lists: Vec::new(),
         })
+    }
+
+    /// Intern up to `n` more of the terms decoded so far into `index`, as the bulk load would
+    /// ([`IndexCache::apply_bulk`] interns only those left): work that can fill the same
+    /// waits as the decoding. Nothing when `index` is not new; the ids are dropped (and the
+    /// load will be refused) when a term is keyed like one interned before.
+    pub(crate) fn intern_step(&mut self, index: &mut RecallIndex, n: usize) {
+        let from = self.ids.len();
+        let to = from.saturating_add(n).min(self.terms.len());
+        let Some(chunk) = self.terms.get(from..to).filter(|c| !c.is_empty()) else {
+            return;
+        };
+        if self.intern_stopped || !index.is_new() {
+            return;
+        }
+        let ranker = index.ranker_mut();
+        let before = ranker.term_count();
+        let ids = ranker.intern_all(chunk);
+        if ranker.term_count() - before == chunk.len() {
+            self.ids.extend(ids);
+        } else {
+            // Stop here: the load interns the rest, meets the same term and refuses.
+            self.intern_stopped = true;
+        }
     }
 
     /// Decode about `budget` bytes more (at least one term, entry or list); false once the
@@ -417,7 +448,7 @@ impl<'a> Decoding<'a> {
     pub(crate) fn finish(mut self) -> Option<IndexCache<'a>> {
         while self.step(usize::MAX) {}
         (self.phase == Phase::Done).then(|| IndexCache {
-            ids: Vec::new(),
+            ids: self.ids,
             lists: self.lists,
             terms: self.terms,
             entries: self.entries,
@@ -1306,6 +1337,52 @@ mod tests {
             }
         }
         assert!(decoded > 1 && decoded < candidates.len(), "{decoded}");
+    }
+
+    #[test]
+    fn terms_interned_while_decoding_load_as_at_once() {
+        let mems = memories(0x0123_4567_89ab_cdef, 70);
+        let mut built = fresh(&mems);
+        let text = encode(&built, "/m/");
+        let mut rng = XorShift(99);
+        for round in 0..12 {
+            let mut index = RecallIndex::new(RankerParams::default());
+            let mut d = Decoding::start(text.as_bytes(), "/m/").unwrap();
+            let n = 1 + (rng.next() % 300) as usize;
+            loop {
+                let more = d.step(1 + (rng.next() % 900) as usize);
+                if round % 3 != 0 {
+                    d.intern_step(&mut index, n);
+                }
+                if !more {
+                    break;
+                }
+            }
+            let mut cache = d.finish().unwrap();
+            let hits = every_hit(&cache, &mems);
+            assert!(apply(&mut cache, &mut index, &hits));
+            for q in QUERIES {
+                assert_eq!(answers(&mut index, q), answers(&mut built, q), "{q}");
+            }
+            assert_eq!(encode(&index, "/m/"), text);
+        }
+        // Two terms the ranker keys alike (put in by hand: a decoded file holds none): the
+        // interning stops at the second, and the load is refused.
+        let mut d = Decoding::start(text.as_bytes(), "/m/").unwrap();
+        while d.phase != Phase::Entries(mems.len()) {
+            d.step(1);
+        }
+        d.terms[0] = "ab";
+        d.terms[1] = "\0ab";
+        let mut index = RecallIndex::new(RankerParams::default());
+        d.intern_step(&mut index, 1);
+        d.intern_step(&mut index, 5);
+        d.intern_step(&mut index, 5);
+        assert_eq!(d.ids.len(), 1);
+        let mut cache = d.finish().unwrap();
+        let hits = every_hit(&cache, &mems);
+        assert!(!apply(&mut cache, &mut index, &hits));
+        assert!(index.is_empty());
     }
 
     #[test]
