@@ -126,8 +126,9 @@ struct Cached<'a> {
     size: f64,
     mtime_ms: f64,
     memory_type: Option<MemoryType>,
-    name: Option<&'a str>,
-    description: Option<&'a str>,
+    /// Owned already: made while decoding (in a first pass's stat waits), moved by the load.
+    name: Option<String>,
+    description: Option<String>,
     embed_hash: u128,
     lens: [u32; FIELDS],
     used: bool,
@@ -231,9 +232,10 @@ impl<'a> IndexCache<'a> {
                 *place = Some(hit);
             }
         }
+        // (A loaded entry's strings move into its header: the cache loads once.)
         let memories: Vec<Option<BulkMemory>> = load
             .into_iter()
-            .zip(&self.entries)
+            .zip(&mut self.entries)
             .map(|(hit, entry)| {
                 let hit = hit?;
                 Some(BulkMemory {
@@ -241,9 +243,9 @@ impl<'a> IndexCache<'a> {
                         filename: hit.rel,
                         file_path: hit.path,
                         mtime_ms: hit.mtime_ms,
-                        description: entry.description.map(str::to_owned),
+                        description: entry.description.take(),
                         memory_type: entry.memory_type,
-                        name: entry.name.map(str::to_owned),
+                        name: entry.name.take(),
                         body_head: String::new(),
                     },
                     size: hit.size,
@@ -525,8 +527,8 @@ impl<'a> Reader<'a> {
             0 => None,
             t => Some(*MemoryType::ALL.get(t - 1)?),
         };
-        let name = self.optional()?;
-        let description = self.optional()?;
+        let name = self.optional()?.map(str::to_owned);
+        let description = self.optional()?.map(str::to_owned);
         let embed_hash = (u128::from(self.num()?) << 64) | u128::from(self.num()?);
         let mut lens = [0u32; FIELDS];
         for l in &mut lens {
