@@ -930,6 +930,17 @@ mod tests {
         }
     }
 
+    /// A cache file for `/m/` around `body`: a header line that checks out.
+    fn with_header(body: &str) -> String {
+        format!(
+            "{MAGIC} {:x} {:x} {:x} {}\n{body}",
+            fingerprint(),
+            fnv64(b"/m/"),
+            fnv64(body.as_bytes()),
+            body.len()
+        )
+    }
+
     /// `n` random memories: (file, header with its body).
     fn memories(seed: u64, n: usize) -> Vec<(File, MemoryHeader)> {
         let mut rng = XorShift(seed);
@@ -1268,13 +1279,7 @@ mod tests {
                             body.push('\n');
                         }
                     }
-                    format!(
-                        "{MAGIC} {:x} {:x} {:x} {}\n{body}",
-                        fingerprint(),
-                        fnv64(b"/m/"),
-                        fnv64(body.as_bytes()),
-                        body.len()
-                    )
+                    with_header(&body)
                 }
             };
             let Some(mut cache) = IndexCache::decode(candidate.as_bytes(), "/m/") else {
@@ -1313,13 +1318,7 @@ mod tests {
                 bytes[at] = b'0' + (rng.next() % 75) as u8;
             }
             let b = String::from_utf8_lossy(&bytes).into_owned();
-            candidates.push(format!(
-                "{MAGIC} {:x} {:x} {:x} {}\n{b}",
-                fingerprint(),
-                fnv64(b"/m/"),
-                fnv64(b.as_bytes()),
-                b.len()
-            ));
+            candidates.push(with_header(&b));
         }
         let mut decoded = 0;
         for text in &candidates {
@@ -1404,13 +1403,7 @@ mod tests {
             for &n in list {
                 put_varint(&mut body, n);
             }
-            format!(
-                "{MAGIC} {:x} {:x} {:x} {}\n{body}",
-                fingerprint(),
-                fnv64(b"/m/"),
-                fnv64(body.as_bytes()),
-                body.len()
-            )
+            with_header(&body)
         };
         // One posting (entry 0, once in the body): taken.
         assert!(IndexCache::decode(cache("kafka", &[1, 0]).as_bytes(), "/m/").is_some());
