@@ -59,10 +59,48 @@ pub const SIZE_IS_NUMBER: f64 = 1.0;
 /// Flag: the host's `mtimeMs` was a number.
 pub const MTIME_IS_NUMBER: f64 = 2.0;
 
-/// The stats of a batch of `count` paths from the numbers the adapter copied out of the host's
-/// answers ([`STAT_FIELDS`] a path; all zero for a path the host could not stat, or a batch cut
-/// short). A stat needs a known kind and a numeric `mtimeMs`; a `size` that is not a number
-/// reads as 0.
+/// [`KIND_NAMES`]' names as the adapter sends them (NUL between names), so that it codes a
+/// kind by the same list.
+///
+/// ```
+/// use memdir::host::answers::{joined_paths, KIND_NAMES, KIND_NAMES_JOINED};
+/// assert_eq!(KIND_NAMES_JOINED, joined_paths(&KIND_NAMES.map(|(name, _)| name)));
+/// ```
+pub const KIND_NAMES_JOINED: &str = "file\0dir\0directory\0symlink";
+
+/// The stat in one record of [`STAT_FIELDS`] numbers the adapter copied out of a host's answer
+/// (all zero for an answer that was not an object). A stat needs a known kind and a numeric
+/// `mtimeMs`; a `size` that is not a number reads as 0.
+///
+/// ```
+/// use memdir::host::answers::stat_of_record;
+/// use memdir::host::{EntryKind, FileStat};
+/// let file = FileStat { kind: EntryKind::File, size: 5.0, mtime_ms: 9.0 };
+/// assert_eq!(stat_of_record(&[1.0, 5.0, 9.0, 3.0]), Some(file));
+/// assert_eq!(stat_of_record(&[1.0, 5.0, 9.0, 1.0]), None); // mtimeMs not a number
+/// assert_eq!(stat_of_record(&[0.0, 5.0, 9.0, 3.0]), None); // an unknown kind
+/// ```
+pub fn stat_of_record(record: &[f64]) -> Option<FileStat> {
+    let &[code, size, mtime_ms, flags] = record.first_chunk()?;
+    let flags = flags as u8;
+    if flags & MTIME_IS_NUMBER as u8 == 0 || code.fract() != 0.0 || code < 1.0 {
+        return None;
+    }
+    let &(_, kind) = KIND_NAMES.get(code as usize - 1)?;
+    let size = if flags & SIZE_IS_NUMBER as u8 != 0 {
+        size
+    } else {
+        0.0
+    };
+    Some(FileStat {
+        kind,
+        size,
+        mtime_ms,
+    })
+}
+
+/// The stats of a batch of `count` paths: a [`stat_of_record`] record each ([`STAT_FIELDS`]
+/// numbers a path; all zero for a path the host could not stat, or a batch cut short).
 ///
 /// ```
 /// use memdir::host::answers::stats_of_batch;
@@ -74,24 +112,7 @@ pub const MTIME_IS_NUMBER: f64 = 2.0;
 /// ```
 pub fn stats_of_batch(values: &[f64], count: usize) -> Vec<Option<FileStat>> {
     (0..count)
-        .map(|i| {
-            let &[code, size, mtime_ms, flags] = values.get(i * STAT_FIELDS..)?.first_chunk()?;
-            let flags = flags as u8;
-            if flags & MTIME_IS_NUMBER as u8 == 0 || code.fract() != 0.0 || code < 1.0 {
-                return None;
-            }
-            let &(_, kind) = KIND_NAMES.get(code as usize - 1)?;
-            let size = if flags & SIZE_IS_NUMBER as u8 != 0 {
-                size
-            } else {
-                0.0
-            };
-            Some(FileStat {
-                kind,
-                size,
-                mtime_ms,
-            })
-        })
+        .map(|i| stat_of_record(values.get(i * STAT_FIELDS..)?))
         .collect()
 }
 
@@ -130,6 +151,43 @@ pub fn packed_len(lengths: &[f64], total: f64, max_bytes: &[f64]) -> Option<usiz
         }
     }
     (packed_count(total) == Some(sum)).then_some(sum)
+}
+
+/// One read of a packed batch of heads ([`unpack_heads`]).
+#[derive(Debug, PartialEq)]
+pub enum PackedHead<'a> {
+    /// Its bytes, cut from the packed buffer.
+    Bytes(&'a [u8]),
+    /// The read failed (-1).
+    Failed,
+    /// The answer was not a byte array (-2): the adapter reads it on its own.
+    Alone,
+}
+
+/// The heads of a packed batch: `bytes` (of [`packed_len`]'s size) cut by the `lengths` in
+/// order; a count that is not a whole number of bytes within what is left reads as failed.
+///
+/// ```
+/// use memdir::host::answers::{unpack_heads, PackedHead};
+/// let heads = unpack_heads(b"abcdefgh", &[3.0, -1.0, 5.0, -2.0]);
+/// assert_eq!(heads, [PackedHead::Bytes(b"abc"), PackedHead::Failed, PackedHead::Bytes(b"defgh"), PackedHead::Alone]);
+/// ```
+pub fn unpack_heads<'a>(bytes: &'a [u8], lengths: &[f64]) -> Vec<PackedHead<'a>> {
+    let mut at = 0usize;
+    lengths
+        .iter()
+        .map(|&n| match packed_count(n) {
+            Some(n) => match bytes.get(at..at.saturating_add(n)) {
+                Some(head) => {
+                    at += n;
+                    PackedHead::Bytes(head)
+                }
+                None => PackedHead::Failed,
+            },
+            None if n == -2.0 => PackedHead::Alone,
+            None => PackedHead::Failed,
+        })
+        .collect()
 }
 
 /// Refuse a whole-file answer of `len` units (UTF-16 units of a string, bytes of a byte array)

@@ -3,7 +3,7 @@
 
 use super::error::host_error;
 use crate::error::HostError;
-use crate::host::answers::{self, kind_named};
+use crate::host::answers::{self, kind_named, PackedHead};
 use crate::host::{
     Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock,
     HostResult, HostWatch, Llm, LlmRequest, Telemetry, WatchListener,
@@ -18,44 +18,56 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
 
 // Reading a host's answers field by field costs a boundary crossing per field; these read a
 // `FileStat` or a whole `readDir` listing in one. They only copy: every check stays in Rust
-// (`kind_named`, the fallbacks below), and a getter that throws reads as a missing value.
+// (`host::answers`: `stat_of_record`, `kind_named`, `unpack_heads`; the fallbacks below), and a
+// getter that throws reads as a missing value. A call per path of a batch goes through one
+// loop, `askEach`.
 #[wasm_bindgen(inline_js = r#"
-export function statFields(stat, out) {
-  try {
-    if (stat === null || typeof stat !== "object") return undefined;
-    const { kind, size, mtimeMs } = stat;
-    out[0] = typeof size === "number" ? size : 0;
-    out[1] = typeof mtimeMs === "number" ? mtimeMs : NaN;
-    out[2] = typeof mtimeMs === "number" ? 1 : 0;
-    return typeof kind === "string" ? kind : undefined;
-  } catch {
-    return undefined;
+// A kind is sent as its place in the core's list of names plus one (`answers::KIND_NAMES`),
+// the list split once.
+let kindNamesText = null;
+let kindNames = [];
+function kindList(text) {
+  if (text !== kindNamesText) {
+    kindNamesText = text;
+    kindNames = text.split("\0");
   }
+  return kindNames;
 }
-export function statBatch(fs, joined, kindNames) {
+// One stat answer as the record `answers::stat_of_record` reads, at `out[at..at + 4]`: the
+// kind's code, size, mtimeMs, and which of the two were numbers.
+function putStat(stat, names, out, at) {
+  try {
+    if (stat === null || typeof stat !== "object") return;
+    const { kind, size, mtimeMs } = stat;
+    out[at] = names.indexOf(kind) + 1;
+    out[at + 1] = typeof size === "number" ? size : 0;
+    out[at + 2] = typeof mtimeMs === "number" ? mtimeMs : 0;
+    out[at + 3] = (typeof size === "number" ? 1 : 0) + (typeof mtimeMs === "number" ? 2 : 0);
+  } catch {}
+}
+// `ask(path, i)` for each non-empty path, `put(i, answer)` for each answer (a throw or a
+// rejection puts nothing): null when every answer came at once, else the promises to wait for.
+function askEach(paths, ask, put) {
+  let pending = null;
+  for (let i = 0; i < paths.length; i++) {
+    if (paths[i] === "") continue;
+    try {
+      const value = ask(paths[i], i);
+      if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((v) => put(i, v), () => {}));
+      else put(i, value);
+    } catch {}
+  }
+  return pending;
+}
+export function statRecord(stat, names, out) {
+  putStat(stat, kindList(names), out, 0);
+}
+export function statBatch(fs, joined, names) {
   try {
     const paths = joined.split("\0");
-    const names = kindNames.split("\0");
+    const kinds = kindList(names);
     const out = new Float64Array(paths.length * 4);
-    const put = (i, stat) => {
-      try {
-        if (stat === null || typeof stat !== "object") return;
-        const { kind, size, mtimeMs } = stat;
-        out[4 * i] = names.indexOf(kind) + 1;
-        out[4 * i + 1] = typeof size === "number" ? size : 0;
-        out[4 * i + 2] = typeof mtimeMs === "number" ? mtimeMs : 0;
-        out[4 * i + 3] = (typeof size === "number" ? 1 : 0) + (typeof mtimeMs === "number" ? 2 : 0);
-      } catch {}
-    };
-    let pending = null;
-    for (let i = 0; i < paths.length; i++) {
-      if (paths[i] === "") continue;
-      try {
-        const value = fs.stat(paths[i]);
-        if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((stat) => put(i, stat), () => {}));
-        else put(i, value);
-      } catch {}
-    }
+    const pending = askEach(paths, (path) => fs.stat(path), (i, stat) => putStat(stat, kinds, out, 4 * i));
     return pending === null ? out : Promise.all(pending).then(() => out);
   } catch {
     return undefined;
@@ -67,15 +79,7 @@ export function readHeads(fs, joined, maxBytes) {
     maxBytes = Array.from(maxBytes);
     const paths = joined.split("\0");
     const out = new Array(paths.length).fill(undefined);
-    let pending = null;
-    for (let i = 0; i < paths.length; i++) {
-      if (paths[i] === "") continue;
-      try {
-        const value = fs.readHead(paths[i], maxBytes[i]);
-        if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((head) => { out[i] = head; }, () => {}));
-        else out[i] = value;
-      } catch {}
-    }
+    const pending = askEach(paths, (path, i) => fs.readHead(path, maxBytes[i]), (i, head) => { out[i] = head; });
     return pending === null ? out : Promise.all(pending).then(() => out);
   } catch {
     return undefined;
@@ -135,10 +139,10 @@ export function dirListing(entries) {
 }
 "#)]
 extern "C" {
-    /// `stat.kind` if it is a string, with `[size or 0, mtimeMs, 1 if mtimeMs is a number]`
-    /// written to `out`.
-    #[wasm_bindgen(js_name = statFields)]
-    fn stat_fields(stat: &JsValue, out: &mut [f64]) -> Option<String>;
+    /// A stat answer as one `answers::stat_of_record` record in `out` (zeros when it is not an
+    /// object); `names` is `answers::KIND_NAMES_JOINED`.
+    #[wasm_bindgen(js_name = statRecord)]
+    fn stat_record(stat: &JsValue, names: &str, out: &mut [f64]);
     /// Each entry as `<kind>\0<name>\0`, in UTF-8, or `undefined` when an entry is not an
     /// object with a string name and kind free of NUL, or the realm has no `TextEncoder` (then
     /// the entries are read one by one, and a bad one is reported).
@@ -303,20 +307,9 @@ impl JsFs {
     }
 
     fn stat_from(value: &JsValue, what: &str) -> HostResult<FileStat> {
-        let mut fields = [0.0; 3];
-        let kind = stat_fields(value, &mut fields)
-            .as_deref()
-            .and_then(kind_named)
-            .ok_or_else(|| lying(what))?;
-        let [size, mtime_ms, mtime_is_number] = fields;
-        if mtime_is_number != 1.0 {
-            return Err(lying(what));
-        }
-        Ok(FileStat {
-            kind,
-            size,
-            mtime_ms,
-        })
+        let mut record = [0.0; answers::STAT_FIELDS];
+        stat_record(value, answers::KIND_NAMES_JOINED, &mut record);
+        answers::stat_of_record(&record).ok_or_else(|| lying(what))
     }
 }
 
@@ -370,8 +363,7 @@ impl FileSystem for JsFs {
 
     async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
         let joined = answers::joined_paths(paths);
-        let names = answers::joined_paths(&answers::KIND_NAMES.map(|(name, _)| name));
-        let batch = stat_batch(&self.obj, &joined, &names);
+        let batch = stat_batch(&self.obj, &joined, answers::KIND_NAMES_JOINED);
         let values = settle(batch)
             .await
             .ok()
@@ -456,18 +448,13 @@ impl FileSystem for JsFs {
                 .map(|(i, &(_, max))| head_bytes(heads.get(i), max).ok())
                 .collect();
         };
-        let mut at = 0;
         (0..reads.len() as u32)
             .zip(reads)
-            .zip(lengths)
-            .map(|((i, &(_, max)), n)| match answers::packed_count(n) {
-                Some(n) => {
-                    let head = bytes.get(at..at + n).map(<[u8]>::to_vec);
-                    at += n;
-                    head
-                }
-                None if n == -2.0 => head_bytes(heads.get(i), max).ok(),
-                None => None,
+            .zip(answers::unpack_heads(&bytes, &lengths))
+            .map(|((i, &(_, max)), head)| match head {
+                PackedHead::Bytes(head) => Some(head.to_vec()),
+                PackedHead::Alone => head_bytes(heads.get(i), max).ok(),
+                PackedHead::Failed => None,
             })
             .collect()
     }
