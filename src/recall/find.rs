@@ -537,9 +537,11 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
             live.set_watch(None);
         }
         let mut files = listing.files;
-        // The files to read or take from the cache: (walk position, which is their place in
-        // `files`).
-        let stale: Vec<u32> = {
+        // The files to read or take from the cache (walk position, which is their place in
+        // `files`), and where the cache holds each unchanged: forced paths, this instance's own
+        // writes, are read whatever the cache says. What the cache holds is loaded at once into
+        // the new index; the rest is read. (Should the load be refused, everything is read.)
+        let (stale, mut cached): (Vec<u32>, Vec<Option<usize>>) = {
             let mut index = live.index().borrow_mut();
             index.begin_pass();
             let stale = files
@@ -549,23 +551,19 @@ impl<'a, F: FileSystem, C: Clock, T: Telemetry, L: Llm, E: Embedder> Recaller<'a
                     let order = u32::try_from(i).unwrap_or(u32::MAX);
                     let current = index.listed(&f.rel, f.size, f.mtime_ms, order);
                     let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
-                    (forced || !current).then_some(order)
+                    if current && !forced {
+                        return None;
+                    }
+                    let at = cache
+                        .as_ref()
+                        .filter(|_| !forced)
+                        .and_then(|c| c.position(listed(f)));
+                    Some((order, at))
                 })
-                .collect();
+                .unzip();
             index.sweep();
             stale
         };
-        // Where the cache holds each stale file unchanged (forced paths, this instance's own
-        // writes, are read whatever the cache says), all loaded at once into the new index;
-        // what it does not hold is read. (Should the load be refused, everything is read.)
-        let mut cached: Vec<Option<usize>> = stale
-            .iter()
-            .map(|&order| {
-                let f = files.get(order as usize)?;
-                let forced = forced.binary_search_by(|p| p.as_str().cmp(&f.rel)).is_ok();
-                cache.as_ref().filter(|_| !forced)?.position(listed(f))
-            })
-            .collect();
         if let Some(c) = cache.as_mut() {
             // The files taken from the cache give their strings to the index.
             let hits: Vec<Hit> = stale
