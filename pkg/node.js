@@ -41,7 +41,8 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${tempSalt}${(++tempCount
  * A `MemoryFs` over Node's filesystem, with every optional capability: atomic writes (temp file
  * + rename, so a killed writer never leaves a torn file; declared as `atomicWrite: true`, so
  * memdir writes each file once instead of adding its own temp file and rename), `realpath`, `lstat`, exclusive create
- * (lock files), `appendFile`, head reads, `watch` (change notifications, so a recall over an
+ * (lock files), `appendFile` (one write at the end of the file; declared as `atomicAppend: true`,
+ * so a new `MEMORY.md` entry is appended instead of the index being rewritten), head reads, `watch` (change notifications, so a recall over an
  * unchanged directory stats nothing; see `watchTree`) and `hostId`/`processId`/`processAlive`, so a
  * lock file left by a killed process of this machine is broken at once instead of after the stale age.
  *
@@ -57,9 +58,10 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${tempSalt}${(++tempCount
  */
 export function nodeFs(options) {
   const sync = readArgs("nodeFs", () => options?.sync ?? false);
-  // `writeFile` below is temp file + rename: memdir need not add its own on top. `platform`
+  // `writeFile` below is temp file + rename: memdir need not add its own on top; `appendFile`
+  // opens with `O_APPEND` and writes once, which a reader sees whole or not at all. `platform`
   // tells resolveMemoryDir and loadSettings which path rules the paths follow.
-  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, atomicWrite: true, platform: process.platform };
+  return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, atomicWrite: true, atomicAppend: true, platform: process.platform };
 }
 
 /**

@@ -370,10 +370,7 @@ fn lines_pointing_at(index: &str, file: &str) -> Vec<(usize, usize)> {
         return out;
     }
     let mut done = 0; // end of the last line looked at
-    for (at, _) in index.match_indices(key) {
-        if at < done {
-            continue;
-        }
+    while let Some(at) = crate::find::find_from(index, key, done) {
         let start = index
             .get(..at)
             .and_then(|b| b.rfind('\n'))

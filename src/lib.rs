@@ -23,6 +23,7 @@ pub mod consolidate;
 pub mod entrypoint;
 pub mod error;
 pub mod extract;
+pub mod find;
 pub mod frontmatter;
 pub mod future;
 pub mod host;

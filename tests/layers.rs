@@ -20,6 +20,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "case",
             "entrypoint",
             "error",
+            "find",
             "frontmatter",
             "future",
             "host",

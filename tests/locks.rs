@@ -571,3 +571,142 @@ fn a_broken_locks_journal_survives_a_breaker_that_never_gets_the_lock() {
         "journal cleared"
     );
 }
+
+// ---------- the index entry appended ----------
+
+/// A host over `fs` that declares atomic appends (`nodeFs` does; `MemFs` does not, so the
+/// rewrite stays the path of the other tests).
+fn appending(fs: &MemFs) -> Host<'_> {
+    let mut host = Host::new(fs);
+    host.caps.atomic_append = true;
+    host
+}
+
+const OLD_INDEX: &str = "# Index\n- [Old](project_old.md) — kept\n";
+
+#[test]
+fn a_new_entry_is_appended_and_a_changed_one_rewrites_the_index() {
+    let fs = MemFs::new();
+    fs.insert_file("/m/MEMORY.md", OLD_INDEX);
+    let host = appending(&fs);
+    let calls = host.clone();
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    block_on(s.save(input("A"))).unwrap();
+    let after_a = format!("{OLD_INDEX}- [A](project_a.md) — about A\n");
+    assert_eq!(text(&fs, "/m/MEMORY.md").unwrap(), after_a);
+    let index_calls = |ops: &[common::Op]| {
+        calls
+            .paths_of(ops)
+            .into_iter()
+            .filter(|p| p.starts_with("/m/MEMORY.md"))
+            .count()
+    };
+    assert_eq!(index_calls(&[common::Op::AppendFile]), 1);
+    assert_eq!(
+        index_calls(&[common::Op::WriteFile, common::Op::Rename]),
+        0,
+        "appended, not rewritten"
+    );
+    // A changed entry: the index is rewritten, the line replaced in place.
+    calls.clear_calls();
+    let again = SaveInput {
+        description: "new words".into(),
+        replace: true,
+        ..input("A")
+    };
+    block_on(s.save(again)).unwrap();
+    assert_eq!(
+        text(&fs, "/m/MEMORY.md").unwrap(),
+        format!("{OLD_INDEX}- [A](project_a.md) — new words\n")
+    );
+    assert_eq!(index_calls(&[common::Op::AppendFile]), 0);
+    assert!(index_calls(&[common::Op::WriteFile]) >= 1);
+    // An index whose last line has no end, and a missing index: rewritten (written) whole.
+    for (before, after) in [
+        (
+            "- [Old](project_old.md) — kept",
+            "- [Old](project_old.md) — kept\n- [B](project_b.md) — about B\n",
+        ),
+        ("", "- [B](project_b.md) — about B\n"),
+    ] {
+        let fs = MemFs::new();
+        if !before.is_empty() {
+            fs.insert_file("/m/MEMORY.md", before);
+        }
+        let host = appending(&fs);
+        let calls = host.clone();
+        let s = store(host, TestClock::new(T0), StoreConfig::default());
+        block_on(s.save(input("B"))).unwrap();
+        assert_eq!(text(&fs, "/m/MEMORY.md").unwrap(), after);
+        assert_eq!(calls.count(&[common::Op::AppendFile]), 0, "{before:?}");
+    }
+}
+
+#[test]
+fn a_refused_append_puts_nothing_in_the_index_and_takes_the_file_back() {
+    let fs = MemFs::new();
+    fs.insert_file("/m/MEMORY.md", OLD_INDEX);
+    let mut host = appending(&fs);
+    host.denied = vec![common::Op::AppendFile];
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    let err = block_on(s.save(input("A"))).unwrap_err();
+    assert!(
+        err.cause.as_ref().is_some_and(|c| c.has_code("EACCES")),
+        "{err:?}"
+    );
+    assert_eq!(text(&fs, "/m/MEMORY.md").unwrap(), OLD_INDEX);
+    assert!(
+        text(&fs, "/m/project_a.md").is_none(),
+        "the new file is taken back"
+    );
+    assert!(text(&fs, LOCK).is_none());
+    assert!(text(&fs, "/m/.memdir-journal").is_none());
+}
+
+/// The disk fills up in the middle of the append: part of the line is in the index, and
+/// neither putting the index back nor writing the journal file can be done. The lock file
+/// keeps the journal line; once the lock is stale and there is space again, the writer that
+/// breaks it takes the part off and puts the whole entry in.
+#[test]
+fn an_append_cut_short_is_finished_by_the_next_writer() {
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    fs.insert_file("/m/MEMORY.md", OLD_INDEX);
+    let mut host = appending(fs);
+    let full = std::rc::Rc::clone(&host.no_space);
+    host.on(common::Op::AppendFile, "/m/MEMORY.md", move || {
+        // The write that got in before the disk was full.
+        block_on(fs.append_file("/m/MEMORY.md", "- [A](proj")).unwrap();
+        full.set(true);
+    });
+    let no_space = std::rc::Rc::clone(&host.no_space);
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    let err = block_on(s.save(input("A"))).unwrap_err();
+    assert!(
+        err.cause.as_ref().is_some_and(|c| c.has_code("ENOSPC")),
+        "{err:?}"
+    );
+    assert_eq!(
+        text(fs, "/m/MEMORY.md").unwrap(),
+        format!("{OLD_INDEX}- [A](proj")
+    );
+    assert!(
+        text(fs, "/m/project_a.md").is_some(),
+        "the memory file stays"
+    );
+    let lock = text(fs, LOCK).expect("the lock file stays");
+    assert!(lock.ends_with("\njournal private project_a.md"), "{lock:?}");
+    no_space.set(false);
+    fs.set_mtime(LOCK, T0);
+    let next = store(
+        appending(fs),
+        TestClock::new(T0 + 31_000.0),
+        StoreConfig::default(),
+    );
+    block_on(next.save(input("B"))).unwrap();
+    assert_eq!(
+        text(fs, "/m/MEMORY.md").unwrap(),
+        format!("{OLD_INDEX}- [A](project_a.md) — about A\n- [B](project_b.md) — about B\n")
+    );
+    assert!(text(fs, LOCK).is_none());
+    assert!(text(fs, "/m/.memdir-journal").is_none());
+}

@@ -76,6 +76,8 @@ export function memoryFs(files = {}) {
   return {
     // A write replaces the content in one step: memdir adds no temp file and rename.
     atomicWrite: true,
+    // An append adds the data in one step, too: a new index entry is appended.
+    atomicAppend: true,
     readFile: (path) => file(path).data,
     writeFile: (path, data) => put(path, data),
     readDir(path) {

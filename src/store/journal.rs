@@ -15,6 +15,11 @@
 //! once all are. A write that fails half done and cannot undo itself writes the journal file
 //! before its lock file goes, and when even that fails, leaves its lock file in place.
 //!
+//! A new index entry may be appended rather than written with the whole index (a host that
+//! appends atomically, see `Store::appended_lines`); an append cut short leaves part of the
+//! entry's line at the end, with no line end. The repair of that memory takes the part off
+//! before it puts the entry in (`without_cut_append`).
+//!
 //! Recovery also sweeps the temp files of atomic writes a killed writer left behind
 //! (`<name>.tmp-<id>`, see [`super::write`]): under the lock, at most once per `lock_stale_ms`
 //! per store, a walk of the directory (no symlinks followed, at most [`SWEEP_MAX_DEPTH`] levels
@@ -29,7 +34,7 @@ use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
-use crate::index_entry::{remove_index_entry, upsert_index_entry, IndexEntry};
+use crate::index_entry::{format_index_entry, remove_index_entry, upsert_index_entry, IndexEntry};
 
 /// What starts a journal line carried in a lock file (after its third line).
 pub(crate) const JOURNAL_PREFIX: &str = "journal ";
@@ -95,6 +100,20 @@ fn without_line(text: &str, line: &str) -> String {
         }
     }
     out
+}
+
+/// `index` without the part of `entry`'s line an append left when it was cut short (a crash,
+/// a full disk): a last line with no line end that begins that line. The store appends an
+/// entry only to an index whose last line is ended (see `Store::appended_lines`), so the
+/// memory being repaired left such a line; anything else is kept.
+fn without_cut_append<'a>(index: &'a str, entry: &IndexEntry) -> &'a str {
+    let start = index.rfind('\n').map_or(0, |i| i + 1);
+    let last = index.get(start..).unwrap_or("");
+    let whole = format!("{}\r\n", format_index_entry(entry));
+    match !last.is_empty() && whole.starts_with(last) {
+        true => index.get(..start).unwrap_or(index),
+        false => index,
+    }
 }
 
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
@@ -238,14 +257,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             return false;
         };
         let new = match header {
-            Some(h) if h.name.is_some() && h.memory_type.is_some() => upsert_index_entry(
-                &old,
-                &IndexEntry {
+            Some(h) if h.name.is_some() && h.memory_type.is_some() => {
+                let entry = IndexEntry {
                     title: h.name.unwrap_or_default(),
                     file: rel.to_owned(),
                     hook: h.description.unwrap_or_default(),
-                },
-            ),
+                };
+                upsert_index_entry(without_cut_append(&old, &entry), &entry)
+            }
             _ => remove_index_entry(&old, rel),
         };
         new == old
@@ -319,6 +338,38 @@ mod tests {
             file.map(|f| f.kind),
             Some(crate::library_files::LibraryFileKind::Journal)
         );
+    }
+
+    #[test]
+    fn a_cut_append_is_taken_off_and_nothing_else() {
+        let entry = IndexEntry {
+            title: "A".into(),
+            file: "a.md".into(),
+            hook: "h".into(),
+        };
+        let line = format_index_entry(&entry);
+        let before = "# Index\n- [B](b.md) — x\n";
+        // Every cut: part of the line, all of it without its end, with half a CRLF end.
+        for cut in (1..=line.len()).filter(|&n| line.is_char_boundary(n)) {
+            let torn = format!("{before}{}", &line[..cut]);
+            assert_eq!(without_cut_append(&torn, &entry), before, "{torn:?}");
+        }
+        assert_eq!(
+            without_cut_append(&format!("{before}{line}\r"), &entry),
+            before
+        );
+        // Ended lines, another entry's last line, a user's text: kept.
+        for kept in [
+            before.to_owned(),
+            format!("{before}{line}\n"),
+            format!("{before}- [B](b.md)"),
+            format!("{before}notes"),
+            String::new(),
+        ] {
+            assert_eq!(without_cut_append(&kept, &entry), kept);
+        }
+        // A cut at the very start of the file.
+        assert_eq!(without_cut_append(&line[..3], &entry), "");
     }
 
     #[test]

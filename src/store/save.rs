@@ -89,6 +89,12 @@ pub(crate) struct PlannedWrite {
     pub previous: Option<String>,
 }
 
+/// How an index append failed: the index is as it was read, or it may end in part of the line.
+enum IndexAppendError {
+    Restored(Error),
+    Cut(Error),
+}
+
 impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// Save a memory: write `<type>_<slug>.md` (or `input.file`) with its frontmatter and upsert
     /// its `MEMORY.md` entry (`- [name](file) — description`), atomically and under the
@@ -199,6 +205,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// Write a memory file and its index entry; on a failed index write, put the file back.
+    /// An entry that only adds a line to the index is appended when the host appends
+    /// atomically (see [`Store::appended_lines`]); otherwise the index is rewritten.
     /// Must run under the directory lock, after the path's containment check.
     pub(crate) async fn commit(
         &self,
@@ -219,6 +227,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             self.guard_secrets(plan.scope, &format_index_entry(&entry))?;
         }
         let mut index_warning = None;
+        let mut old_index = String::new();
         if !skip_index {
             let old = match plan.old_index.take() {
                 Some(read) => read?,
@@ -233,6 +242,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 return Err(refusal);
             }
             plan.index = Some(new);
+            old_index = old;
         }
         // A write that leaves the index alone has nothing to keep in step: no journal.
         let journaled = plan.index.is_some();
@@ -247,7 +257,21 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         if let Some(index) = &plan.index {
             let index_path = self.index_path(plan.scope);
-            if let Err(e) = self.write_atomic(&index_path, index).await {
+            let written = match self.appended_lines(&old_index, index) {
+                Some(added) => match self.append_index(&index_path, &old_index, added).await {
+                    Err(IndexAppendError::Restored(e)) => Err(e),
+                    // The index may hold part of the line and could not be put back: the file
+                    // stays, and the journal has the next writer finish the line (see
+                    // `journal::without_cut_append`).
+                    Err(IndexAppendError::Cut(e)) => {
+                        self.journal_keep(plan.scope, &plan.rel).await;
+                        return Err(e);
+                    }
+                    Ok(()) => Ok(()),
+                },
+                None => self.write_atomic(&index_path, index).await,
+            };
+            if let Err(e) = written {
                 // If the file cannot be put back either, the journal stays so the next
                 // writer brings the index in line with the file.
                 if self.roll_back(&plan).await {
@@ -266,6 +290,36 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             created: plan.previous.is_none(),
             index_warning,
         }))
+    }
+
+    /// The lines `new` adds at the end of `old`, when the index can take them as an append:
+    /// the host appends atomically (`atomic_append`), `old` is there and ends its last line,
+    /// and `new` is `old` with lines added after it (a new entry; a changed entry rewrites).
+    fn appended_lines<'a>(&self, old: &str, new: &'a str) -> Option<&'a str> {
+        let caps = self.fs.capabilities();
+        if !(caps.append_file && caps.atomic_append && old.ends_with('\n')) {
+            return None;
+        }
+        new.strip_prefix(old).filter(|added| !added.is_empty())
+    }
+
+    /// Append `added` to the index at `path`, whose text under the lock is `old`. A failed
+    /// append may have written part of it, so the index is then put back as `old`; `Cut`
+    /// when even that failed.
+    async fn append_index(
+        &self,
+        path: &str,
+        old: &str,
+        added: &str,
+    ) -> std::result::Result<(), IndexAppendError> {
+        let Err(e) = self.bounded(self.fs.append_file(path, added)).await else {
+            return Ok(());
+        };
+        let e = fs_error("append", path, e);
+        match self.write_atomic(path, old).await {
+            Ok(()) => Err(IndexAppendError::Restored(e)),
+            Err(_) => Err(IndexAppendError::Cut(e)),
+        }
     }
 
     /// Before any directory is created for a write: team keys pass the reference's key and

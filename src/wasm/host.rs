@@ -302,6 +302,7 @@ impl JsFs {
             read_head: has("readHead"),
             lock: has("lock"),
             atomic_write: get(&obj, "atomicWrite").as_bool() == Some(true),
+            atomic_append: has("appendFile") && get(&obj, "atomicAppend").as_bool() == Some(true),
         };
         Ok(JsFs { obj, caps })
     }

@@ -88,6 +88,8 @@ export interface MemoryFs {
   lock?(name: string): MaybePromise<() => void>;
   /** `true` when `writeFile` already replaces a file atomically (temp file + rename, or a commit on close): memdir then writes once instead of adding its own temp file and `rename`. */
   atomicWrite?: boolean;
+  /** `true` when `appendFile` adds its data in one write at the end (a reader sees the file before or after it; a crash may cut the added data short but never changes what was there): a new `MEMORY.md` entry is then appended instead of the index being rewritten. */
+  atomicAppend?: boolean;
   /** This machine's id (e.g. `os.hostname()`). With `processId` and `processAlive`, a lock file left by a dead process on this machine is broken at once. */
   hostId?(): string;
   /** This process's id (e.g. `process.pid`). */

@@ -80,6 +80,8 @@ impl StdFs {
                 read_head: true,
                 lock: false,
                 atomic_write: false,
+                // One `write_all` of a short line with `O_APPEND`: what Node's `appendFile` does.
+                atomic_append: true,
             },
             bytes_read: Cell::new(0),
         }

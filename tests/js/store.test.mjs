@@ -1,7 +1,7 @@
 // Memdir over memoryFs() and over nodeFs() on a real temporary directory.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, mkdir, writeFile, readFile, symlink, readdir, rm } from "node:fs/promises";
+import { mkdtemp, mkdir, writeFile, readFile, symlink, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Memdir, memoryFs, parseFrontmatter, isMemdirError } from "memdir";
@@ -81,6 +81,28 @@ test("bad input on disk gets a documented result, never a crash", async () => {
   assert.ok(names.filter((n) => n.endsWith("ok.md")).length <= 2, "the symlink cycle terminates");
   await rm(root, { recursive: true, force: true });
 });
+
+for (const sync of [false, true]) {
+  test(`nodeFs${sync ? " sync" : ""}: a new index entry is appended to MEMORY.md in place, a changed one replaces the file`, async () => {
+    const dir = (await tempDir()) + "/memory/";
+    const m = new Memdir({ fs: nodeFs({ sync }), dir });
+    await m.save({ name: "One", description: "first", type: "user", body: "1" });
+    const first = await stat(dir + "MEMORY.md");
+    await m.save({ name: "Two", description: "second", type: "user", body: "2" });
+    const appended = await stat(dir + "MEMORY.md");
+    // The same file grew: no temp file was renamed over it.
+    assert.equal(appended.ino, first.ino);
+    assert.equal(await readFile(dir + "MEMORY.md", "utf8"), "- [One](user_one.md) — first\n- [Two](user_two.md) — second\n");
+    await m.save({ name: "One", description: "changed", type: "user", body: "1", replace: true });
+    assert.notEqual((await stat(dir + "MEMORY.md")).ino, first.ino, "a changed line rewrites the index atomically");
+    assert.equal(await readFile(dir + "MEMORY.md", "utf8"), "- [One](user_one.md) — changed\n- [Two](user_two.md) — second\n");
+    // An index whose last line has no end is rewritten, its line ended first.
+    await writeFile(dir + "MEMORY.md", "# Mine");
+    await m.save({ name: "Three", description: "third", type: "user", body: "3" });
+    assert.equal(await readFile(dir + "MEMORY.md", "utf8"), "# Mine\n- [Three](user_three.md) — third\n");
+    assert.deepEqual((await readdir(dir)).filter((f) => f.includes(".tmp-") || f.includes(".memdir.lock")), []);
+  });
+}
 
 test("daily log appends under logs/YYYY/MM/", async () => {
   const root = await tempDir();

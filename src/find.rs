@@ -1,0 +1,87 @@
+//! Substring search for the scans that run over a whole `MEMORY.md` on every write (is this file
+//! listed? does the index hold a comment?). `str::find`'s two-way search is slow in the
+//! size-optimised wasm build; here one byte of the needle is looked for eight bytes at a time,
+//! and only where it occurs is the needle compared.
+
+use crate::jsstr::split_word;
+
+/// The first place at or after `from` where `needle` occurs in `hay`, as `str::find` on
+/// `&hay[from..]` would find it (plus `from`). The byte scanned for is the needle's last one that
+/// is neither a letter, a digit, `_`, `-` nor a space (in a file name, the `.` of `.md`), as
+/// such bytes are rare in an index; each place it occurs costs one comparison of the needle.
+/// `None` when `from` is past the end or inside a character.
+///
+/// ```
+/// use memdir::find::find_from;
+/// let index = "- [A](a.md) — x\n- [B](user_b.md) — y\n";
+/// assert_eq!(find_from(index, "user_b.md", 0), index.find("user_b.md"));
+/// assert_eq!(find_from(index, "a.md", 7), None);
+/// ```
+pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    if !hay.is_char_boundary(from) {
+        return None;
+    }
+    if n.is_empty() {
+        return Some(from);
+    }
+    let common = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b' ');
+    let anchor = n.iter().rposition(|b| !common(b)).unwrap_or(0);
+    let target = n.get(anchor).copied()?;
+    // The needle starting `anchor` bytes before `p` (where `target` is), at or after `from`.
+    let starts_at = |p: usize| -> Option<usize> {
+        let start = p.checked_sub(anchor)?;
+        (start >= from && h.get(start..start + n.len()) == Some(n)).then_some(start)
+    };
+    let mut base = from.checked_add(anchor)?;
+    let mut rest = h.get(base..)?;
+    while let Some((word, tail)) = split_word(rest) {
+        rest = tail;
+        // A high bit for each byte of the word equal to `target` (exact: no false positives).
+        let x = word ^ (LOW * u64::from(target));
+        let mut found = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        while found != 0 {
+            if let Some(start) = starts_at(base + found.trailing_zeros() as usize / 8) {
+                return Some(start);
+            }
+            found &= found - 1;
+        }
+        base += 8;
+    }
+    (base..h.len()).find_map(starts_at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::XorShift;
+
+    #[test]
+    fn finds_what_str_find_finds() {
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut below = |n: usize| (rng.next() % n as u64) as usize;
+        // A small alphabet, so needles occur often, overlap and straddle the eight-byte words.
+        let alphabet = ["a", "b", ".", "_", "é", "\n", "-", "<!--"];
+        let pick = |below: &mut dyn FnMut(usize) -> usize, len: usize| -> String {
+            (0..len).map(|_| alphabet[below(alphabet.len())]).collect()
+        };
+        for _ in 0..20_000 {
+            let hay_len = below(40);
+            let hay = pick(&mut below, hay_len);
+            let needle_len = below(5);
+            let needle = pick(&mut below, needle_len);
+            let from = below(hay.len() + 2);
+            let expected = hay
+                .get(from..)
+                .and_then(|rest| rest.find(needle.as_str()))
+                .map(|i| i + from);
+            assert_eq!(
+                find_from(&hay, &needle, from),
+                expected,
+                "{hay:?} {needle:?} {from}"
+            );
+        }
+    }
+}
