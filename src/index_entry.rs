@@ -315,6 +315,20 @@ fn points_at(content: &str, file: &str) -> bool {
 /// assert_eq!(upsert_index_entry("# M", &entry), "# M\n- [B](b.md) — new\n");
 /// ```
 pub fn upsert_index_entry(index: &str, entry: &IndexEntry) -> String {
+    upsert_index_entry_telling(index, entry).0
+}
+
+/// [`upsert_index_entry`], also telling whether the entry was added at the end: the new text is
+/// then `index` itself followed by the added line (every byte of `index` kept in place), which
+/// a writer may append instead of rewriting the file.
+///
+/// ```
+/// use memdir::{index_entry::upsert_index_entry_telling, IndexEntry};
+/// let entry = IndexEntry { title: "B".into(), file: "b.md".into(), hook: "new".into() };
+/// assert_eq!(upsert_index_entry_telling("# M\n", &entry), ("# M\n- [B](b.md) — new\n".into(), true));
+/// assert_eq!(upsert_index_entry_telling("- [B](b.md)\n", &entry).1, false);
+/// ```
+pub fn upsert_index_entry_telling(index: &str, entry: &IndexEntry) -> (String, bool) {
     let line = format_index_entry(entry);
     let mut out = String::with_capacity(index.len() + line.len() + 2);
     let mut replaced = false;
@@ -331,7 +345,7 @@ pub fn upsert_index_entry(index: &str, entry: &IndexEntry) -> String {
     }
     out.push_str(index.get(copied..).unwrap_or(""));
     if replaced {
-        return out;
+        return (out, false);
     }
     // Most indexes hold no `\r`: a byte search says so faster than a search for "\r\n".
     let crlf = index.contains('\r') && index.contains("\r\n");
@@ -341,7 +355,7 @@ pub fn upsert_index_entry(index: &str, entry: &IndexEntry) -> String {
     }
     out.push_str(&line);
     out.push_str(eol);
-    out
+    (out, true)
 }
 
 /// The byte ranges (each line with its terminator) of the lines of `index` that point at
@@ -513,13 +527,19 @@ mod tests {
                 file: file.into(),
                 hook: "h".into(),
             };
+            let (upserted, appended) = upsert_index_entry_telling(&index, &entry);
             assert_eq!(
-                upsert_index_entry(&index, &entry),
+                upserted,
                 upsert_parsing_every_line(&index, &entry),
                 "{index:?} {file:?}"
             );
+            // Told appended exactly when no line pointed at the file, so the index is kept
+            // whole at the start of the new text.
+            let removed = remove_index_entry(&index, file);
+            assert_eq!(appended, removed == index, "{index:?} {file:?}");
+            assert!(!appended || upserted.starts_with(&index), "{index:?} {file:?}");
             assert_eq!(
-                remove_index_entry(&index, file),
+                removed,
                 remove_parsing_every_line(&index, file),
                 "{index:?} {file:?}"
             );

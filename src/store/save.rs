@@ -14,7 +14,7 @@ use crate::error::{Code, Error, Result};
 use crate::frontmatter::{format_memory_file_modified, MemoryFields};
 use crate::future::join;
 use crate::host::{Clock, EntryKind, FileSystem, Telemetry};
-use crate::index_entry::{format_index_entry, upsert_index_entry, IndexEntry};
+use crate::index_entry::{format_index_entry, upsert_index_entry_telling, IndexEntry};
 use crate::paths::PathStyle;
 use crate::types::MemoryType;
 use crate::types::MAX_HOST_FILE_LEN;
@@ -228,12 +228,13 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         let mut index_warning = None;
         let mut old_index = String::new();
+        let mut index_appended = false;
         if !skip_index {
             let old = match plan.old_index.take() {
                 Some(read) => read?,
                 None => self.read_index_for_commit(plan.scope).await?,
             };
-            let new = upsert_index_entry(&old, &entry);
+            let (new, appended) = upsert_index_entry_telling(&old, &entry);
             index_warning = self.measure_index(plan.scope, &new);
             if let Some(refusal) = index_warning
                 .as_ref()
@@ -243,6 +244,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             }
             plan.index = Some(new);
             old_index = old;
+            index_appended = appended;
         }
         // A write that leaves the index alone has nothing to keep in step: no journal.
         let journaled = plan.index.is_some();
@@ -257,7 +259,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         }
         if let Some(index) = &plan.index {
             let index_path = self.index_path(plan.scope);
-            let written = match self.appended_lines(&old_index, index) {
+            let written = match self.appended_lines(&old_index, index, index_appended) {
                 Some(added) => match self.append_index(&index_path, &old_index, added).await {
                     Err(IndexAppendError::Restored(e)) => Err(e),
                     // The index may hold part of the line and could not be put back: the file
@@ -294,13 +296,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// The lines `new` adds at the end of `old`, when the index can take them as an append:
     /// the host appends atomically (`atomic_append`), `old` is there and ends its last line,
-    /// and `new` is `old` with lines added after it (a new entry; a changed entry rewrites).
-    fn appended_lines<'a>(&self, old: &str, new: &'a str) -> Option<&'a str> {
+    /// and `new` is `old` with lines added after it (`appended`, as
+    /// [`upsert_index_entry_telling`] tells for a new entry; a changed entry rewrites).
+    fn appended_lines<'a>(&self, old: &str, new: &'a str, appended: bool) -> Option<&'a str> {
         let caps = self.fs.capabilities();
-        if !(caps.append_file && caps.atomic_append && old.ends_with('\n')) {
+        if !(appended && caps.append_file && caps.atomic_append && old.ends_with('\n')) {
             return None;
         }
-        new.strip_prefix(old).filter(|added| !added.is_empty())
+        new.get(old.len()..).filter(|added| !added.is_empty())
     }
 
     /// Append `added` to the index at `path`, whose text under the lock is `old`. A failed
