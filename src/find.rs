@@ -35,8 +35,12 @@ pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
         let start = p.checked_sub(anchor)?;
         (start >= from && h.get(start..start + n.len()) == Some(n)).then_some(start)
     };
+    // A text where the byte is everywhere (hostile, or one long run of it) would cost a
+    // comparison per byte: past one place in eight on average, the two-way search takes over.
+    let two_way = || hay.get(from..)?.find(needle).map(|i| i + from);
     let mut base = from.checked_add(anchor)?;
     let mut rest = h.get(base..)?;
+    let mut compared = 0usize;
     while let Some((word, tail)) = split_word(rest) {
         rest = tail;
         // A high bit for each byte of the word equal to `target` (exact: no false positives).
@@ -47,8 +51,12 @@ pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
                 return Some(start);
             }
             found &= found - 1;
+            compared += 1;
         }
         base += 8;
+        if compared > 64 + (base - from) / 8 {
+            return two_way();
+        }
     }
     (base..h.len()).find_map(starts_at)
 }
@@ -57,6 +65,17 @@ pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::test_rng::XorShift;
+
+    #[test]
+    fn a_text_full_of_the_byte_looked_for_is_searched_two_way() {
+        // 1 MiB of dots and a long needle of dots that never matches: one comparison per byte
+        // would compare about 250 MB; the two-way search takes over, with the same answers.
+        let hay = ".".repeat(1 << 20);
+        let needle = format!("{}x", ".".repeat(250));
+        assert_eq!(find_from(&hay, &needle, 0), None);
+        let found = format!("{hay}{needle}");
+        assert_eq!(find_from(&found, &needle, 5), Some(hay.len()));
+    }
 
     #[test]
     fn finds_what_str_find_finds() {
@@ -68,7 +87,9 @@ mod tests {
             (0..len).map(|_| alphabet[below(alphabet.len())]).collect()
         };
         for _ in 0..20_000 {
-            let hay_len = below(40);
+            // Up to 400 bytes: long enough for the fall-back to the two-way search to happen.
+            let longest = if below(4) == 0 { 400 } else { 40 };
+            let hay_len = below(longest);
             let hay = pick(&mut below, hay_len);
             let needle_len = below(5);
             let needle = pick(&mut below, needle_len);
