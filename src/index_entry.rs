@@ -537,7 +537,10 @@ mod tests {
             // whole at the start of the new text.
             let removed = remove_index_entry(&index, file);
             assert_eq!(appended, removed == index, "{index:?} {file:?}");
-            assert!(!appended || upserted.starts_with(&index), "{index:?} {file:?}");
+            assert!(
+                !appended || upserted.starts_with(&index),
+                "{index:?} {file:?}"
+            );
             assert_eq!(
                 removed,
                 remove_parsing_every_line(&index, file),
