@@ -710,3 +710,80 @@ fn an_append_cut_short_is_finished_by_the_next_writer() {
     assert!(text(fs, LOCK).is_none());
     assert!(text(fs, "/m/.memdir-journal").is_none());
 }
+
+// ---------- review scratch (rev9) ----------
+
+/// A cut append whose repair fails once (a transient write error) is ended by the failing
+/// writer's own index rewrite; the later repair no longer sees it as a cut, and the garbage
+/// line stays in the index for good.
+#[test]
+fn rev9_a_cut_append_survives_a_failed_repair_as_a_garbage_line() {
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    // State left by a writer whose append of A was cut and could not be undone.
+    let s0 = store(appending(fs), TestClock::new(T0), StoreConfig::default());
+    block_on(s0.save(input("A"))).unwrap();
+    fs.insert_file("/m/MEMORY.md", &format!("{OLD_INDEX}- [A](proj"));
+    fs.insert_file("/m/.memdir-journal", "private project_a.md\n");
+    // Writer 2: its first write of the index (the repair's) fails, the next one (its own) works.
+    let mut host = appending(fs);
+    let full = std::rc::Rc::clone(&host.no_space);
+    let n = std::rc::Rc::new(std::cell::Cell::new(0));
+    host.on_call = Some(std::rc::Rc::new(move |op, path: &str| {
+        let index = op == common::Op::WriteFile && path.starts_with("/m/MEMORY.md");
+        full.set(index && n.get() == 0);
+        if index {
+            n.set(n.get() + 1);
+        }
+    }));
+    let s = store(host, TestClock::new(T0), StoreConfig::default());
+    block_on(s.save(input("B"))).unwrap();
+    eprintln!("after writer 2:\n{}", text(fs, "/m/MEMORY.md").unwrap());
+    // Writer 3: a healthy host; the journal entry for A is repaired now.
+    let s3 = store(appending(fs), TestClock::new(T0), StoreConfig::default());
+    block_on(s3.save(input("C"))).unwrap();
+    let index = text(fs, "/m/MEMORY.md").unwrap();
+    assert!(
+        !index.contains("- [A](proj\n"),
+        "garbage line left in the index:\n{index}"
+    );
+}
+
+/// The state a writer leaves when its append of the memory "Café" is cut after `cut` (a power
+/// cut or a full disk at a block boundary) and cannot be undone; then the next writer saves B.
+fn rev9_index_after_a_cut_and_the_next_save(cut: &[u8]) -> String {
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
+    let s0 = store(appending(fs), TestClock::new(T0), StoreConfig::default());
+    let cafe = SaveInput {
+        file: Some("project_cafe.md".into()),
+        ..input("Café")
+    };
+    block_on(s0.save(cafe)).unwrap();
+    let mut torn = OLD_INDEX.as_bytes().to_vec();
+    torn.extend_from_slice(cut);
+    fs.insert_file("/m/MEMORY.md", &torn);
+    fs.insert_file("/m/.memdir-journal", "private project_cafe.md\n");
+    let s = store(appending(fs), TestClock::new(T0), StoreConfig::default());
+    block_on(s.save(input("B"))).unwrap();
+    text(fs, "/m/MEMORY.md").unwrap()
+}
+
+/// Cut inside the two bytes of `é`: the reader decodes the tail to U+FFFD, which is no prefix
+/// of the entry's line, so the part stays and is ended as a line of its own.
+#[test]
+fn rev9_an_append_cut_inside_a_character_is_taken_off() {
+    let index = rev9_index_after_a_cut_and_the_next_save(b"- [Caf\xC3");
+    assert_eq!(
+        index,
+        format!(
+            "{OLD_INDEX}- [Café](project_cafe.md) — about Café\n- [B](project_b.md) — about B\n"
+        )
+    );
+}
+
+/// A power cut after the size grew but before the data reached the disk (XFS, ext4
+/// `data=writeback`): the tail is NUL bytes, which stay as a line of their own.
+#[test]
+fn rev9_an_append_cut_as_nul_bytes_is_taken_off() {
+    let index = rev9_index_after_a_cut_and_the_next_save(&[0u8; 40]);
+    assert!(!index.contains('\0'), "{index:?}");
+}
