@@ -110,7 +110,10 @@ fn without_cut_append<'a>(index: &'a str, entry: &IndexEntry) -> &'a str {
     let start = index.rfind('\n').map_or(0, |i| i + 1);
     let last = index.get(start..).unwrap_or("");
     let whole = format!("{}\r\n", format_index_entry(entry));
-    match !last.is_empty() && whole.starts_with(last) {
+    // A cut inside a character reads back as U+FFFD; a size that grew before the data reached
+    // the disk reads back as NUL bytes.
+    let written = last.trim_end_matches(['\u{FFFD}', '\0']);
+    match !last.is_empty() && whole.starts_with(written) {
         true => index.get(..start).unwrap_or(index),
         false => index,
     }
