@@ -237,6 +237,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         for line in journal.split('\n').filter(|l| !l.is_empty()) {
             if let Some((scope, rel)) = decode(line) {
                 if !self.repair_entry(scope, rel).await {
+                    self.lock_state.journal_unrepaired.set(true);
                     return;
                 }
             }

@@ -105,6 +105,9 @@ pub(crate) struct LockState {
     /// The line `journal_begin` added to the journal file (when the lock file does not carry
     /// the write's intent), for `journal_end` to take out again.
     pub(crate) journal_in_file: RefCell<Option<String>>,
+    /// Set when the held lock's recovery could not repair every journal entry: the index may
+    /// still end in part of an appended line, which only that repair may take off.
+    pub(crate) journal_unrepaired: Cell<bool>,
     /// This process's owner tag, asked of the host once (it does not change while we run).
     owner: std::cell::OnceCell<Option<String>>,
 }
@@ -343,6 +346,7 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         self.lock_state.intent.borrow_mut().take();
         self.lock_state.journal_in_lock.set(false);
         self.lock_state.journal_in_file.borrow_mut().take();
+        self.lock_state.journal_unrepaired.set(false);
         let deadline = self.clock.now_ms() + timeout;
         let caps = self.fs.capabilities();
         if caps.lock {

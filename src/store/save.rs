@@ -234,6 +234,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                 Some(read) => read?,
                 None => self.read_index_for_commit(plan.scope).await?,
             };
+            // A last line with no end may be part of an append a failed repair has yet to
+            // take off: ending it here would leave it in the index for good.
+            if self.lock_state.journal_unrepaired.get() && !old.is_empty() && !old.ends_with('\n') {
+                return Err(Error::new(
+                    Code::HostFs,
+                    "a write left half done could not be finished; try again",
+                ));
+            }
             let (new, appended) = upsert_index_entry_telling(&old, &entry);
             index_warning = self.measure_index(plan.scope, &new);
             if let Some(refusal) = index_warning
