@@ -59,7 +59,7 @@ const tempName = (path) => `${path}.tmp-${process.pid}-${tempSalt}${(++tempCount
 export function nodeFs(options) {
   const sync = readArgs("nodeFs", () => options?.sync ?? false);
   // `writeFile` below is temp file + rename: memdir need not add its own on top; `appendFile`
-  // opens with `O_APPEND` and writes once, which a reader sees whole or not at all. `platform`
+  // opens with `O_APPEND` and writes once, leaving the bytes before it alone. `platform`
   // tells resolveMemoryDir and loadSettings which path rules the paths follow.
   return { ...(sync ? syncFs() : asyncFs()), watch: watchTree, atomicWrite: true, atomicAppend: true, platform: process.platform };
 }

@@ -36,7 +36,8 @@ pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
         (start >= from && h.get(start..start + n.len()) == Some(n)).then_some(start)
     };
     // A text where the byte is everywhere (hostile, or one long run of it) would cost a
-    // comparison per byte: past one place in eight on average, the two-way search takes over.
+    // comparison of the needle per byte: once the bytes compared pass twice the bytes scanned
+    // (plus a start), the two-way search takes over, so no text costs much more than it.
     let two_way = || hay.get(from..)?.find(needle).map(|i| i + from);
     let mut base = from.checked_add(anchor)?;
     let mut rest = h.get(base..)?;
@@ -51,10 +52,10 @@ pub fn find_from(hay: &str, needle: &str, from: usize) -> Option<usize> {
                 return Some(start);
             }
             found &= found - 1;
-            compared += 1;
+            compared += n.len();
         }
         base += 8;
-        if compared > 64 + (base - from) / 8 {
+        if compared > 1024 + 2 * (base - from) {
             return two_way();
         }
     }
@@ -67,7 +68,7 @@ mod tests {
     use crate::test_rng::XorShift;
 
     #[test]
-    fn a_text_full_of_the_byte_looked_for_is_searched_two_way() {
+    fn where_the_search_falls_back_the_answers_stay_the_same() {
         // 1 MiB of dots and a long needle of dots that never matches: one comparison per byte
         // would compare about 250 MB; the two-way search takes over, with the same answers.
         let hay = ".".repeat(1 << 20);
@@ -75,6 +76,13 @@ mod tests {
         assert_eq!(find_from(&hay, &needle, 0), None);
         let found = format!("{hay}{needle}");
         assert_eq!(find_from(&found, &needle, 5), Some(hay.len()));
+        // A text of period nine under a needle of the same period: a candidate every nine
+        // bytes, each compared for most of the needle's length.
+        let period = "aaaaaaaa.".repeat(1 << 14);
+        let needle = format!("{}x", &period[..250]);
+        assert_eq!(find_from(&period, &needle, 0), None);
+        let found = format!("{period}{needle}");
+        assert_eq!(find_from(&found, &needle, 3), Some(period.len()));
     }
 
     #[test]

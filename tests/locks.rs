@@ -711,13 +711,13 @@ fn an_append_cut_short_is_finished_by_the_next_writer() {
     assert!(text(fs, "/m/.memdir-journal").is_none());
 }
 
-// ---------- review scratch (rev9) ----------
+// ---------- cut appends the repair must still recognise ----------
 
-/// A cut append whose repair fails once (a transient write error) is ended by the failing
-/// writer's own index rewrite; the later repair no longer sees it as a cut, and the garbage
-/// line stays in the index for good.
+/// A cut append whose repair fails once (a transient write error) must not be ended by that
+/// writer's own index write: the later repair would no longer see it as a cut, and the part
+/// would stay in the index for good.
 #[test]
-fn rev9_a_cut_append_survives_a_failed_repair_as_a_garbage_line() {
+fn a_cut_append_is_not_ended_by_a_save_whose_repair_failed() {
     let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
     // State left by a writer whose append of A was cut and could not be undone.
     let s0 = store(appending(fs), TestClock::new(T0), StoreConfig::default());
@@ -750,7 +750,7 @@ fn rev9_a_cut_append_survives_a_failed_repair_as_a_garbage_line() {
 
 /// The state a writer leaves when its append of the memory "Café" is cut after `cut` (a power
 /// cut or a full disk at a block boundary) and cannot be undone; then the next writer saves B.
-fn rev9_index_after_a_cut_and_the_next_save(cut: &[u8]) -> String {
+fn index_after_a_cut_and_the_next_save(cut: &[u8]) -> String {
     let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
     let s0 = store(appending(fs), TestClock::new(T0), StoreConfig::default());
     let cafe = SaveInput {
@@ -767,11 +767,11 @@ fn rev9_index_after_a_cut_and_the_next_save(cut: &[u8]) -> String {
     text(fs, "/m/MEMORY.md").unwrap()
 }
 
-/// Cut inside the two bytes of `é`: the reader decodes the tail to U+FFFD, which is no prefix
-/// of the entry's line, so the part stays and is ended as a line of its own.
+/// Cut inside the two bytes of `é`: read back, the part ends in U+FFFD, no prefix of the
+/// entry's line; the repair takes it off all the same.
 #[test]
-fn rev9_an_append_cut_inside_a_character_is_taken_off() {
-    let index = rev9_index_after_a_cut_and_the_next_save(b"- [Caf\xC3");
+fn an_append_cut_inside_a_character_is_taken_off() {
+    let index = index_after_a_cut_and_the_next_save(b"- [Caf\xC3");
     assert_eq!(
         index,
         format!(
@@ -781,9 +781,9 @@ fn rev9_an_append_cut_inside_a_character_is_taken_off() {
 }
 
 /// A power cut after the size grew but before the data reached the disk (XFS, ext4
-/// `data=writeback`): the tail is NUL bytes, which stay as a line of their own.
+/// `data=writeback`): the tail is NUL bytes; the repair takes them off.
 #[test]
-fn rev9_an_append_cut_as_nul_bytes_is_taken_off() {
-    let index = rev9_index_after_a_cut_and_the_next_save(&[0u8; 40]);
+fn an_append_cut_as_nul_bytes_is_taken_off() {
+    let index = index_after_a_cut_and_the_next_save(&[0u8; 40]);
     assert!(!index.contains('\0'), "{index:?}");
 }

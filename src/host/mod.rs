@@ -69,9 +69,10 @@ pub struct FsCapabilities {
     /// content or the new, never a torn mix): the store then writes once instead of adding its
     /// own temp file and `rename` on top. Declared by the host (`atomicWrite: true`).
     pub atomic_write: bool,
-    /// `appendFile` adds its data at the end in one write: a reader sees the file as it was
-    /// or with the data added, and a crash can cut the added data short but never changes what
-    /// was there before (Node's `appendFile` on a local disk). The store then adds a new
+    /// `appendFile` adds its data at the end in one write and never changes what was there
+    /// before: a crash can cut the added data short (or, on some filesystems, leave NUL bytes
+    /// in its place), and a reader at that moment may see part of it, but the bytes before it
+    /// stay as they were (Node's `appendFile` on a local disk). The store then adds a new
     /// `MEMORY.md` entry by appending its line instead of rewriting the whole index; the
     /// journal repairs a line cut short. Declared by the host (`atomicAppend: true`).
     pub atomic_append: bool,

@@ -88,7 +88,7 @@ export interface MemoryFs {
   lock?(name: string): MaybePromise<() => void>;
   /** `true` when `writeFile` already replaces a file atomically (temp file + rename, or a commit on close): memdir then writes once instead of adding its own temp file and `rename`. */
   atomicWrite?: boolean;
-  /** `true` when `appendFile` adds its data in one write at the end (a reader sees the file before or after it; a crash may cut the added data short but never changes what was there): a new `MEMORY.md` entry is then appended instead of the index being rewritten. */
+  /** `true` when `appendFile` adds its data at the end in one write and never changes what was there (a crash may cut the added data short; a reader at that moment may see part of it): a new `MEMORY.md` entry is then appended instead of the index being rewritten, and the next writer takes off a line cut short. */
   atomicAppend?: boolean;
   /** This machine's id (e.g. `os.hostname()`). With `processId` and `processAlive`, a lock file left by a dead process on this machine is broken at once. */
   hostId?(): string;
