@@ -722,7 +722,7 @@ fn a_cut_append_is_not_ended_by_a_save_whose_repair_failed() {
     // State left by a writer whose append of A was cut and could not be undone.
     let s0 = store(appending(fs), TestClock::new(T0), StoreConfig::default());
     block_on(s0.save(input("A"))).unwrap();
-    fs.insert_file("/m/MEMORY.md", &format!("{OLD_INDEX}- [A](proj"));
+    fs.insert_file("/m/MEMORY.md", format!("{OLD_INDEX}- [A](proj"));
     fs.insert_file("/m/.memdir-journal", "private project_a.md\n");
     // Writer 2: its first write of the index (the repair's) fails, the next one (its own) works.
     let mut host = appending(fs);
