@@ -643,10 +643,14 @@ fn a_new_entry_is_appended_and_a_changed_one_rewrites_the_index() {
 }
 
 #[test]
-fn a_refused_append_puts_nothing_in_the_index_and_takes_the_file_back() {
-    let fs = MemFs::new();
+fn a_failed_append_puts_the_index_back_and_takes_the_file_back() {
+    let fs: &'static MemFs = Box::leak(Box::new(MemFs::new()));
     fs.insert_file("/m/MEMORY.md", OLD_INDEX);
-    let mut host = appending(&fs);
+    let mut host = appending(fs);
+    // The append writes part of the line, then fails.
+    host.on(common::Op::AppendFile, "/m/MEMORY.md", move || {
+        block_on(fs.append_file("/m/MEMORY.md", "- [A](pro")).unwrap();
+    });
     host.denied = vec![common::Op::AppendFile];
     let s = store(host, TestClock::new(T0), StoreConfig::default());
     let err = block_on(s.save(input("A"))).unwrap_err();
@@ -654,13 +658,13 @@ fn a_refused_append_puts_nothing_in_the_index_and_takes_the_file_back() {
         err.cause.as_ref().is_some_and(|c| c.has_code("EACCES")),
         "{err:?}"
     );
-    assert_eq!(text(&fs, "/m/MEMORY.md").unwrap(), OLD_INDEX);
+    assert_eq!(text(fs, "/m/MEMORY.md").unwrap(), OLD_INDEX);
     assert!(
-        text(&fs, "/m/project_a.md").is_none(),
+        text(fs, "/m/project_a.md").is_none(),
         "the new file is taken back"
     );
-    assert!(text(&fs, LOCK).is_none());
-    assert!(text(&fs, "/m/.memdir-journal").is_none());
+    assert!(text(fs, LOCK).is_none());
+    assert!(text(fs, "/m/.memdir-journal").is_none());
 }
 
 /// The disk fills up in the middle of the append: part of the line is in the index, and
