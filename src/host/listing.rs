@@ -23,11 +23,10 @@ use std::any::Any;
 /// ```
 #[derive(Default)]
 pub struct Listing {
-    /// Every name, one after another.
+    /// The text the names are cut from.
     names: String,
-    /// Each entry's kind and the end of its name in `names` (it starts where the one before
-    /// ended, or at 0).
-    entries: Vec<(EntryKind, u32)>,
+    /// Each entry's kind and where its name starts and ends in `names`.
+    entries: Vec<(EntryKind, u32, u32)>,
     /// Whatever the adapter kept to answer by position; never looked into by the core.
     kept: Option<Box<dyn Any>>,
 }
@@ -54,13 +53,14 @@ impl Listing {
             kept: None,
         };
         for entry in entries {
+            let start = listing.names.len();
             listing.names.push_str(&entry.name);
             // A listing past 4 GiB of names is cut there (no host lists that much).
-            let Ok(end) = u32::try_from(listing.names.len()) else {
-                listing.names.truncate(listing.end_of_last());
+            let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(listing.names.len()))
+            else {
                 break;
             };
-            listing.entries.push((entry.kind, end));
+            listing.entries.push((entry.kind, start, end));
         }
         listing
     }
@@ -71,7 +71,7 @@ impl Listing {
     /// ```
     /// use memdir::host::listing::Listing;
     /// use memdir::host::EntryKind;
-    /// let listing = Listing::from_names(["/m/a.md".to_owned()]);
+    /// let listing = Listing::from_names(["/m/a.md".to_owned()].into_iter());
     /// assert_eq!(listing.entry(0), Some((EntryKind::File, "/m/a.md")));
     /// ```
     pub fn from_names(names: impl Iterator<Item = String>) -> Listing {
@@ -100,20 +100,17 @@ impl Listing {
     pub fn from_packed(packed: String) -> Option<Listing> {
         let bytes = packed.as_bytes();
         let mut entries = Vec::new();
-        // The names are moved down over their codes and NULs, in place of a copy.
-        let mut names = Vec::with_capacity(bytes.len());
         let mut at = 0;
         while let Some(&code) = bytes.get(at) {
             let &(_, kind) = KIND_NAMES.get(usize::from(code.checked_sub(b'1')?))?;
-            let rest = bytes.get(at + 1..)?;
-            let len = rest.iter().position(|&b| b == 0)?;
-            names.extend_from_slice(rest.get(..len)?);
-            entries.push((kind, u32::try_from(names.len()).ok()?));
+            let len = bytes.get(at + 1..)?.iter().position(|&b| b == 0)?;
+            let start = u32::try_from(at + 1).ok()?;
+            let end = u32::try_from(at + 1 + len).ok()?;
+            entries.push((kind, start, end));
             at += len + 2;
         }
         Some(Listing {
-            // Cut at NULs and ASCII codes only: still UTF-8.
-            names: String::from_utf8(names).ok()?,
+            names: packed,
             entries,
             kept: None,
         })
@@ -167,11 +164,7 @@ impl Listing {
     /// assert_eq!(Listing::default().entry(0), None);
     /// ```
     pub fn entry(&self, i: usize) -> Option<(EntryKind, &str)> {
-        let &(kind, end) = self.entries.get(i)?;
-        let start = match i.checked_sub(1) {
-            Some(before) => self.entries.get(before).map_or(0, |&(_, end)| end),
-            None => 0,
-        };
+        let &(kind, start, end) = self.entries.get(i)?;
         Some((kind, self.names.get(start as usize..end as usize)?))
     }
 
@@ -182,11 +175,11 @@ impl Listing {
     /// assert_eq!(Listing::default().iter().count(), 0);
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (EntryKind, &str)> {
-        let mut start = 0;
-        self.entries.iter().map(move |&(kind, end)| {
-            let name = self.names.get(start as usize..end as usize).unwrap_or("");
-            start = end;
-            (kind, name)
+        self.entries.iter().map(|&(kind, start, end)| {
+            (
+                kind,
+                self.names.get(start as usize..end as usize).unwrap_or(""),
+            )
         })
     }
 
@@ -205,10 +198,6 @@ impl Listing {
                 kind,
             })
             .collect()
-    }
-
-    fn end_of_last(&self) -> usize {
-        self.entries.last().map_or(0, |&(_, end)| end as usize)
     }
 }
 

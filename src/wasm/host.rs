@@ -78,8 +78,22 @@ export function statBatch(fs, joined, names) {
 }
 export function statNamed(fs, dir, kept, entries, names) {
   try {
-    const paths = Array.from(entries, (i) => (typeof kept[i] === "string" ? dir + kept[i] : ""));
-    return statPaths(fs, paths, names);
+    // One loop and no closure a path: a scan stats every file this way.
+    const kinds = kindList(names);
+    const n = entries.length;
+    const at = entries.slice(); // the view into the module's memory would not survive its growth
+    const out = new Float64Array(n * 4);
+    let pending = null;
+    for (let i = 0; i < n; i++) {
+      const name = kept[at[i]];
+      if (typeof name !== "string") continue;
+      try {
+        const stat = fs.stat(dir + name);
+        if (isThenable(stat)) (pending ??= []).push(Promise.resolve(stat).then((v) => putStat(v, kinds, out, 4 * i), () => {}));
+        else putStat(stat, kinds, out, 4 * i);
+      } catch {}
+    }
+    return pending === null ? out : Promise.all(pending).then(() => out);
   } catch {
     return undefined;
   }
