@@ -33,6 +33,8 @@ use crate::manifest::format_manifest;
 use crate::str_map::StrMap;
 use crate::types::{MemoryHeader, ENTRYPOINT_NAME, FRONTMATTER_MAX_LINES, MAX_MEMORY_FILES};
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 
 /// Files read concurrently per batch.
 pub const SCAN_CHUNK: usize = 64;
@@ -333,12 +335,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             let reads = if read_head {
                 self.fs.read_head_many(&asks).await
             } else {
-                // Whole files: complete at once.
+                // Whole files: complete at once. Behind a `dyn` future: a host without
+                // `readHead` is rare, and this way is not compiled into the usual one.
                 want = usize::MAX;
                 let reads = asks.iter().map(|&(path, _)| async move {
                     Some(self.fs.read_file(path).await.ok()?.into_bytes())
                 });
-                join_all(reads.collect()).await
+                let whole: Pin<Box<dyn Future<Output = _> + '_>> =
+                    Box::pin(join_all(reads.collect()));
+                whole.await
             };
             let mut longer = Vec::new();
             for (i, bytes) in reading.into_iter().zip(reads) {

@@ -422,7 +422,10 @@ impl FileSystem for JsFs {
         entries: &[u32],
     ) -> Vec<Option<FileStat>> {
         let Some(kept) = listing.kept().and_then(|k| k.downcast_ref::<JsValue>()) else {
-            return listing::stat_by_paths(self, dir, listing, entries).await;
+            // Behind a `dyn` future: this rare way is not compiled into the one every scan takes.
+            let by_paths: std::pin::Pin<Box<dyn std::future::Future<Output = _> + '_>> =
+                Box::pin(listing::stat_by_paths(self, dir, listing, entries));
+            return by_paths.await;
         };
         let batch = stat_named(&self.obj, dir, kept, entries, answers::KIND_NAMES_JOINED);
         let values = settle(batch)
