@@ -302,7 +302,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             if batch.is_empty() {
                 break;
             }
-            headers.extend(self.read_headers(&root, &walked, &batch, with_body).await);
+            // A `dyn` future: the reads are a function of their own, which the engine compiles
+            // (and optimises once hot) apart from the rest of the scan.
+            let read: Pin<Box<dyn Future<Output = Vec<MemoryHeader>> + '_>> =
+                Box::pin(self.read_headers(&root, &walked, &batch, with_body));
+            headers.extend(read.await);
         }
         Ok(ScanPage { headers, total })
     }
