@@ -105,9 +105,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// The stats of a walk's candidates, as [`Store::list_memory_files`] gives them: one host
-    /// call per batch (`stat_many`), one batch at a time, as the scan. `between` runs once per
-    /// batch, after the batch is sent and before its answer is read: work of the caller's that
-    /// fills the wait (a first recall decodes its cache there).
+    /// call per batch (`stat_listed`, or `stat_many` for a batch that is not one directory's
+    /// files), one batch at a time, as the scan. `between` runs once per batch, after the batch
+    /// is sent and before its answer is read: work of the caller's that fills the wait (a first
+    /// recall decodes its cache there).
     pub(crate) async fn stat_memory_files(
         &self,
         walked: Walked,

@@ -94,7 +94,7 @@ pub(crate) struct Walked {
 }
 
 impl Walked {
-    /// How many `stat_many` batches stat its candidates (at least one).
+    /// How many batches (one host call each) stat its candidates (at least one).
     pub(crate) fn stat_batches(&self) -> usize {
         self.candidates.len().div_ceil(SCAN_CHUNK).max(1)
     }
