@@ -10,6 +10,7 @@ use crate::error::HostError;
 use serde::{Deserialize, Serialize};
 
 pub mod answers;
+pub mod listing;
 
 /// Result of a host call.
 pub type HostResult<T> = Result<T, HostError>;
@@ -183,6 +184,24 @@ pub trait FileSystem {
             .iter()
             .map(|path| async move { self.stat(path).await.ok() });
         crate::future::join_all(stats.collect()).await
+    }
+    /// [`FileSystem::read_dir`] as one packed [`listing::Listing`]. The default lists with
+    /// `read_dir`; the JS adapter packs the names in one crossing and keeps them on its side,
+    /// for [`FileSystem::stat_listed`].
+    async fn read_dir_listing(&self, path: &str) -> HostResult<listing::Listing> {
+        Ok(listing::Listing::from_entries(self.read_dir(path).await?))
+    }
+    /// [`FileSystem::stat_many`] of entries of `listing` (the listing of the directory `dir`,
+    /// which ends with `/`), by their positions: the paths are `dir` and each entry's name. The
+    /// default builds the paths; an adapter that kept the listing's names sends the positions
+    /// only. A position past the listing reads as missing.
+    async fn stat_listed(
+        &self,
+        dir: &str,
+        listing: &listing::Listing,
+        entries: &[u32],
+    ) -> Vec<Option<FileStat>> {
+        listing::stat_by_paths(self, dir, listing, entries).await
     }
     /// Create a directory and its parents; succeeds if it exists.
     async fn mkdir(&self, path: &str) -> HostResult<()>;
@@ -424,6 +443,17 @@ impl<F: FileSystem + ?Sized> FileSystem for &F {
     }
     async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
         (**self).stat_many(paths).await
+    }
+    async fn read_dir_listing(&self, path: &str) -> HostResult<listing::Listing> {
+        (**self).read_dir_listing(path).await
+    }
+    async fn stat_listed(
+        &self,
+        dir: &str,
+        listing: &listing::Listing,
+        entries: &[u32],
+    ) -> Vec<Option<FileStat>> {
+        (**self).stat_listed(dir, listing, entries).await
     }
     async fn mkdir(&self, path: &str) -> HostResult<()> {
         (**self).mkdir(path).await

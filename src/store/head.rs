@@ -117,10 +117,14 @@ pub fn frontmatter_fields(bytes: &[u8], max_lines: usize) -> MemoryFields {
     // Lines cut after a `\n` give a prefix of the lines' text (`\n` never sits inside a UTF-8
     // sequence, and each line is normalised on its own): parsed as an incomplete text, their
     // answer, when they have one, is the whole text's.
-    if let Some(lines) = lines_through_close(bytes) {
+    if let Some((lines, newlines)) = lines_through_close(bytes) {
         // The usual header, read in place: lines without a `\r` (a header with one is not plain
         // anyway) are their own text, and a plain header has no U+FEFF to drop.
-        let cut = lines_prefix_len(lines, max_lines).unwrap_or(lines.len());
+        let cut = if newlines < max_lines {
+            lines.len()
+        } else {
+            lines_prefix_len(lines, max_lines).unwrap_or(lines.len())
+        };
         if let Some(text) = lines
             .get(..cut)
             .filter(|text| !text.contains(&b'\r'))
@@ -143,19 +147,22 @@ pub fn frontmatter_fields(bytes: &[u8], max_lines: usize) -> MemoryFields {
 
 /// The lines of `bytes` through the first line after the first that starts with `---` (where a
 /// block usually closes), and as many more as put three bytes after that line's `\n`: enough for
-/// the parser to tell whether the block closes there. `None` without such a line.
-fn lines_through_close(bytes: &[u8]) -> Option<&[u8]> {
+/// the parser to tell whether the block closes there; with the number of `\n` in them. `None`
+/// without such a line.
+fn lines_through_close(bytes: &[u8]) -> Option<(&[u8], usize)> {
     // At each `\n`: `None` while no later line has started with `---`; then `usize::MAX` until
     // that line's own `\n`, whose position it then holds.
     let mut close_end = None;
+    let mut newlines = 0;
     for (i, &b) in bytes.iter().enumerate() {
         if b != b'\n' {
             continue;
         }
+        newlines += 1;
         match close_end {
             None if bytes.get(i + 1..i + 4) == Some(b"---") => close_end = Some(usize::MAX),
             Some(usize::MAX) => close_end = Some(i),
-            Some(end) if i >= end + 3 => return bytes.get(..=i),
+            Some(end) if i >= end + 3 => return Some((bytes.get(..=i)?, newlines)),
             _ => {}
         }
     }
@@ -290,8 +297,12 @@ mod tests {
                 let whole = crate::parse_frontmatter(&first_lines_of_bytes(&bytes, max)).header;
                 assert_eq!(frontmatter_fields(&bytes, max), whole, "{bytes:?} {max}");
                 cases += 1;
-                let in_place = lines_through_close(&bytes)
-                    .and_then(|lines| std::str::from_utf8(lines).ok())
+                let through = lines_through_close(&bytes);
+                if let Some((lines, newlines)) = through {
+                    assert_eq!(newlines, lines.iter().filter(|&&b| b == b'\n').count());
+                }
+                let in_place = through
+                    .and_then(|(lines, _)| std::str::from_utf8(lines).ok())
                     .and_then(|lines| plain_header(lines, false));
                 plain += usize::from(max == 30 && in_place.is_some());
             }

@@ -9,7 +9,7 @@
 //! not complete, as the scan does); without it, the whole file.
 
 use super::head::{first_lines, first_lines_of_bytes, lines_prefix_len};
-use super::scan::{is_memory_file_name, Candidate, Walked, SCAN_CHUNK};
+use super::scan::{is_memory_file_name, Walked, SCAN_CHUNK};
 use super::Store;
 use crate::frontmatter::parse_frontmatter;
 use crate::future::join;
@@ -105,9 +105,10 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     }
 
     /// The stats of a walk's candidates, as [`Store::list_memory_files`] gives them: one host
-    /// call per batch (`stat_many`), one batch at a time, as the scan. `between` runs once per
-    /// batch, after the batch is sent and before its answer is read: work of the caller's that
-    /// fills the wait (a first recall decodes its cache there).
+    /// call per batch (`stat_listed`, or `stat_many` for a batch that is not one directory's
+    /// files), one batch at a time, as the scan. `between` runs once per batch, after the batch
+    /// is sent and before its answer is read: work of the caller's that fills the wait (a first
+    /// recall decodes its cache there).
     pub(crate) async fn stat_memory_files(
         &self,
         walked: Walked,
@@ -115,28 +116,21 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     ) -> MemoryListing {
         let root = &self.dir;
         let mut files = Vec::with_capacity(walked.candidates.len());
-        let mut candidates = walked.candidates.into_iter();
-        // The walk's strings move into the files (ten thousand files: no copies, and no
-        // formatting machinery per path).
-        loop {
-            let chunk: Vec<Candidate> = candidates.by_ref().take(SCAN_CHUNK).collect();
-            if chunk.is_empty() {
-                break;
-            }
-            let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
+        for chunk in walked.candidates.chunks(SCAN_CHUNK) {
             // `join` polls the stats first: the host has the batch before `between` runs.
-            let (stats, ()) = join(self.fs.stat_many(&paths), async { between() }).await;
-            for (c, st) in chunk.into_iter().zip(stats) {
+            let (stats, ()) = join(walked.stat(&self.fs, chunk), async { between() }).await;
+            for (c, st) in chunk.iter().zip(stats) {
                 let Some(st) = st.filter(|s| s.kind == EntryKind::File) else {
                     continue;
                 };
-                let mut path = String::with_capacity(root.len() + c.rel.len());
+                let rel = walked.rel(c);
+                let mut path = String::with_capacity(root.len() + rel.len());
                 path.push_str(root);
-                path.push_str(&c.rel);
+                path.push_str(&rel);
                 files.push(MemoryFile {
-                    rel: c.rel,
+                    rel,
                     path,
-                    read: c.read,
+                    read: walked.read(c),
                     size: st.size,
                     mtime_ms: st.mtime_ms,
                 });

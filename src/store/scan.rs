@@ -27,11 +27,14 @@ use super::Store;
 use crate::error::Result;
 use crate::frontmatter::parse_frontmatter;
 use crate::future::join_all;
+use crate::host::listing::Listing;
 use crate::host::{Clock, EntryKind, FieldValue, FileStat, FileSystem, Telemetry};
 use crate::manifest::format_manifest;
 use crate::str_map::StrMap;
 use crate::types::{MemoryHeader, ENTRYPOINT_NAME, FRONTMATTER_MAX_LINES, MAX_MEMORY_FILES};
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 
 /// Files read concurrently per batch.
 pub const SCAN_CHUNK: usize = 64;
@@ -64,30 +67,96 @@ pub struct ScanPage {
     pub total: usize,
 }
 
-/// A candidate memory file: its path relative to the directory, and the path to read it at
-/// (its real path when it was reached through a symlink).
-pub(crate) struct Candidate {
-    pub(super) rel: String,
-    pub(super) read: String,
+/// A directory the walk listed: its path (ending with `/`), its path relative to the memory
+/// directory (empty, or ending with `/`), and its listing.
+pub(crate) struct ListedDir {
+    abs: String,
+    rel: String,
+    listing: Listing,
 }
 
-/// What a walk found: the candidates in walk order, and how many symbolic links were among the
-/// entries it looked at (a change behind a link is not a change in the directory, so a host
-/// watch cannot report it).
+/// A candidate memory file: an entry of a listed directory (by position: no string is built
+/// for it until it is read), and its real path when the walk reached it through a symbolic
+/// link (it is read there).
+pub(crate) struct Candidate {
+    dir: u32,
+    entry: u32,
+    real: Option<String>,
+}
+
+/// What a walk found: the candidates in walk order, the directories whose entries they are,
+/// and how many symbolic links were among the entries it looked at (a change behind a link is
+/// not a change in the directory, so a host watch cannot report it).
 pub(crate) struct Walked {
     pub(super) candidates: Vec<Candidate>,
+    dirs: Vec<ListedDir>,
     pub(super) links: usize,
 }
 
 impl Walked {
-    /// How many `stat_many` batches stat its candidates (at least one).
+    /// How many batches (one host call each) stat its candidates (at least one).
     pub(crate) fn stat_batches(&self) -> usize {
         self.candidates.len().div_ceil(SCAN_CHUNK).max(1)
+    }
+
+    /// The directory and name of `candidate` (always there: a candidate's directory is listed
+    /// before it).
+    fn place(&self, candidate: &Candidate) -> Option<(&ListedDir, &str)> {
+        let dir = self.dirs.get(candidate.dir as usize)?;
+        let (_, name) = dir.listing.entry(candidate.entry as usize)?;
+        Some((dir, name))
+    }
+
+    /// `candidate`'s path relative to the memory directory (`team/a.md`).
+    pub(super) fn rel(&self, candidate: &Candidate) -> String {
+        self.place(candidate)
+            .map(|(dir, name)| joined(&dir.rel, name))
+            .unwrap_or_default()
+    }
+
+    /// The path `candidate` is stat'ed and read at: its real path when reached through a link,
+    /// else its directory's path and its name.
+    pub(super) fn read(&self, candidate: &Candidate) -> String {
+        match &candidate.real {
+            Some(real) => real.clone(),
+            None => self
+                .place(candidate)
+                .map(|(dir, name)| joined(&dir.abs, name))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The stats of `chunk` (candidates of this walk), in order, in one host call: by position
+    /// ([`FileSystem::stat_listed`]) when they are all plain entries of one directory (a
+    /// directory's files follow one another in walk order), else by path.
+    pub(super) async fn stat<F: FileSystem>(
+        &self,
+        fs: &F,
+        chunk: &[Candidate],
+    ) -> Vec<Option<FileStat>> {
+        let dir = chunk.first().map_or(0, |c| c.dir);
+        let listed = chunk.iter().all(|c| c.real.is_none() && c.dir == dir);
+        let by_path;
+        let (dir, listing, entries): (&str, _, Vec<u32>) =
+            match self.dirs.get(dir as usize).filter(|_| listed) {
+                Some(dir) => (
+                    &dir.abs,
+                    &dir.listing,
+                    chunk.iter().map(|c| c.entry).collect(),
+                ),
+                // Each path as the name of an entry of a listing of "".
+                None => {
+                    by_path = Listing::from_names(chunk.iter().map(|c| self.read(c)));
+                    ("", &by_path, (0..by_path.len() as u32).collect())
+                }
+            };
+        fs.stat_listed(dir, listing, &entries).await
     }
 }
 
 /// A candidate that is a regular file (by its place in the walk's list), with its stat: no
 /// string is copied for the many files that are only stat'ed.
+#[derive(Clone, Copy)]
 struct StatedFile {
     at: usize,
     stat: FileStat,
@@ -196,15 +265,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     async fn scan_walk(&self, limit: usize, with_logs: bool, with_body: bool) -> Result<ScanPage> {
         let limit = limit.clamp(1, MAX_SCAN_ENTRIES);
         let root = self.dir.clone();
-        let candidates = self.walk_candidates(&root, with_logs).await.candidates;
-        // Only the newest `limit` are kept, so stat everything (cheap), order by time, and read
-        // and parse heads newest first until `limit` are in: the same headers in the same order
-        // as reading every file, for a fraction of the reads.
-        let mut files = Vec::with_capacity(candidates.len());
-        // One host call per batch (`stat_many`), the batch's stats in flight together.
-        for (n, chunk) in candidates.chunks(SCAN_CHUNK).enumerate() {
-            let paths: Vec<&str> = chunk.iter().map(|c| c.read.as_str()).collect();
-            let stats = self.fs.stat_many(&paths).await;
+        let walked = self.walk_candidates(&root, with_logs).await;
+        // Only the newest `limit` are kept, so stat everything (cheap), pick the newest, and
+        // read and parse heads newest first until `limit` are in: the same headers in the same
+        // order as reading every file, for a fraction of the reads.
+        let mut files = Vec::with_capacity(walked.candidates.len());
+        // One host call per batch (`stat_listed`), the batch's stats in flight together.
+        for (n, chunk) in walked.candidates.chunks(SCAN_CHUNK).enumerate() {
+            let stats = walked.stat(&self.fs, chunk).await;
             let first = n * SCAN_CHUNK;
             files.extend(stats.into_iter().enumerate().filter_map(|(i, stat)| {
                 let stat = stat.filter(|s| s.kind == EntryKind::File)?;
@@ -215,25 +283,30 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             }));
         }
         let total = files.len();
-        // Stable: equal times keep walk order.
-        crate::sort::sort_by(&mut files, |a, b| {
-            b.stat
-                .mtime_ms
-                .partial_cmp(&a.stat.mtime_ms)
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
         let mut headers = Vec::with_capacity(limit.min(files.len()));
-        let mut next = files.into_iter();
+        let mut order = newest(&files, limit);
+        let mut next = 0;
         while headers.len() < limit {
-            let batch: Vec<_> = next
-                .by_ref()
-                .take((limit - headers.len()).min(SCAN_CHUNK))
-                .filter_map(|file| Some((candidates.get(file.at)?, file.stat)))
+            // A read failed: the order past the newest `limit`.
+            if next == order.len() && order.len() < files.len() {
+                order = newest(&files, usize::MAX);
+            }
+            let end = (next + (limit - headers.len()).min(SCAN_CHUNK)).min(order.len());
+            let batch: Vec<_> = order
+                .get(next..end)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|file| Some((walked.candidates.get(file.at)?, file.stat)))
                 .collect();
+            next = end;
             if batch.is_empty() {
                 break;
             }
-            headers.extend(self.read_headers(&root, &batch, with_body).await);
+            // A `dyn` future: the reads are a function of their own, which the engine compiles
+            // (and optimises once hot) apart from the rest of the scan.
+            let read: Pin<Box<dyn Future<Output = Vec<MemoryHeader>> + '_>> =
+                Box::pin(self.read_headers(&root, &walked, &batch, with_body));
+            headers.extend(read.await);
         }
         Ok(ScanPage { headers, total })
     }
@@ -245,9 +318,11 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     async fn read_headers(
         &self,
         root: &str,
+        walked: &Walked,
         batch: &[(&Candidate, FileStat)],
         with_body: bool,
     ) -> Vec<MemoryHeader> {
+        let paths: Vec<String> = batch.iter().map(|(c, _)| walked.read(c)).collect();
         let mut heads = vec![None; batch.len()];
         // Every head, then again 4 times longer those whose 30 lines are not complete.
         let read_head = self.fs.capabilities().read_head;
@@ -257,20 +332,22 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             let asks: Vec<(&str, usize)> = reading
                 .iter()
                 .filter_map(|&i| {
-                    let (candidate, stat) = batch.get(i)?;
-                    Some((candidate.read.as_str(), head_ask(want, stat.size)))
+                    let (_, stat) = batch.get(i)?;
+                    Some((paths.get(i)?.as_str(), head_ask(want, stat.size)))
                 })
                 .collect();
-            let paths: Vec<&str> = asks.iter().map(|&(path, _)| path).collect();
             let reads = if read_head {
                 self.fs.read_head_many(&asks).await
             } else {
-                // Whole files: complete at once.
+                // Whole files: complete at once. Behind a `dyn` future: a host without
+                // `readHead` is rare, and this way is not compiled into the usual one.
                 want = usize::MAX;
-                let reads = paths.iter().map(|path| async move {
+                let reads = asks.iter().map(|&(path, _)| async move {
                     Some(self.fs.read_file(path).await.ok()?.into_bytes())
                 });
-                join_all(reads.collect()).await
+                let whole: Pin<Box<dyn Future<Output = _> + '_>> =
+                    Box::pin(join_all(reads.collect()));
+                whole.await
             };
             let mut longer = Vec::new();
             for (i, bytes) in reading.into_iter().zip(reads) {
@@ -292,7 +369,8 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             .iter()
             .zip(heads)
             .filter_map(|(&(candidate, stat), head)| {
-                Some(header_of(root, candidate, stat, &head?, with_body))
+                let rel = walked.rel(candidate);
+                Some(header_of(root, rel, stat, &head?, with_body))
             })
             .collect()
     }
@@ -310,17 +388,18 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
 
     /// The walk of [`Store::scan_candidates`]; `with_logs` enters the daily logs' `logs/` too.
     async fn walk_candidates(&self, root: &str, with_logs: bool) -> Walked {
-        let nothing = Walked {
+        let mut walked = Walked {
             candidates: Vec::new(),
+            dirs: Vec::new(),
             links: 0,
         };
         let read_root = match self.read_root().await {
-            Ok(ReadRoot::Absent) => return nothing,
+            Ok(ReadRoot::Absent) => return walked,
             Ok(read_root) => read_root,
             // The directory's real path cannot be told: nothing below it is read.
             Err(_) => {
                 self.note_outside("scan", 1);
-                return nothing;
+                return walked;
             }
         };
         let mut visited: StrMap<()> = StrMap::new();
@@ -333,70 +412,75 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
             depth: 0,
         }]);
         let mut walk = Walk::default();
-        let mut out = Vec::new();
+        let out = &mut walked.candidates;
         'walk: while let Some(dir) = queue.pop_front() {
             walk.dirs += 1;
-            let entries = match self.fs.read_dir(&dir.abs).await {
-                Ok(entries) => entries,
+            let listing = match self.fs.read_dir_listing(&dir.abs).await {
+                Ok(listing) => listing,
                 Err(_) => continue,
             };
-            for entry in entries {
+            // The candidates below name this directory by its place in `dirs`.
+            let at = u32::try_from(walked.dirs.len()).unwrap_or(u32::MAX);
+            let mut capped = false;
+            for (i, (entry_kind, name)) in listing.iter().enumerate() {
                 if walk.entries >= MAX_SCAN_ENTRIES {
                     walk.capped(self, "entries", MAX_SCAN_ENTRIES);
-                    break 'walk;
+                    capped = true;
+                    break;
                 }
                 walk.entries += 1;
-                if !plausible_name(&entry.name)
-                    || (entry.kind == EntryKind::File && !is_memory_file_name(&entry.name))
+                if !plausible_name(name)
+                    || (entry_kind == EntryKind::File && !is_memory_file_name(name))
                 {
                     continue;
                 }
-                let abs = joined(&dir.abs, &entry.name);
-                let rel = joined(&dir.rel, &entry.name);
-                // Files were filtered by name above; the daily logs (`logs/`, any case) are not
-                // memories.
-                let wanted = entry.kind == EntryKind::File
-                    || with_logs
-                    || !(dir.depth == 0 && is_log_path(&rel));
-                if !wanted {
+                let entry = u32::try_from(i).unwrap_or(u32::MAX);
+                // A plain file of a directory inside is inside: no string is built for it now.
+                if entry_kind == EntryKind::File {
+                    out.push(Candidate {
+                        dir: at,
+                        entry,
+                        real: None,
+                    });
                     continue;
                 }
-                // A plain file of a directory inside is inside; a link or a directory is
-                // resolved (directories to enter each real directory once, which ends loops).
-                let (kind, read) = match entry.kind {
-                    EntryKind::File => (EntryKind::File, abs),
-                    kind => {
-                        if kind == EntryKind::Symlink {
-                            walk.links += 1;
-                        }
-                        let real = match self.resolve_read(&read_root, &abs).await {
-                            Ok(ReadTarget::Inside(real)) => real,
-                            Ok(ReadTarget::Outside) => {
-                                walk.outside += 1;
-                                continue;
-                            }
-                            // Dangling, looping or unverifiable: not read.
-                            Ok(ReadTarget::Missing) | Err(_) => continue,
-                        };
-                        let kind = match kind {
-                            EntryKind::Symlink => match self.fs.stat(&real).await {
-                                Ok(st) => st.kind,
-                                Err(_) => continue,
-                            },
-                            kind => kind,
-                        };
-                        (kind, real)
+                // The daily logs (`logs/`, any case) are not memories.
+                if !with_logs && dir.depth == 0 && is_log_path(name) {
+                    continue;
+                }
+                // A link or a directory is resolved (directories to enter each real directory
+                // once, which ends loops).
+                if entry_kind == EntryKind::Symlink {
+                    walk.links += 1;
+                }
+                let abs = joined(&dir.abs, name);
+                let real = match self.resolve_read(&read_root, &abs).await {
+                    Ok(ReadTarget::Inside(real)) => real,
+                    Ok(ReadTarget::Outside) => {
+                        walk.outside += 1;
+                        continue;
                     }
+                    // Dangling, looping or unverifiable: not read.
+                    Ok(ReadTarget::Missing) | Err(_) => continue,
+                };
+                let kind = match entry_kind {
+                    EntryKind::Symlink => match self.fs.stat(&real).await {
+                        Ok(st) => st.kind,
+                        Err(_) => continue,
+                    },
+                    kind => kind,
                 };
                 match kind {
-                    // A plain file's name was checked above; a link's name is checked here.
-                    EntryKind::File
-                        if entry.kind == EntryKind::File || is_memory_file_name(&entry.name) =>
-                    {
-                        out.push(Candidate { rel, read });
+                    // A link's name is checked here.
+                    EntryKind::File if is_memory_file_name(name) => {
+                        out.push(Candidate {
+                            dir: at,
+                            entry,
+                            real: Some(real),
+                        });
                     }
                     EntryKind::Dir => {
-                        if read_root != ReadRoot::Lexical && visited.insert(read, ()).is_some() {
+                        if read_root != ReadRoot::Lexical && visited.insert(real, ()).is_some() {
                             continue;
                         }
                         if dir.depth >= MAX_SCAN_DEPTH {
@@ -408,20 +492,26 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
                             continue;
                         }
                         queue.push_back(PendingDir {
-                            abs: format!("{}{}/", dir.abs, entry.name),
-                            rel: format!("{rel}/"),
+                            abs: format!("{abs}/"),
+                            rel: format!("{}{name}/", dir.rel),
                             depth: dir.depth + 1,
                         });
                     }
                     _ => {}
                 }
             }
+            walked.dirs.push(ListedDir {
+                abs: dir.abs,
+                rel: dir.rel,
+                listing,
+            });
+            if capped {
+                break 'walk;
+            }
         }
         self.note_outside("scan", walk.outside);
-        Walked {
-            candidates: out,
-            links: walk.links,
-        }
+        walked.links = walk.links;
+        walked
     }
 
     /// The first `start` bytes of a file through `readHead`, more (×4 up to
@@ -471,7 +561,7 @@ fn head_complete(bytes: &[u8], want: usize, size: f64) -> bool {
 /// the body within them when `with_body`.
 fn header_of(
     root: &str,
-    candidate: &Candidate,
+    rel: String,
     stat: FileStat,
     head: &[u8],
     with_body: bool,
@@ -486,14 +576,51 @@ fn header_of(
         )
     };
     MemoryHeader {
-        file_path: joined(root, &candidate.rel),
-        filename: candidate.rel.clone(),
+        file_path: joined(root, &rel),
+        filename: rel,
         mtime_ms: stat.mtime_ms,
         description: fields.description,
         memory_type: fields.memory_type,
         name: fields.name,
         body_head,
     }
+}
+
+/// A file's time as the scan orders files: newest first, a time that is not a number as the
+/// oldest.
+fn time_key(file: &StatedFile) -> f64 {
+    if file.stat.mtime_ms.is_nan() {
+        f64::NEG_INFINITY
+    } else {
+        file.stat.mtime_ms
+    }
+}
+
+/// The first `k` of `files` newest first (equal times in `files`' order): a scan keeps 200 of
+/// thousands, so a pass keeps the newest `k` in order instead of ordering them all.
+fn newest(files: &[StatedFile], k: usize) -> Vec<StatedFile> {
+    let mut best: Vec<StatedFile> = Vec::with_capacity(k.min(files.len()) + 1);
+    if k >= files.len() {
+        best.extend_from_slice(files);
+        // Stable: equal times keep walk order.
+        crate::sort::sort_by(&mut best, |a, b| {
+            time_key(b)
+                .partial_cmp(&time_key(a))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        return best;
+    }
+    for file in files {
+        let time = time_key(file);
+        // No newer than the last kept: it comes after it (walk order).
+        if best.len() == k && best.last().is_some_and(|last| time <= time_key(last)) {
+            continue;
+        }
+        let at = best.partition_point(|kept| time_key(kept) >= time);
+        best.insert(at, *file);
+        best.truncate(k);
+    }
+    best
 }
 
 #[cfg(test)]
@@ -517,6 +644,53 @@ mod tests {
             assert_eq!(head_ask(8192, size), 8192, "{size}");
         }
         assert_eq!(head_ask(8192, 100.7), 100);
+    }
+
+    #[test]
+    fn the_newest_are_the_start_of_the_whole_order() {
+        use super::{newest, StatedFile};
+        use crate::host::{EntryKind, FileStat};
+        let mut rng = crate::test_rng::XorShift(0x5eed_0017_0000_0001);
+        for round in 0..300 {
+            let n = (rng.next() % 40) as usize;
+            // Few distinct times, so that many are equal; now and then one that is not a number.
+            let files: Vec<StatedFile> = (0..n)
+                .map(|at| {
+                    let r = rng.next() % 8;
+                    let mtime_ms = match r {
+                        0 if round % 3 == 0 => f64::NAN,
+                        1 => -0.0,
+                        _ => r as f64,
+                    };
+                    StatedFile {
+                        at,
+                        stat: FileStat {
+                            kind: EntryKind::File,
+                            size: 0.0,
+                            mtime_ms,
+                        },
+                    }
+                })
+                .collect();
+            let all: Vec<usize> = newest(&files, usize::MAX).iter().map(|f| f.at).collect();
+            // Newest first, equal times (and every time that is not a number) in walk order.
+            let key = |at: usize| {
+                let t = files[at].stat.mtime_ms;
+                if t.is_nan() {
+                    f64::NEG_INFINITY
+                } else {
+                    t
+                }
+            };
+            for pair in all.windows(2) {
+                let (a, b) = (key(pair[0]), key(pair[1]));
+                assert!(a > b || (a == b && pair[0] < pair[1]), "{pair:?}");
+            }
+            for k in [1, 2, 5, n.saturating_sub(1), n, n + 3] {
+                let some: Vec<usize> = newest(&files, k).iter().map(|f| f.at).collect();
+                assert_eq!(some, all[..k.min(n)], "n {n} k {k}");
+            }
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::error::host_error;
 use crate::error::HostError;
 use crate::host::answers::{self, kind_named, PackedHead};
+use crate::host::listing::{self, Listing};
 use crate::host::{
     Clock, DirEntry, EntryKind, FieldValue, FileStat, FileSystem, FsCapabilities, HostLock,
     HostResult, HostWatch, Llm, LlmRequest, Telemetry, WatchListener,
@@ -62,12 +63,36 @@ function askEach(paths, ask, put) {
 export function statRecord(stat, names, out) {
   putStat(stat, kindList(names), out, 0);
 }
+function statPaths(fs, paths, names) {
+  const kinds = kindList(names);
+  const out = new Float64Array(paths.length * 4);
+  const pending = askEach(paths, (path) => fs.stat(path), (i, stat) => putStat(stat, kinds, out, 4 * i));
+  return pending === null ? out : Promise.all(pending).then(() => out);
+}
 export function statBatch(fs, joined, names) {
   try {
-    const paths = joined.split("\0");
+    return statPaths(fs, joined.split("\0"), names);
+  } catch {
+    return undefined;
+  }
+}
+export function statNamed(fs, dir, kept, entries, names) {
+  try {
+    // One loop and no closure a path: a scan stats every file this way.
     const kinds = kindList(names);
-    const out = new Float64Array(paths.length * 4);
-    const pending = askEach(paths, (path) => fs.stat(path), (i, stat) => putStat(stat, kinds, out, 4 * i));
+    const n = entries.length;
+    const at = entries.slice(); // the view into the module's memory would not survive its growth
+    const out = new Float64Array(n * 4);
+    let pending = null;
+    for (let i = 0; i < n; i++) {
+      const name = kept[at[i]];
+      if (typeof name !== "string") continue;
+      try {
+        const stat = fs.stat(dir + name);
+        if (isThenable(stat)) (pending ??= []).push(Promise.resolve(stat).then((v) => putStat(v, kinds, out, 4 * i), () => {}));
+        else putStat(stat, kinds, out, 4 * i);
+      } catch {}
+    }
     return pending === null ? out : Promise.all(pending).then(() => out);
   } catch {
     return undefined;
@@ -121,18 +146,26 @@ export function isThenable(value) {
     return false;
   }
 }
-export function dirListing(entries) {
+let encoder = null;
+export function dirNames(entries, names) {
   try {
+    const kinds = kindList(names);
+    const kept = new Array(entries.length);
     let out = "";
-    for (const entry of entries) {
+    for (let i = 0; i < kept.length; i++) {
+      const entry = entries[i];
       if (entry === null || typeof entry !== "object") return undefined;
       const { name, kind } = entry;
-      if (typeof name !== "string" || typeof kind !== "string") return undefined;
-      if (name.includes("\0") || kind.includes("\0")) return undefined;
-      out += kind + "\0" + name + "\0";
+      if (typeof name !== "string" || typeof kind !== "string" || name.includes("\0")) return undefined;
+      const code = kinds.indexOf(kind) + 1;
+      if (code === 0) return undefined;
+      out += code + name + "\0";
+      kept[i] = name;
     }
     // Encoded here, natively, in one pass: a long listing crosses as bytes.
-    return typeof TextEncoder === "function" ? new TextEncoder().encode(out) : undefined;
+    if (typeof TextEncoder !== "function") return undefined;
+    encoder ??= new TextEncoder();
+    return [encoder.encode(out), kept];
   } catch {
     return undefined;
   }
@@ -143,11 +176,13 @@ extern "C" {
     /// object); `names` is `answers::KIND_NAMES_JOINED`.
     #[wasm_bindgen(js_name = statRecord)]
     fn stat_record(stat: &JsValue, names: &str, out: &mut [f64]);
-    /// Each entry as `<kind>\0<name>\0`, in UTF-8, or `undefined` when an entry is not an
-    /// object with a string name and kind free of NUL, or the realm has no `TextEncoder` (then
-    /// the entries are read one by one, and a bad one is reported).
-    #[wasm_bindgen(js_name = dirListing)]
-    fn dir_listing(entries: &Array) -> Option<Uint8Array>;
+    /// The entries as `listing::Listing::from_packed` reads them (each its kind's code in
+    /// `names`, `answers::KIND_NAMES_JOINED`, its name and a NUL), in UTF-8, and beside them
+    /// the names in an array of their own (kept for `statNamed`); `undefined` when an entry is
+    /// not an object with a string name free of NUL and a known kind, or the realm has no
+    /// `TextEncoder` (then the entries are read one by one, and a bad one is reported).
+    #[wasm_bindgen(js_name = dirNames)]
+    fn dir_names(entries: &Array, names: &str) -> Option<Array>;
     /// For `heads` (a `readHeads` answer): each one's byte count (at most its `max_bytes`) in
     /// `lengths` when it is a byte array, -1 for a failed read, -2 for another kind of answer
     /// (read one by one); the sum of the counts, or -1 when the array could not be read.
@@ -168,6 +203,11 @@ extern "C" {
     /// synchronous, else one promise of it for the whole batch.
     #[wasm_bindgen(js_name = statBatch)]
     fn stat_batch(fs: &JsValue, joined: &str, names: &str) -> JsValue;
+    /// `statBatch` of the paths `dir` + `kept[i]` for each position `i` of `entries` (`kept`:
+    /// the names `dirNames` kept; a position with no name there is not asked).
+    #[wasm_bindgen(js_name = statNamed)]
+    fn stat_named(fs: &JsValue, dir: &str, kept: &JsValue, entries: &[u32], names: &str)
+        -> JsValue;
     /// `fs.readHead(path, maxBytes[i])` of each path of `joined` (an empty path is not asked),
     /// the answers in an array (`undefined` for a throw or a rejection): the array itself when
     /// every answer was synchronous, else one promise of it for the whole batch.
@@ -331,20 +371,22 @@ impl FileSystem for JsFs {
     }
 
     async fn read_dir(&self, path: &str) -> HostResult<Vec<DirEntry>> {
+        Ok(self.read_dir_listing(path).await?.into_entries())
+    }
+
+    async fn read_dir_listing(&self, path: &str) -> HostResult<Listing> {
         let v = call(&self.obj, "readDir", &[path.into()]).await?;
         let array = v.dyn_into::<Array>().map_err(|_| lying("readDir"))?;
-        let listing = dir_listing(&array).map(|bytes| bytes.to_vec());
-        if let Some(listing) = listing.as_deref().and_then(|b| std::str::from_utf8(b).ok()) {
-            let mut fields = listing.split_terminator('\0');
-            let mut out = Vec::with_capacity(array.length() as usize);
-            while let (Some(kind), Some(name)) = (fields.next(), fields.next()) {
-                let kind = kind_named(kind).ok_or_else(|| lying("readDir"))?;
-                out.push(DirEntry {
-                    name: name.to_owned(),
-                    kind,
-                });
-            }
-            return Ok(out);
+        if let Some(packed) = dir_names(&array, answers::KIND_NAMES_JOINED) {
+            let text = packed
+                .get(0)
+                .dyn_into::<Uint8Array>()
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes.to_vec()).ok());
+            let listing = text.and_then(Listing::from_packed);
+            return Ok(listing
+                .ok_or_else(|| lying("readDir"))?
+                .keeping(Box::new(packed.get(1))));
         }
         let mut out = Vec::with_capacity(array.length() as usize);
         for entry in array.iter() {
@@ -354,7 +396,7 @@ impl FileSystem for JsFs {
             let kind = kind_of(&get(&entry, "kind"), "readDir")?;
             out.push(DirEntry { name, kind });
         }
-        Ok(out)
+        Ok(Listing::from_entries(out))
     }
 
     async fn stat(&self, path: &str) -> HostResult<FileStat> {
@@ -372,6 +414,28 @@ impl FileSystem for JsFs {
             .map(|a| a.to_vec())
             .unwrap_or_default();
         answers::stats_of_batch(&values, paths.len())
+    }
+
+    async fn stat_listed(
+        &self,
+        dir: &str,
+        listing: &Listing,
+        entries: &[u32],
+    ) -> Vec<Option<FileStat>> {
+        let Some(kept) = listing.kept().and_then(|k| k.downcast_ref::<JsValue>()) else {
+            // Behind a `dyn` future: this rare way is not compiled into the one every scan takes.
+            let by_paths: std::pin::Pin<Box<dyn std::future::Future<Output = _> + '_>> =
+                Box::pin(listing::stat_by_paths(self, dir, listing, entries));
+            return by_paths.await;
+        };
+        let batch = stat_named(&self.obj, dir, kept, entries, answers::KIND_NAMES_JOINED);
+        let values = settle(batch)
+            .await
+            .ok()
+            .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
+            .map(|a| a.to_vec())
+            .unwrap_or_default();
+        answers::stats_of_batch(&values, entries.len())
     }
 
     async fn mkdir(&self, path: &str) -> HostResult<()> {

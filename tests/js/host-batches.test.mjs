@@ -125,3 +125,33 @@ test("a file that grew after its stat is read as long as the stat said", async (
   assert.equal(h.filename, "a.md");
   assert.equal(h.description, undefined);
 });
+
+test("files are stat'ed and read by the names their listing gave, whatever the entries say later", async () => {
+  const fs = seeded(3);
+  const readDir = fs.readDir;
+  const asked = [];
+  // Each entry's name reads as listed once, then as a path outside the directory.
+  fs.readDir = (path) =>
+    readDir(path).map((entry) => {
+      let reads = 0;
+      return { kind: entry.kind, get name() { return reads++ === 0 ? entry.name : "../../etc/passwd"; } };
+    });
+  const stat = fs.stat;
+  fs.stat = (path) => (asked.push(path), stat(path));
+  assert.deepEqual(await descriptions(fs), ["d2", "d1", "d0"]);
+  assert.deepEqual(asked.sort(), ["/m/f00.md", "/m/f01.md", "/m/f02.md"]);
+});
+
+test("the files of several directories are stat'ed in batches that span them", async () => {
+  const files = {};
+  for (let d = 0; d < 3; d++) for (let i = 0; i < 40; i++) files[`/m/d${d}/f${String(i).padStart(2, "0")}.md`] = header(d * 100 + i);
+  const fs = memoryFs(files);
+  let statCalls = 0;
+  const stat = fs.stat;
+  fs.stat = (path) => (statCalls++, stat(path));
+  const headers = await new Memdir({ fs, dir: "/m/" }).scan();
+  assert.equal(headers.length, 120);
+  assert.deepEqual(new Set(headers.map((h) => h.filename)).size, 120);
+  assert.ok(headers.every((h) => h.filePath === `/m/${h.filename}` && h.description === `d${Number(h.filename[1]) * 100 + Number(h.filename.slice(4, 6))}`));
+  assert.equal(statCalls, 120);
+});
