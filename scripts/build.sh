@@ -14,9 +14,11 @@ cd "$(dirname "$0")/.."
 # through one closure) measured 356,672 B merged: 360,300 (README "Size" has the breakdown).
 # Session 8's #13/#17 work (index cache format 3 decoded and interned in the stat waits, top-k
 # ranking, the scan's headers read in place, heads in one copy, one JSON writer, promise slots
-# freed on drop) measured 362,429 B merged: 365,000.
+# freed on drop) measured 362,429 B merged: 365,000. Session 9's #17 work (a new index entry
+# appended on hosts that append atomically, `find_from`; the scan's listing kept in JS and
+# stat'ed by position) measured 366,029 B merged: 369,000.
 SIZE_TARGET_GZIP=153600
-SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-365000}
+SIZE_CEILING_GZIP=${MEMDIR_SIZE_CEILING_GZIP:-369000}
 
 if [ "${1:-}" = "--dev" ]; then
   cargo build --lib --target wasm32-unknown-unknown
