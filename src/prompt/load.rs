@@ -2,13 +2,12 @@
 //! configured mode, with the directory ensured and telemetry emitted.
 
 use super::build::build_memory_prompt;
-use super::options::{default_team_dir, with_trailing_slash, PromptMode, AUTO_MEMORY_DISPLAY_NAME};
+use super::options::{default_team_dir, PromptMode, AUTO_MEMORY_DISPLAY_NAME};
 use super::PromptConfig;
 use crate::entrypoint::{load_index_for_model, truncate_entrypoint};
 use crate::host::{Clock, EntryKind, FieldValue, FileSystem, Telemetry};
 use crate::jsstr::js_trim;
 use crate::store::{Store, WriteMode};
-use crate::types::ENTRYPOINT_NAME;
 
 /// Event emitted when memory is off (reference `tengu_memdir_disabled`).
 pub const EVENT_DISABLED: &str = "memdir_disabled";
@@ -61,33 +60,41 @@ pub async fn load_prompt<F: FileSystem, C: Clock, T: Telemetry>(
         .team_dir
         .clone()
         .unwrap_or_else(|| default_team_dir(dir));
+    let mut options = config.options(dir);
+    // How full the private index is, for the compaction reminder (what the model loads). Read
+    // once, through `readHead` when the host has it (one open, read and close).
+    let keeps_index = mode == PromptMode::Agent || !options.skip_index;
+    let index = match keeps_index {
+        true => store
+            .read_index_raw_for_model(crate::store::Scope::Private)
+            .await
+            .ok()
+            .flatten(),
+        false => None,
+    };
+    // A directory whose index was just read is there: only a missing one is created.
     let may_create = store.write_mode() != WriteMode::ReadOnly;
     if may_create {
-        ensure_dir(store, dir).await;
+        if index.is_none() {
+            ensure_dir(store, dir).await;
+        }
         if mode == PromptMode::Combined {
             ensure_dir(store, &team_dir).await;
         }
     }
-    let mut options = config.options(dir);
-    // How full the private index is, for the compaction reminder (what the model loads).
-    let index_path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
-    let keeps_index = mode == PromptMode::Agent || !options.skip_index;
-    if keeps_index {
-        if let Ok(raw) = store.read_contained(&index_path).await {
-            let caps = &store.config().index_caps;
-            let loaded = load_index_for_model(&raw, caps);
-            options.index_usage = Some(super::IndexUsage {
-                line_count: loaded.line_count,
-                unit_count: loaded.byte_count,
-                max_lines: caps.max_lines,
-                max_units: caps.max_units,
-            });
-        }
+    if let Some(raw) = &index {
+        let caps = &store.config().index_caps;
+        let loaded = load_index_for_model(raw, caps);
+        options.index_usage = Some(super::IndexUsage {
+            line_count: loaded.line_count,
+            unit_count: loaded.byte_count,
+            max_lines: caps.max_lines,
+            max_units: caps.max_units,
+        });
     }
     match mode {
         PromptMode::Agent => {
-            let path = format!("{}{ENTRYPOINT_NAME}", with_trailing_slash(dir));
-            let raw = store.read_contained(&path).await.unwrap_or_default();
+            let raw = index.unwrap_or_default();
             if !js_trim(&raw).is_empty() {
                 let index = truncate_entrypoint(&raw, &store.config().index_caps);
                 let memory_type = if options.display_name() == AUTO_MEMORY_DISPLAY_NAME {
@@ -172,6 +179,61 @@ mod tests {
             let names = fields.iter().map(|(k, _)| (*k).to_owned()).collect();
             self.0.borrow_mut().push((event.to_owned(), names));
         }
+    }
+
+    #[test]
+    fn the_index_is_read_once_through_its_head_and_its_directory_not_made() {
+        let caps = FsCapabilities {
+            read_head: true,
+            realpath: true,
+            ..FsCapabilities::default()
+        };
+        let inner = MemFs::new();
+        inner.insert_file("/m/MEMORY.md", "- [A](a.md) — one\n");
+        let fs = HookedFs::new(inner, caps);
+        let store = Store::new(
+            &fs,
+            FixedClock(0.0),
+            NoTelemetry,
+            "/m/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        for mode in [PromptMode::Individual, PromptMode::Agent] {
+            fs.calls.borrow_mut().clear();
+            let config = PromptConfig {
+                mode,
+                ..PromptConfig::default()
+            };
+            let prompt = block_on(load_prompt(&store, &config)).ok().flatten();
+            assert!(prompt.is_some(), "{mode:?}");
+            let reads = fs.calls_of(&[FsOp::ReadFile, FsOp::ReadHead, FsOp::Mkdir]);
+            // Read once, and the directory it is in not created again.
+            assert_eq!(
+                reads,
+                [(FsOp::ReadHead, "/m/MEMORY.md".to_owned())],
+                "{mode:?}"
+            );
+            if mode == PromptMode::Agent {
+                assert!(prompt.is_some_and(|p| p.contains("- [A](a.md) — one")));
+            }
+        }
+        // No index there: the directory is made, as the reference makes it on every load.
+        let store = Store::new(
+            &fs,
+            FixedClock(0.0),
+            NoTelemetry,
+            "/n/",
+            WriteMode::Auto,
+            StoreConfig::default(),
+        );
+        fs.calls.borrow_mut().clear();
+        assert!(block_on(load_prompt(&store, &PromptConfig::default())).is_ok());
+        assert_eq!(
+            fs.calls_of(&[FsOp::Mkdir]),
+            [(FsOp::Mkdir, "/n/".to_owned())]
+        );
+        assert!(block_on(fs.inner.stat("/n")).is_ok());
     }
 
     #[test]

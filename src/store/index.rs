@@ -190,6 +190,15 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         self.read_index_of(Scope::Private).await
     }
 
+    /// The raw text of a scope's index for a read that serves the model (the memory prompt):
+    /// contained as [`Store::read_index`] reads it, through one `readHead` when the host has
+    /// it; `None` when there is none.
+    pub(crate) async fn read_index_raw_for_model(&self, scope: Scope) -> Result<Option<String>> {
+        let path = self.index_path(scope);
+        let (_, target) = self.read_root_and_target(&path).await?;
+        self.read_index_target(&path, target, true).await
+    }
+
     /// [`Store::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
     pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
         let path = self.index_path(scope);
