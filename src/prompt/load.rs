@@ -181,6 +181,18 @@ mod tests {
         }
     }
 
+    /// A store of `dir` over `fs`, telling nothing.
+    fn store_at<'a>(fs: &'a HookedFs, dir: &str) -> Store<&'a HookedFs, FixedClock, NoTelemetry> {
+        Store::new(
+            fs,
+            FixedClock(0.0),
+            NoTelemetry,
+            dir,
+            WriteMode::Auto,
+            StoreConfig::default(),
+        )
+    }
+
     #[test]
     fn the_index_is_read_once_through_its_head_and_its_directory_not_made() {
         let caps = FsCapabilities {
@@ -191,14 +203,7 @@ mod tests {
         let inner = MemFs::new();
         inner.insert_file("/m/MEMORY.md", "- [A](a.md) — one\n");
         let fs = HookedFs::new(inner, caps);
-        let store = Store::new(
-            &fs,
-            FixedClock(0.0),
-            NoTelemetry,
-            "/m/",
-            WriteMode::Auto,
-            StoreConfig::default(),
-        );
+        let store = store_at(&fs, "/m/");
         for mode in [PromptMode::Individual, PromptMode::Agent] {
             fs.calls.borrow_mut().clear();
             let config = PromptConfig {
@@ -219,14 +224,7 @@ mod tests {
             }
         }
         // No index there: the directory is made, as the reference makes it on every load.
-        let store = Store::new(
-            &fs,
-            FixedClock(0.0),
-            NoTelemetry,
-            "/n/",
-            WriteMode::Auto,
-            StoreConfig::default(),
-        );
+        let store = store_at(&fs, "/n/");
         fs.calls.borrow_mut().clear();
         assert!(block_on(load_prompt(&store, &PromptConfig::default())).is_ok());
         assert_eq!(
@@ -239,14 +237,7 @@ mod tests {
     #[test]
     fn lists_the_directory_only_for_a_recording_telemetry() {
         let fs = HookedFs::new(MemFs::new(), FsCapabilities::default());
-        let store = Store::new(
-            &fs,
-            FixedClock(0.0),
-            NoTelemetry,
-            "/m/",
-            WriteMode::Auto,
-            StoreConfig::default(),
-        );
+        let store = store_at(&fs, "/m/");
         for _ in 0..3 {
             let prompt = block_on(load_prompt(&store, &PromptConfig::default()));
             assert!(matches!(prompt, Ok(Some(p)) if p.starts_with("# auto memory\n")));

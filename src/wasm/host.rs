@@ -227,6 +227,18 @@ fn lying(what: &str) -> HostError {
 }
 
 /// Await `value` if it is a Promise or a thenable; otherwise return it.
+/// The stats of a batch of `count` files from the host's answer (a `Float64Array` of records,
+/// or a promise of one); anything else reads as every file missing.
+async fn stats_of_answer(batch: JsValue, count: usize) -> Vec<Option<FileStat>> {
+    let values = settle(batch)
+        .await
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    answers::stats_of_batch(&values, count)
+}
+
 pub(super) async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
     if !is_thenable(&value) {
         return Ok(value);
@@ -407,13 +419,7 @@ impl FileSystem for JsFs {
     async fn stat_many(&self, paths: &[&str]) -> Vec<Option<FileStat>> {
         let joined = answers::joined_paths(paths);
         let batch = stat_batch(&self.obj, &joined, answers::KIND_NAMES_JOINED);
-        let values = settle(batch)
-            .await
-            .ok()
-            .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
-            .map(|a| a.to_vec())
-            .unwrap_or_default();
-        answers::stats_of_batch(&values, paths.len())
+        stats_of_answer(batch, paths.len()).await
     }
 
     async fn stat_listed(
@@ -429,13 +435,7 @@ impl FileSystem for JsFs {
             return by_paths.await;
         };
         let batch = stat_named(&self.obj, dir, kept, entries, answers::KIND_NAMES_JOINED);
-        let values = settle(batch)
-            .await
-            .ok()
-            .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
-            .map(|a| a.to_vec())
-            .unwrap_or_default();
-        answers::stats_of_batch(&values, entries.len())
+        stats_of_answer(batch, entries.len()).await
     }
 
     async fn mkdir(&self, path: &str) -> HostResult<()> {
