@@ -226,7 +226,6 @@ fn lying(what: &str) -> HostError {
     )
 }
 
-/// Await `value` if it is a Promise or a thenable; otherwise return it.
 /// The stats of a batch of `count` files from the host's answer (a `Float64Array` of records,
 /// or a promise of one); anything else reads as every file missing.
 async fn stats_of_answer(batch: JsValue, count: usize) -> Vec<Option<FileStat>> {
@@ -239,6 +238,7 @@ async fn stats_of_answer(batch: JsValue, count: usize) -> Vec<Option<FileStat>> 
     answers::stats_of_batch(&values, count)
 }
 
+/// Await `value` if it is a Promise or a thenable; otherwise return it.
 pub(super) async fn settle(value: JsValue) -> Result<JsValue, JsValue> {
     if !is_thenable(&value) {
         return Ok(value);
