@@ -65,26 +65,6 @@ impl Listing {
         listing
     }
 
-    /// A listing of files named `names`, in order (paths too can be names: see
-    /// [`stat_by_paths`] with the directory `""`).
-    ///
-    /// ```
-    /// use memdir::host::listing::Listing;
-    /// use memdir::host::EntryKind;
-    /// let listing = Listing::from_names(["/m/a.md".to_owned()].into_iter());
-    /// assert_eq!(listing.entry(0), Some((EntryKind::File, "/m/a.md")));
-    /// ```
-    pub fn from_names(names: impl Iterator<Item = String>) -> Listing {
-        Listing::from_entries(
-            names
-                .map(|name| DirEntry {
-                    name,
-                    kind: EntryKind::File,
-                })
-                .collect(),
-        )
-    }
-
     /// The listing the JS adapter packs: for each entry its kind's code (its place in
     /// [`KIND_NAMES`] plus one, as one ASCII digit), its name, then a NUL. `None` when the text
     /// is not of that form (a kind outside the list, a last entry without its NUL).

@@ -73,9 +73,16 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// A scope's raw index text, `None` when it does not exist (missing, a directory, or a
     /// parent that is not one); contained like [`Store::read_raw_index`].
     pub(crate) async fn read_index_optional(&self, scope: Scope) -> Result<Option<String>> {
-        let path = self.index_path(scope);
-        let (_, target) = self.read_root_and_target(&path).await?;
-        self.read_index_target(&path, target, false).await
+        self.read_index_resolved(&self.index_path(scope), false)
+            .await
+    }
+
+    /// The index at `path` (a scope's [`Store::index_path`]), its real path and the
+    /// directory's resolved together; `by_head`: read through [`Store::read_index_text`] (the
+    /// reads for the model; a write reads with `readFile`, whose text it checks and rewrites).
+    async fn read_index_resolved(&self, path: &str, by_head: bool) -> Result<Option<String>> {
+        let (_, target) = self.read_root_and_target(path).await?;
+        self.read_index_target(path, target, by_head).await
     }
 
     /// [`Store::read_index_optional`] with the operation's [`ReadRoot`].
@@ -84,23 +91,12 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
         root: &ReadRoot,
         scope: Scope,
     ) -> Result<Option<String>> {
-        self.read_index_contained(root, scope, false).await
-    }
-
-    /// [`Store::read_index_in`]; `by_head`: read through [`Store::read_index_text`] (the reads
-    /// for the model; a write reads with `readFile`, whose text it checks and rewrites).
-    async fn read_index_contained(
-        &self,
-        root: &ReadRoot,
-        scope: Scope,
-        by_head: bool,
-    ) -> Result<Option<String>> {
         let path = self.index_path(scope);
         let target = self.resolve_read(root, &path).await?;
-        self.read_index_target(&path, target, by_head).await
+        self.read_index_target(&path, target, false).await
     }
 
-    /// The read of [`Store::read_index_contained`] once `path` is resolved to `target`.
+    /// The read of an index once `path` is resolved to `target`.
     async fn read_index_target(
         &self,
         path: &str,
@@ -194,16 +190,14 @@ impl<F: FileSystem, C: Clock, T: Telemetry> Store<F, C, T> {
     /// contained as [`Store::read_index`] reads it, through one `readHead` when the host has
     /// it; `None` when there is none.
     pub(crate) async fn read_index_raw_for_model(&self, scope: Scope) -> Result<Option<String>> {
-        let path = self.index_path(scope);
-        let (_, target) = self.read_root_and_target(&path).await?;
-        self.read_index_target(&path, target, true).await
+        self.read_index_resolved(&self.index_path(scope), true)
+            .await
     }
 
     /// [`Store::read_index`] for a scope (`team/MEMORY.md` for [`Scope::Team`]).
     pub async fn read_index_of(&self, scope: Scope) -> Result<IndexView> {
         let path = self.index_path(scope);
-        let (_, target) = self.read_root_and_target(&path).await?;
-        let Some(raw) = self.read_index_target(&path, target, true).await? else {
+        let Some(raw) = self.read_index_resolved(&path, true).await? else {
             return Ok(IndexView {
                 path,
                 exists: false,

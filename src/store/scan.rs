@@ -136,21 +136,17 @@ impl Walked {
     ) -> Vec<Option<FileStat>> {
         let dir = chunk.first().map_or(0, |c| c.dir);
         let listed = chunk.iter().all(|c| c.real.is_none() && c.dir == dir);
-        let by_path;
-        let (dir, listing, entries): (&str, _, Vec<u32>) =
-            match self.dirs.get(dir as usize).filter(|_| listed) {
-                Some(dir) => (
-                    &dir.abs,
-                    &dir.listing,
-                    chunk.iter().map(|c| c.entry).collect(),
-                ),
-                // Each path as the name of an entry of a listing of "".
-                None => {
-                    by_path = Listing::from_names(chunk.iter().map(|c| self.read(c)));
-                    ("", &by_path, (0..by_path.len() as u32).collect())
-                }
-            };
-        fs.stat_listed(dir, listing, &entries).await
+        match self.dirs.get(dir as usize).filter(|_| listed) {
+            Some(dir) => {
+                let entries: Vec<u32> = chunk.iter().map(|c| c.entry).collect();
+                fs.stat_listed(&dir.abs, &dir.listing, &entries).await
+            }
+            None => {
+                let paths: Vec<String> = chunk.iter().map(|c| self.read(c)).collect();
+                let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+                fs.stat_many(&paths).await
+            }
+        }
     }
 }
 
